@@ -1,0 +1,278 @@
+import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
+import { readEnvelope, type ReadResult } from "./envelope";
+import { MoreLoginAuthError, MoreLoginError, MoreLoginInputError } from "./errors";
+import { createRedactor } from "./redact";
+import { prepareBody, type RequestBody } from "./request-body";
+import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
+import { TokenCache, type GrantedToken } from "./token-cache";
+import { Transport, type RawResponse } from "./transport";
+import type { ApiName, CallResult, HttpMethod } from "./types";
+import { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, checkRelativePath, parseBaseUrl, parseOpenUrl, type BaseUrl } from "./urls";
+import { assertNoUnsafeIntegers, isPlainObject } from "./values";
+
+export interface Timeouts {
+  /** Ordinary calls (lists, status, generic requests). */
+  request: number;
+  /** Starting or closing a profile: the desktop client may take many seconds to launch a browser. */
+  profile: number;
+  /** The Open API token request. */
+  token: number;
+}
+
+export const DEFAULT_TIMEOUTS: Timeouts = { request: 15_000, profile: 60_000, token: 15_000 };
+
+export interface ClientSettings {
+  localUrl?: string;
+  /** The desktop client's "Local API Authentication" token, sent as `Authorization: <token>`. */
+  localToken?: string;
+  openUrl?: string;
+  apiId?: string;
+  apiKey?: string;
+  timeouts?: Partial<Timeouts>;
+  retry?: Partial<RetryPolicy>;
+  /** Clock for the token cache (tests). */
+  now?: () => number;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+export interface GenericRequest {
+  api: ApiName;
+  method: HttpMethod;
+  path: string;
+  body?: unknown;
+}
+
+interface PreparedCall {
+  api: ApiName;
+  method: HttpMethod;
+  path: string;
+  body?: RequestBody;
+  idempotency: Idempotency;
+  timeoutMs: number;
+  allowBareJson?: boolean;
+}
+
+const USER_AGENT = "node-red-contrib-morelogin";
+
+/**
+ * The MoreLogin client: one per set of settings. Talks to the desktop client's Local API and to the
+ * Open API, keeps one keep-alive pool per origin and the Open API token in memory.
+ */
+export class MoreLoginClient {
+  readonly local: BaseUrl;
+  readonly open: BaseUrl;
+  private readonly localToken?: string;
+  private readonly apiId?: string;
+  private readonly apiKey?: string;
+  private readonly timeouts: Timeouts;
+  private readonly retry: RetryPolicy;
+  private readonly transport = new Transport();
+  private readonly tokens: TokenCache;
+  private readonly redact: (text: string) => string;
+  private lastToken?: string;
+
+  constructor(settings: ClientSettings = {}) {
+    this.local = parseBaseUrl(settings.localUrl || DEFAULT_LOCAL_URL, "Local API URL");
+    this.open = parseOpenUrl(settings.openUrl || DEFAULT_OPEN_URL);
+    this.localToken = settings.localToken || undefined;
+    this.apiId = settings.apiId || undefined;
+    this.apiKey = settings.apiKey || undefined;
+    this.timeouts = { ...DEFAULT_TIMEOUTS, ...settings.timeouts };
+    this.retry = { ...DEFAULT_RETRY, ...settings.retry };
+    this.tokens = new TokenCache(() => this.grantToken(), settings.now);
+    this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
+  }
+
+  /** False when the Local API URL points away from this machine (the desktop client only listens on loopback). */
+  get localIsLoopback(): boolean {
+    return this.local.loopback;
+  }
+
+  get hasOpenCredentials(): boolean {
+    return Boolean(this.apiId && this.apiKey);
+  }
+
+  get isClosed(): boolean {
+    return this.transport.isClosed;
+  }
+
+  /** Calls one of the known endpoints; the body is checked against the endpoint's rules first. */
+  async call<K extends EndpointName>(endpoint: K, body?: unknown, options: CallOptions = {}): Promise<CallResult<EndpointData[K]>> {
+    const definition: EndpointDefinition = ENDPOINTS[endpoint];
+    const prepared = definition.method === "POST" ? prepareBody(definition, body ?? {}) : undefined;
+    const result = await this.execute(
+      {
+        api: definition.api,
+        method: definition.method,
+        path: definition.path,
+        body: prepared,
+        idempotency: definition.idempotency,
+        timeoutMs: options.timeoutMs ?? (definition.slow ? this.timeouts.profile : this.timeouts.request),
+      },
+      options.signal,
+    );
+    return { data: result.data as EndpointData[K], api: definition.api, path: definition.path, requestId: result.requestId };
+  }
+
+  /**
+   * Any endpoint of either API. The path must be relative to the API's base URL; GET calls are
+   * retried like reads, POST calls only when they provably never reached the server.
+   */
+  async request(request: GenericRequest, options: CallOptions = {}): Promise<CallResult<unknown>> {
+    if (request.api !== "local" && request.api !== "open") throw new MoreLoginInputError('api must be "local" or "open"');
+    if (request.method !== "GET" && request.method !== "POST") throw new MoreLoginInputError('method must be "GET" or "POST"');
+    const path = checkRelativePath(request.path);
+    let body: RequestBody | undefined;
+    if (request.method === "POST") {
+      const given = request.body ?? {};
+      if (!isPlainObject(given) && !Array.isArray(given)) {
+        throw new MoreLoginInputError("the request body must be a JSON object or array");
+      }
+      assertNoUnsafeIntegers(given);
+      body = given as RequestBody;
+    }
+    const result = await this.execute(
+      {
+        api: request.api,
+        method: request.method,
+        path,
+        body,
+        idempotency: request.method === "GET" ? "read" : "write",
+        timeoutMs: options.timeoutMs ?? this.timeouts.request,
+        allowBareJson: true,
+      },
+      options.signal,
+    );
+    return { data: result.data, api: request.api, path, requestId: result.requestId };
+  }
+
+  /** Ends every socket, timer and call in flight; later calls fail at once. */
+  async close(): Promise<void> {
+    this.tokens.clear();
+    await this.transport.close();
+  }
+
+  private async execute(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.attempt(call, signal);
+      } catch (error) {
+        const last = attempt + 1 >= this.retry.attempts;
+        if (last || this.transport.isClosed || !isRetryable(error, call.idempotency)) throw error;
+        const delay = retryDelay(error, attempt, this.retry);
+        if (delay > this.retry.maxRetryAfterMs) throw error;
+        await sleep(delay, signal);
+      }
+    }
+  }
+
+  /** One attempt; on the Open API a refused token is dropped and the call sent once more with a new one. */
+  private async attempt(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+    if (call.api === "local") {
+      const headers: Record<string, string> = this.localToken ? { authorization: this.localToken } : {};
+      return this.read(call, await this.send(call, headers, signal));
+    }
+    for (let tokenTry = 0; ; tokenTry++) {
+      const token = await this.tokens.get();
+      const response = await this.send(call, { authorization: `Bearer ${token}` }, signal);
+      if (response.status !== 401) return this.read(call, response);
+      this.tokens.invalidate(token);
+      if (tokenTry >= 1) {
+        throw new MoreLoginAuthError("the Open API refused a freshly issued token (HTTP 401): check the API ID's permissions", {
+          api: call.api,
+          method: call.method,
+          path: call.path,
+          status: 401,
+        });
+      }
+    }
+  }
+
+  private send(call: PreparedCall, auth: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {
+    const base = call.api === "local" ? this.local : this.open;
+    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...auth };
+    if (call.body !== undefined) headers["content-type"] = "application/json";
+    return this.transport.send({
+      api: call.api,
+      origin: base.origin,
+      method: call.method,
+      path: base.basePath + call.path,
+      displayPath: call.path,
+      headers,
+      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      timeoutMs: call.timeoutMs,
+      signal,
+    });
+  }
+
+  private read(call: PreparedCall, response: RawResponse): ReadResult {
+    return readEnvelope(response, {
+      api: call.api,
+      method: call.method,
+      path: call.path,
+      allowBareJson: call.allowBareJson,
+      redact: this.redact,
+    });
+  }
+
+  private async grantToken(): Promise<GrantedToken> {
+    if (!this.apiId || !this.apiKey) {
+      throw new MoreLoginAuthError("the Open API needs an API ID and API Key in the MoreLogin config node", {
+        api: "open",
+        path: "/oauth2/token",
+        notSent: true,
+      });
+    }
+    const call: PreparedCall = {
+      api: "open",
+      method: "POST",
+      path: "/oauth2/token",
+      body: { client_id: this.apiId, client_secret: this.apiKey, grant_type: "client_credentials" },
+      idempotency: "read",
+      timeoutMs: this.timeouts.token,
+    };
+    let data: unknown;
+    try {
+      data = this.read(call, await this.send(call, {})).data;
+    } catch (error) {
+      throw tokenError(error);
+    }
+    const accessToken = (data as { access_token?: unknown } | null)?.access_token;
+    const expiresIn = Number((data as { expires_in?: unknown } | null)?.expires_in);
+    if (typeof accessToken !== "string" || accessToken === "" || !Number.isFinite(expiresIn) || expiresIn <= 0) {
+      throw new MoreLoginAuthError("Open API token request failed: the reply has no usable access_token and expires_in", {
+        api: "open",
+        path: call.path,
+      });
+    }
+    this.lastToken = accessToken;
+    return { accessToken, expiresInSeconds: expiresIn };
+  }
+}
+
+/**
+ * Credentials refused is final. Any other failure (network, 5xx, an unreadable reply) keeps its kind
+ * and is marked as never sent, because the call that needed the token has not gone out yet.
+ */
+function tokenError(error: unknown): unknown {
+  if (!(error instanceof MoreLoginError)) return error;
+  const context = {
+    api: "open" as const,
+    method: "POST",
+    path: "/oauth2/token",
+    status: error.status,
+    code: error.code,
+    apiMsg: error.apiMsg,
+    requestId: error.requestId,
+    retryAfterMs: error.retryAfterMs,
+  };
+  const refused = error.status === 401 || error.status === 403 || (error.kind === "api" && error.status === 200);
+  if (refused) {
+    return new MoreLoginAuthError(`Open API token request failed: ${error.message}: check the API ID and API Key`, context);
+  }
+  return new MoreLoginError(error.kind, `Open API token request failed: ${error.message}`, { ...context, notSent: true }, { cause: error });
+}

@@ -1,0 +1,119 @@
+import {
+  MoreLoginApiError,
+  MoreLoginHttpError,
+  MoreLoginResponseError,
+  type ErrorContext,
+} from "./errors";
+import { apiLabel, type RawResponse } from "./transport";
+import type { ApiName, Envelope } from "./types";
+import { parseRetryAfter } from "./retry";
+
+export interface ReadOptions {
+  api: ApiName;
+  method: string;
+  path: string;
+  /** Accept a 2xx JSON reply that is not an envelope (the generic request, e.g. `POST /status`). */
+  allowBareJson?: boolean;
+  /** Removes secrets from any text taken from the reply. */
+  redact: (text: string) => string;
+}
+
+export interface ReadResult {
+  data: unknown;
+  requestId?: string;
+}
+
+/** Turns a raw reply into the envelope's data, or throws the typed error that describes it. */
+export function readEnvelope(response: RawResponse, options: ReadOptions): ReadResult {
+  const { status } = response;
+  const context: ErrorContext = {
+    api: options.api,
+    method: options.method,
+    path: options.path,
+    status,
+    retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
+  };
+  const parsed = parseJson(response.text);
+
+  if (isEnvelope(parsed)) {
+    const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
+    const ok = parsed.code === 0 && status >= 200 && status < 300;
+    if (ok) return { data: parsed.data, requestId };
+    const apiMsg = options.redact(typeof parsed.msg === "string" && parsed.msg ? parsed.msg : httpReason(status));
+    throw new MoreLoginApiError(`${apiMsg} (code ${parsed.code}${status >= 300 ? `, HTTP ${status}` : ""})${hintFor(parsed.code)}`, {
+      ...context,
+      code: parsed.code,
+      apiMsg,
+      requestId,
+    });
+  }
+
+  const label = apiLabel(options.api);
+  if (status < 200 || status >= 300) {
+    throw new MoreLoginHttpError(`${label} answered HTTP ${status} ${httpReason(status)}${excerpt(response.text, options.redact)}`, context);
+  }
+  if (parsed !== undefined && options.allowBareJson) return { data: parsed };
+  if (response.text.trim() === "") {
+    throw new MoreLoginResponseError(`${label} answered HTTP ${status} with an empty body`, context);
+  }
+  if (parsed === undefined) {
+    throw new MoreLoginResponseError(
+      `${label} answered HTTP ${status} with a body that is not JSON${excerpt(response.text, options.redact)}`,
+      context,
+    );
+  }
+  throw new MoreLoginResponseError(
+    `${label} answered HTTP ${status} with JSON that is not a MoreLogin reply (no numeric "code")${excerpt(response.text, options.redact)}`,
+    context,
+  );
+}
+
+function parseJson(text: string): unknown {
+  if (text.trim() === "") return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isEnvelope(value: unknown): value is Envelope {
+  return value !== null && typeof value === "object" && !Array.isArray(value) && typeof (value as { code?: unknown }).code === "number";
+}
+
+const EXCERPT_LENGTH = 120;
+
+function excerpt(text: string, redact: (text: string) => string): string {
+  const plain = redact(text)
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, " ")
+    .replace(/<[^>]*>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+  if (!plain) return "";
+  return `: ${plain.length > EXCERPT_LENGTH ? `${plain.slice(0, EXCERPT_LENGTH)}…` : plain}`;
+}
+
+const REASONS: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  408: "Request Timeout",
+  413: "Payload Too Large",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+function httpReason(status: number): string {
+  return REASONS[status] ?? "error";
+}
+
+/** Codes whose fix lies in the config node, not in the message. */
+function hintFor(code: number): string {
+  if (code === 35001) return ": the desktop client requires a Local API token; set it in the MoreLogin config node";
+  if (code === 35002) return ": the Local API token does not match the one in the desktop client's API settings";
+  return "";
+}

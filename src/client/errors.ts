@@ -1,0 +1,115 @@
+import type { ApiName } from "./types";
+
+export type ErrorKind =
+  | "api" // the API answered with a business error code
+  | "http" // an HTTP error status without a MoreLogin envelope
+  | "response" // a reply that cannot be read (not JSON, empty, truncated, not an envelope)
+  | "network" // the connection failed
+  | "timeout" // no answer in time
+  | "aborted" // the caller (or close()) cancelled the call
+  | "auth" // the Open API token could not be obtained or was refused
+  | "input"; // the call was refused before anything was sent
+
+export interface ErrorContext {
+  api?: ApiName;
+  method?: string;
+  path?: string;
+  status?: number;
+  code?: number;
+  apiMsg?: string;
+  requestId?: string;
+  retryAfterMs?: number;
+  /** True when the request provably never reached the server (e.g. connection refused). */
+  notSent?: boolean;
+}
+
+/** Every error the client throws. Messages never contain a token, the API key or a header value. */
+export class MoreLoginError extends Error {
+  readonly kind: ErrorKind;
+  readonly api?: ApiName;
+  readonly method?: string;
+  readonly path?: string;
+  readonly status?: number;
+  readonly code?: number;
+  readonly apiMsg?: string;
+  readonly requestId?: string;
+  readonly retryAfterMs?: number;
+  readonly notSent: boolean;
+
+  constructor(kind: ErrorKind, message: string, context: ErrorContext = {}, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = new.target.name;
+    this.kind = kind;
+    this.api = context.api;
+    this.method = context.method;
+    this.path = context.path;
+    this.status = context.status;
+    this.code = context.code;
+    this.apiMsg = context.apiMsg;
+    this.requestId = context.requestId;
+    this.retryAfterMs = context.retryAfterMs;
+    this.notSent = context.notSent ?? false;
+  }
+
+  /** A plain object for flows: `msg.morelogin.error`. */
+  toJSON(): { kind: ErrorKind; code?: number; msg?: string; status?: number; requestId?: string; path?: string; api?: ApiName; message: string } {
+    return {
+      kind: this.kind,
+      code: this.code,
+      msg: this.apiMsg,
+      status: this.status,
+      requestId: this.requestId,
+      path: this.path,
+      api: this.api,
+      message: this.message,
+    };
+  }
+}
+
+export class MoreLoginApiError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("api", message, context);
+  }
+}
+
+export class MoreLoginHttpError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("http", message, context);
+  }
+}
+
+export class MoreLoginResponseError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("response", message, context);
+  }
+}
+
+export class MoreLoginNetworkError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext, cause?: unknown) {
+    super("network", message, context, { cause });
+  }
+}
+
+export class MoreLoginTimeoutError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("timeout", message, context);
+  }
+}
+
+export class MoreLoginAbortError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("aborted", message, context);
+  }
+}
+
+export class MoreLoginAuthError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("auth", message, context);
+  }
+}
+
+export class MoreLoginInputError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext = {}) {
+    super("input", message, context);
+  }
+}

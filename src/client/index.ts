@@ -1,0 +1,13 @@
+export { MoreLoginClient, DEFAULT_TIMEOUTS } from "./client";
+export type { CallOptions, ClientSettings, GenericRequest, Timeouts } from "./client";
+export { ENDPOINTS, MAX_PAGE_SIZE } from "./endpoints";
+export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
+export * from "./errors";
+export { cdpUrlFor, fetchWebSocketDebuggerUrl } from "./debugger";
+export { fetchAll, iteratePages, DEFAULT_MAX_ITEMS } from "./paging";
+export type { CollectedItems, PagingOptions } from "./paging";
+export { DEFAULT_RETRY } from "./retry";
+export type { RetryPolicy } from "./retry";
+export { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, checkRelativePath, isLoopbackHost } from "./urls";
+export { normalizeId, positiveInteger, isPlainObject as isPlainObjectValue } from "./values";
+export type * from "./types";

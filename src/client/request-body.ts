@@ -1,0 +1,36 @@
+import type { EndpointDefinition } from "./endpoints";
+import { MoreLoginInputError } from "./errors";
+import { assertNoUnsafeIntegers, isPlainObject, normalizeId, positiveInteger } from "./values";
+
+export type RequestBody = Record<string, unknown>;
+
+const isBlank = (value: unknown): boolean => value === undefined || value === null || value === "";
+
+/**
+ * Checks a body against an endpoint's rules before anything is sent: IDs stay decimal strings, page
+ * values are positive integers, required fields are there, and no number has lost precision.
+ * Fields the client does not know pass through unchanged, so newer API fields work.
+ */
+export function prepareBody(definition: EndpointDefinition, body: unknown = {}): RequestBody {
+  if (!isPlainObject(body)) throw new MoreLoginInputError("the request body must be a JSON object");
+  const prepared: RequestBody = { ...body };
+  for (const field of definition.idFields ?? []) {
+    if (isBlank(prepared[field])) delete prepared[field];
+    else prepared[field] = normalizeId(prepared[field], field);
+  }
+  for (const field of [definition.pageField, definition.pageField ? "pageSize" : undefined]) {
+    if (!field) continue;
+    if (isBlank(prepared[field])) delete prepared[field];
+    else prepared[field] = positiveInteger(prepared[field], field);
+  }
+  if ("uniqueId" in prepared) {
+    if (isBlank(prepared.uniqueId)) delete prepared.uniqueId;
+    else prepared.uniqueId = positiveInteger(prepared.uniqueId, "uniqueId");
+  }
+  const required = definition.requiresOneOf;
+  if (required && !required.some((field) => !isBlank(prepared[field]))) {
+    throw new MoreLoginInputError(`${required.join(" or ")} is missing`);
+  }
+  assertNoUnsafeIntegers(prepared);
+  return prepared;
+}

@@ -1,0 +1,129 @@
+import { Pool, type Dispatcher } from "undici";
+import { MoreLoginAbortError, MoreLoginNetworkError, MoreLoginTimeoutError, type ErrorContext } from "./errors";
+import type { ApiName, HttpMethod } from "./types";
+
+export interface RawRequest {
+  api: ApiName;
+  origin: string;
+  method: HttpMethod;
+  /** The full path sent on the wire (base path included). */
+  path: string;
+  /** The path as the caller named it, for error texts. */
+  displayPath: string;
+  headers: Record<string, string>;
+  body?: string;
+  timeoutMs: number;
+  signal?: AbortSignal;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  text: string;
+}
+
+const API_LABEL: Record<ApiName, string> = { local: "Local API", open: "Open API" };
+export const apiLabel = (api: ApiName): string => API_LABEL[api];
+
+/** Error codes that prove the request never left this machine. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
+
+/** One keep-alive pool per origin; close() ends sockets and aborts every call in flight. */
+export class Transport {
+  private readonly pools = new Map<string, Pool>();
+  private readonly closing = new AbortController();
+  private closed = false;
+
+  constructor(private readonly poolOptions: Pool.Options = {}) {}
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  async send(request: RawRequest): Promise<RawResponse> {
+    const context: ErrorContext = { api: request.api, method: request.method, path: request.displayPath };
+    if (this.closed) throw new MoreLoginAbortError("the MoreLogin client is closed", { ...context, notSent: true });
+    if (request.signal?.aborted) throw new MoreLoginAbortError("the call was cancelled", { ...context, notSent: true });
+
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), request.timeoutMs);
+    const signals = [this.closing.signal, timeout.signal];
+    if (request.signal) signals.push(request.signal);
+    const signal = AbortSignal.any(signals);
+    try {
+      const response = await this.pool(request.origin).request({
+        method: request.method,
+        path: request.path,
+        headers: request.headers,
+        body: request.body,
+        signal,
+      });
+      const text = await response.body.text();
+      return { status: response.statusCode, headers: response.headers, text };
+    } catch (error) {
+      if (timeout.signal.aborted) {
+        throw new MoreLoginTimeoutError(
+          `no answer from the ${apiLabel(request.api)} within ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
+          context,
+        );
+      }
+      if (this.closing.signal.aborted) {
+        throw new MoreLoginAbortError("the MoreLogin client was closed while the call was in flight", context);
+      }
+      if (request.signal?.aborted) {
+        throw new MoreLoginAbortError("the call was cancelled", context);
+      }
+      throw networkError(request, error, context);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.closing.abort();
+    const pools = [...this.pools.values()];
+    this.pools.clear();
+    await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
+  }
+
+  private pool(origin: string): Dispatcher {
+    let pool = this.pools.get(origin);
+    if (!pool) {
+      pool = new Pool(origin, {
+        connections: 128,
+        keepAliveTimeout: 10_000,
+        connect: { timeout: 10_000 },
+        ...this.poolOptions,
+      });
+      this.pools.set(origin, pool);
+    }
+    return pool;
+  }
+}
+
+function errorCode(error: unknown): string | undefined {
+  for (let current: unknown = error, depth = 0; current && depth < 4; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === "string") return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function networkError(request: RawRequest, error: unknown, context: ErrorContext): MoreLoginNetworkError {
+  const code = errorCode(error) ?? "connection failed";
+  const notSent = NOT_SENT_CODES.has(code);
+  const where = `the ${apiLabel(request.api)} at ${request.origin}`;
+  const hint =
+    request.api === "local" && code === "ECONNREFUSED"
+      ? ": is the MoreLogin desktop client running and logged in, and is the port right?"
+      : "";
+  return new MoreLoginNetworkError(`cannot reach ${where} (${code})${hint}`, { ...context, notSent }, error);
+}
+
+export function formatSeconds(ms: number): string {
+  const seconds = ms / 1000;
+  return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
+}

@@ -1,0 +1,101 @@
+/** Shapes of MoreLogin API data as the client sees them. IDs and paging counts are decimal strings. */
+
+export type ApiName = "local" | "open";
+export type HttpMethod = "GET" | "POST";
+
+export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
+export type JsonObject = { [key: string]: JsonValue };
+
+export interface Envelope {
+  code: number;
+  msg: string | null;
+  data: unknown;
+  requestId?: string;
+}
+
+/** A page as every paged MoreLogin endpoint returns it. */
+export interface Page<T> {
+  total: string;
+  current: string;
+  pages: string;
+  dataList: T[];
+}
+
+export interface TagInfo {
+  id: string;
+  tagName: string;
+}
+
+export interface Profile {
+  id: string;
+  envName: string;
+  groupId: string;
+  groupName: string | null;
+  tagInfos: TagInfo[];
+  envRemark: string | null;
+  proxyId: string;
+  proxy: JsonObject | null;
+  [field: string]: unknown;
+}
+
+export interface CloudPhone {
+  id: string;
+  envName: string;
+  envStatus: number;
+  [field: string]: unknown;
+}
+
+export interface ProxyInfo {
+  id: string;
+  proxyName: string;
+  [field: string]: unknown;
+}
+
+export interface Group {
+  id: string;
+  groupName: string;
+}
+
+export interface Tag {
+  id: string;
+  tagName: string;
+}
+
+export interface App {
+  id: string;
+  appName: string;
+  packageName: string;
+  [field: string]: unknown;
+}
+
+export interface StartedProfile {
+  envId: string;
+  debugPort: string;
+  type?: string;
+  version?: number;
+  webdriver?: string;
+  [field: string]: unknown;
+}
+
+export interface ClosedProfile {
+  envId: string;
+  debugPort: string;
+  [field: string]: unknown;
+}
+
+export interface ProfileStatus {
+  envId: string;
+  status: string;
+  localStatus?: string;
+  debugPort: string;
+  webdriver?: string;
+  [field: string]: unknown;
+}
+
+/** What a successful call returns besides its data. */
+export interface CallResult<T> {
+  data: T;
+  api: ApiName;
+  path: string;
+  requestId?: string;
+}

@@ -1,0 +1,248 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  MoreLoginAbortError,
+  MoreLoginApiError,
+  MoreLoginClient,
+  MoreLoginHttpError,
+  MoreLoginNetworkError,
+  MoreLoginResponseError,
+  MoreLoginTimeoutError,
+} from "../../src/client";
+import { startEmulator } from "../../src/emulator";
+import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
+
+const PAGE = "local POST /api/env/page";
+const START = "local POST /api/env/start";
+
+describe("client: failures and retries", () => {
+  const { emulator } = useEmulator({ localToken: "tok-abcdef-123456" });
+  let client: MoreLoginClient;
+  beforeEach(() => {
+    emulator().resetStats();
+    emulator().setFaults({});
+    emulator().setRateLimit(undefined);
+    client = clientFor(emulator());
+  });
+  afterEach(() => client.close());
+
+  it("retries a read after 503s and succeeds", async () => {
+    emulator().script({ kind: "http503", path: "/api/env/page", times: 2 });
+    const result = await client.call("listProfiles", { pageNo: 1 });
+    assert.equal(result.data.current, "1");
+    assert.equal(requests(emulator(), PAGE), 3);
+  });
+
+  it("retries reads after a reset connection, an HTML 502 page and a truncated body", async () => {
+    emulator().script({ kind: "reset", path: "/api/env/page" });
+    emulator().script({ kind: "http502html", path: "/api/env/page" });
+    emulator().script({ kind: "malformed", path: "/api/env/page" });
+    await client.call("listProfiles", { pageNo: 1 });
+    assert.equal(requests(emulator(), PAGE), 4);
+  });
+
+  it("gives up after the attempt limit with a typed error that says what came back", async () => {
+    emulator().script({ kind: "http502html", path: "/api/env/page", times: 4 });
+    const error = await rejection(client.call("listProfiles", { pageNo: 1 }));
+    assert.ok(error instanceof MoreLoginHttpError);
+    assert.equal(error.status, 502);
+    assert.match(error.message, /^Local API answered HTTP 502 Bad Gateway: \S/);
+    assert.doesNotMatch(error.message, /<[a-z]/i, "HTML tags are stripped from the excerpt");
+    assert.equal(requests(emulator(), PAGE), 4);
+  });
+
+  it("honours Retry-After on a 429 before retrying", async () => {
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
+    const started = Date.now();
+    await client.call("listProfiles", { pageNo: 1 });
+    assert.ok(Date.now() - started >= 900, "waited for Retry-After");
+    assert.equal(requests(emulator(), PAGE), 2);
+  });
+
+  it("does not wait for a Retry-After beyond its limit: the 429 comes back as an error at once", async () => {
+    const impatient = clientFor(emulator(), { retry: { maxRetryAfterMs: 500 } });
+    try {
+      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 5 });
+      const error = await rejection(impatient.call("listProfiles", { pageNo: 1 }));
+      assert.ok(error instanceof MoreLoginApiError);
+      assert.equal(error.code, 429);
+      assert.equal(error.retryAfterMs, 5000);
+      assert.equal(requests(emulator(), PAGE), 1);
+    } finally {
+      await impatient.close();
+    }
+  });
+
+  it("reports the API's rate limit with its envelope", async () => {
+    const impatient = clientFor(emulator(), { retry: { maxRetryAfterMs: 0 } });
+    try {
+      emulator().setRateLimit(1);
+      await impatient.call("listProfiles", { pageNo: 1 }).catch(() => undefined);
+      const error = await rejection(impatient.call("listProfiles", { pageNo: 1 }));
+      assert.ok(error instanceof MoreLoginApiError);
+      assert.equal(error.code, 429);
+      assert.equal(error.status, 429);
+      assert.equal(error.message, "Rate limit exceeded (code 429, HTTP 429)");
+      assert.ok((error.retryAfterMs ?? 0) >= 1000);
+    } finally {
+      emulator().setRateLimit(undefined);
+      await impatient.close();
+    }
+  });
+
+  it("never sends a start twice when the connection drops after the request left", async () => {
+    emulator().script({ kind: "reset", path: "/api/env/start" });
+    const envId = emulator().data.profiles[0]?.id;
+    const error = await rejection(client.call("startProfile", { envId }));
+    assert.ok(error instanceof MoreLoginNetworkError);
+    assert.equal(error.notSent, false);
+    assert.equal(requests(emulator(), START), 1);
+  });
+
+  it("does not retry a start that timed out, and says it timed out", async () => {
+    emulator().script({ kind: "hang", path: "/api/env/start" });
+    const envId = emulator().data.profiles[0]?.id;
+    const error = await rejection(client.call("startProfile", { envId }, { timeoutMs: 300 }));
+    assert.ok(error instanceof MoreLoginTimeoutError);
+    assert.equal(error.message, "no answer from the Local API within 0.3 s (POST /api/env/start)");
+    assert.equal(requests(emulator(), START), 1);
+  });
+
+  it("does not retry a read that timed out either (the wait would multiply)", async () => {
+    emulator().script({ kind: "hang", path: "/api/env/page" });
+    const error = await rejection(client.call("listProfiles", { pageNo: 1 }, { timeoutMs: 200 }));
+    assert.ok(error instanceof MoreLoginTimeoutError);
+    assert.equal(requests(emulator(), PAGE), 1);
+  });
+
+  it("stops a call when the caller's AbortSignal fires", async () => {
+    emulator().script({ kind: "hang", path: "/api/env/page" });
+    const controller = new AbortController();
+    const pending = client.call("listProfiles", { pageNo: 1 }, { signal: controller.signal });
+    setTimeout(() => controller.abort(), 50);
+    const error = await rejection(pending);
+    assert.ok(error instanceof MoreLoginAbortError);
+  });
+
+  it("close() ends calls in flight at once and refuses new ones", async () => {
+    emulator().script({ kind: "hang", path: "/api/env/page" });
+    const pending = client.call("listProfiles", { pageNo: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await client.close();
+    assert.ok((await rejection(pending)) instanceof MoreLoginAbortError);
+    const later = await rejection(client.call("listProfiles", { pageNo: 1 }));
+    assert.ok(later instanceof MoreLoginAbortError);
+    assert.match(later.message, /closed/);
+  });
+});
+
+describe("client: replies that are not MoreLogin envelopes", () => {
+  let server: Server;
+  let reply: { status: number; type: string; body: string } = { status: 200, type: "application/json", body: "" };
+  let baseUrl = "";
+  let hits = 0;
+  before(async () => {
+    server = createServer((req, res) => {
+      hits++;
+      req.resume();
+      const body = reply.body.replace("{{auth}}", String(req.headers.authorization));
+      res.writeHead(reply.status, { "content-type": reply.type });
+      res.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  const call = async (): Promise<Error> => {
+    hits = 0;
+    const client = new MoreLoginClient({ localUrl: baseUrl, localToken: "super-secret-local-token", retry: { attempts: 1 } });
+    try {
+      return await rejection(client.call("profileStatus", { envId: "1" }));
+    } finally {
+      await client.close();
+    }
+  };
+
+  it("an empty body", async () => {
+    reply = { status: 200, type: "application/json", body: "" };
+    const error = await call();
+    assert.ok(error instanceof MoreLoginResponseError);
+    assert.equal(error.message, "Local API answered HTTP 200 with an empty body");
+  });
+
+  it("JSON without a numeric code", async () => {
+    reply = { status: 200, type: "application/json", body: '{"status":"ok"}' };
+    const error = await call();
+    assert.ok(error instanceof MoreLoginResponseError);
+    assert.match(error.message, /not a MoreLogin reply.*status/);
+  });
+
+  it("an HTTP error that echoes the Authorization header never shows the token", async () => {
+    reply = { status: 500, type: "text/html", body: "<html><body><h1>Oops</h1><p>header was {{auth}}</p></body></html>" };
+    const error = await call();
+    assert.ok(error instanceof MoreLoginHttpError);
+    assert.equal(error.message, "Local API answered HTTP 500 Internal Server Error: Oops header was ***");
+    assert.equal(hits, 1);
+  });
+
+  it("a long non-JSON body is cut to a short excerpt", async () => {
+    reply = { status: 200, type: "text/plain", body: "x".repeat(10_000) };
+    const error = await call();
+    assert.ok(error instanceof MoreLoginResponseError);
+    assert.ok(error.message.length < 200);
+  });
+
+  it("the generic request accepts a bare JSON reply such as the health probe", async () => {
+    reply = { status: 200, type: "application/json", body: '{"status":"ok"}' };
+    const client = new MoreLoginClient({ localUrl: baseUrl });
+    try {
+      const result = await client.request({ api: "local", method: "POST", path: "/status" });
+      assert.deepEqual(result.data, { status: "ok" });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("client: unreachable desktop client", () => {
+  it("says the client is not running, and marks the request as never sent", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 } });
+    try {
+      const error = await rejection(client.call("startProfile", { envId: "1" }));
+      assert.ok(error instanceof MoreLoginNetworkError);
+      assert.equal(error.notSent, true);
+      assert.equal(error.message, `cannot reach the Local API at http://127.0.0.1:${port} (ECONNREFUSED): is the MoreLogin desktop client running and logged in, and is the port right?`);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("retries a start when the connection was refused, so a client that comes up in time is reached", async () => {
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+    const port = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    const seeded = await startEmulator();
+    const envId = seeded.data.profiles[0]?.id;
+    await seeded.close();
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 4, baseDelayMs: 400, maxDelayMs: 400 } });
+    const pending = client.call("startProfile", { envId });
+    const late = await new Promise<Awaited<ReturnType<typeof startEmulator>>>((resolve, reject) => {
+      setTimeout(() => startEmulator({ localPort: port }).then(resolve, reject), 50);
+    });
+    try {
+      const result = await pending;
+      assert.equal(result.data.envId, envId);
+      assert.equal(late.stats.requests[START], 1);
+    } finally {
+      await client.close();
+      await late.close();
+    }
+  });
+});
