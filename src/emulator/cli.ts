@@ -1,0 +1,130 @@
+#!/usr/bin/env node
+import { parseArgs } from "node:util";
+import { startEmulator } from "./index";
+import type { EmulatorOptions } from "./types";
+
+const USAGE = `Usage: morelogin-emulator [options]
+
+Runs an emulator of the MoreLogin Local API and Open API for building and testing flows.
+
+Options:
+  --host <address>        address to listen on (default 127.0.0.1)
+  --local-port <port>     Local API port (default 40100; 0 = any free port)
+  --open-port <port>      Open API port (default 40101; 0 = any free port)
+  --local-token <token>   require "Authorization: <token>" on Local API requests
+  --api-id <id>           Open API client_id (default 1690000000000001)
+  --api-key <key>         Open API client_secret (default emulator-api-key)
+  --token-lifetime <s>    Open API token lifetime in seconds (default 3600)
+  --profiles <n>          number of seeded browser profiles (default 25)
+  --seed <n>              seed for the generated data (default 1)
+  --rate-limit <n>        requests per minute per API (default 0 = unlimited)
+  --latency <min,max>     random extra latency per answer, in milliseconds
+  --help                  show this help
+`;
+
+class UsageError extends Error {}
+
+function integer(flag: string, text: string | undefined, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (text === undefined) return undefined;
+  const value = Number(text);
+  if (!/^\d+$/.test(text) || value < min || value > max) throw new UsageError(`--${flag} must be an integer from ${min} to ${max}, got "${text}"`);
+  return value;
+}
+
+function latency(text: string | undefined): [number, number] | undefined {
+  if (text === undefined) return undefined;
+  const match = /^(\d+),(\d+)$/.exec(text.replace(/\s/g, ""));
+  const [min, max] = [Number(match?.[1]), Number(match?.[2])];
+  if (!match || min > max) throw new UsageError(`--latency must be "min,max" in milliseconds with min <= max, got "${text}"`);
+  return [min, max];
+}
+
+function optionsFrom(argv: string[]): EmulatorOptions | "help" {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      host: { type: "string" },
+      "local-port": { type: "string" },
+      "open-port": { type: "string" },
+      "local-token": { type: "string" },
+      "api-id": { type: "string" },
+      "api-key": { type: "string" },
+      "token-lifetime": { type: "string" },
+      profiles: { type: "string" },
+      seed: { type: "string" },
+      "rate-limit": { type: "string" },
+      latency: { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const latencyMs = latency(values.latency);
+  const options: EmulatorOptions = {
+    host: values.host,
+    localPort: integer("local-port", values["local-port"], 0, 65535) ?? 40100,
+    openPort: integer("open-port", values["open-port"], 0, 65535) ?? 40101,
+    localToken: values["local-token"],
+    apiId: values["api-id"],
+    apiKey: values["api-key"],
+    tokenLifetimeSeconds: integer("token-lifetime", values["token-lifetime"], 1),
+    profiles: integer("profiles", values.profiles, 0, 1_000_000),
+    seed: integer("seed", values.seed, 0, 0xffffffff),
+    rateLimitPerMinute: integer("rate-limit", values["rate-limit"], 0),
+    ...(latencyMs ? { faults: { latencyMs } } : {}),
+  };
+  if (options.apiId === "" || options.apiKey === "") throw new UsageError("--api-id and --api-key must not be empty");
+  return options;
+}
+
+async function main(): Promise<void> {
+  let options: EmulatorOptions | "help";
+  try {
+    options = optionsFrom(process.argv.slice(2));
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`morelogin-emulator: ${message}\nRun "morelogin-emulator --help" for the options.\n`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    process.stdout.write(USAGE);
+    return;
+  }
+
+  const emulator = await startEmulator(options);
+  // Listen for signals before printing: whoever reads the output may signal at once.
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+  const { apiId, apiKey, localToken } = emulator.credentials;
+  const auth = localToken === undefined ? "" : ` -H 'Authorization: ${localToken}'`;
+  process.stdout.write(
+    [
+      "MoreLogin emulator (test double; the credentials below are fake)",
+      `  Local API:   ${emulator.localUrl}`,
+      `  Open API:    ${emulator.openUrl}`,
+      `  API ID:      ${apiId}`,
+      `  API key:     ${apiKey}`,
+      `  Local token: ${localToken ?? "(none: Local API authentication is off)"}`,
+      "Try:",
+      `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,
+      "Press Ctrl+C to stop.",
+      "",
+    ].join("\n"),
+  );
+}
+
+main().catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  process.stderr.write(`morelogin-emulator: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,169 @@
+import { idSequence, mulberry32, pick, randomInt, type Random } from "./prng";
+import type { App, AppVersion, CloudPhone, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
+
+export interface DataCounts {
+  seed: number;
+  profiles: number;
+  cloudPhones: number;
+  proxies: number;
+  groups: number;
+  tags: number;
+  apps: number;
+}
+
+const TAG_NAMES = ["Shopping", "Social", "Ads", "Email", "Testing", "VIP", "Warm-up", "Archive"];
+const APP_NAMES = ["TikTok", "WhatsApp", "Instagram", "Telegram", "Facebook", "YouTube", "Chrome", "Gmail"];
+const PLACES: readonly [string, string, string][] = [
+  ["US", "California", "Los Angeles"],
+  ["US", "New York", "New York"],
+  ["GB", "England", "London"],
+  ["DE", "Berlin", "Berlin"],
+  ["JP", "Tokyo", "Tokyo"],
+  ["SG", "Singapore", "Singapore"],
+];
+
+const numbered = (prefix: string, index: number): string => `${prefix} ${String(index + 1).padStart(3, "0")}`;
+
+/** Tags cycle through a fixed list, then get numbered names so they stay unique. */
+function tagName(index: number): string {
+  return TAG_NAMES[index] ?? `Tag ${index + 1}`;
+}
+
+function makeTags(random: Random, count: number): Tag[] {
+  const nextId = idSequence(random, 1_800_000_000_000_000_000n, 1_000_000);
+  return Array.from({ length: count }, (_, i) => ({ id: nextId(), tagName: tagName(i) }));
+}
+
+function makeGroups(random: Random, count: number): Group[] {
+  const nextId = idSequence(random, 1_700_000_000_000_000_000n, 1_000_000);
+  return Array.from({ length: count }, (_, i) => ({ id: nextId(), groupName: `Group ${i + 1}` }));
+}
+
+function makeProxies(random: Random, count: number): ProxyInfo[] {
+  const nextId = idSequence(random, 1_600_000_000_000_000_000n, 1_000_000);
+  return Array.from({ length: count }, (_, i) => {
+    const [countryCode, state, city] = pick(random, PLACES);
+    const proxyType = randomInt(random, 0, 2);
+    return {
+      id: nextId(),
+      proxyName: numbered("Proxy", i),
+      proxyType,
+      proxyProvider: proxyType,
+      proxyCategoryType: 2,
+      proxyCheckStatus: 1,
+      proxyStatus: 1,
+      state,
+      city,
+      proxyPort: randomInt(random, 1024, 65535),
+      proxyIp: `203.0.113.${(i % 254) + 1}`,
+      exportIp: `198.51.100.${randomInt(random, 1, 254)}`,
+      countryCode,
+      expiryTime: null,
+      username: `user${String(i + 1).padStart(3, "0")}`,
+      password: null,
+      refreshUrl: null,
+    };
+  });
+}
+
+/** Zero to two distinct tags: about 40% of items get some. */
+function someTags(random: Random, tags: readonly Tag[]): Tag[] {
+  if (tags.length === 0 || random() >= 0.4) return [];
+  const first = Math.floor(random() * tags.length);
+  const chosen = [tags[first]];
+  if (tags.length > 1 && random() < 0.3) chosen.push(tags[(first + 1) % tags.length]);
+  return chosen.filter((tag): tag is Tag => tag !== undefined);
+}
+
+/** Round-robin over the groups plus one "ungrouped" slot. */
+function groupFor(index: number, groups: readonly Group[]): { groupId: string; groupName: string | null } {
+  const group = groups[index % (groups.length + 1)];
+  return group ? { groupId: group.id, groupName: group.groupName } : { groupId: "0", groupName: null };
+}
+
+function makeProfiles(random: Random, count: number, groups: Group[], tags: Tag[], proxies: ProxyInfo[]): Profile[] {
+  const nextId = idSequence(random, 1_990_000_000_000_000_000n, 1_000_000_000);
+  const profiles: Profile[] = new Array<Profile>(count);
+  for (let i = 0; i < count; i++) {
+    const proxy = proxies.length > 0 && random() < 0.5 ? pick(random, proxies) : null;
+    profiles[i] = {
+      id: nextId(),
+      envName: numbered("Profile", i),
+      ...groupFor(i, groups),
+      tagInfos: someTags(random, tags),
+      envRemark: random() < 0.2 ? `Remark for profile ${i + 1}` : null,
+      proxyId: proxy ? proxy.id : "0",
+      proxy,
+    };
+  }
+  return profiles;
+}
+
+function dateText(random: Random): string {
+  const pad = (n: number) => String(n).padStart(2, "0");
+  const month = randomInt(random, 1, 12);
+  const day = randomInt(random, 1, 28);
+  const hour = randomInt(random, 0, 23);
+  const minute = randomInt(random, 0, 59);
+  return `2026-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(randomInt(random, 0, 59))}`;
+}
+
+function makeCloudPhones(random: Random, count: number, groups: Group[], tags: Tag[]): CloudPhone[] {
+  const nextId = idSequence(random, 1_650_000_000_000_000n, 1_000_000);
+  return Array.from({ length: count }, (_, i) => {
+    const enableAdb = random() < 0.5;
+    return {
+      id: nextId(),
+      envName: numbered("Phone", i),
+      envRemark: "",
+      envStatus: pick(random, [2, 4]),
+      abnormalStatus: 0,
+      billingType: 1,
+      enableAdb,
+      supportAdb: true,
+      ...groupFor(i, groups),
+      tagInfos: someTags(random, tags),
+      androidId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(""),
+      proxyStatus: randomInt(random, 0, 3),
+      createDate: dateText(random),
+    };
+  });
+}
+
+function makeApps(random: Random, count: number): App[] {
+  const nextId = idSequence(random, 1_500_000_000_000_000_000n, 1_000_000);
+  return Array.from({ length: count }, (_, i) => {
+    const base = APP_NAMES[i % APP_NAMES.length] ?? "App";
+    const round = Math.floor(i / APP_NAMES.length);
+    const appName = round === 0 ? base : `${base} ${round + 1}`;
+    const id = nextId();
+    const versions: AppVersion[] = Array.from({ length: randomInt(random, 1, 2) }, (_, v) => ({
+      id: nextId(),
+      versionCode: String(100 + v),
+      versionName: `1.${v}.0`,
+      installStatus: null,
+      packageName: null,
+    }));
+    return {
+      id,
+      appName,
+      appIcon: `https://emulator.invalid/icons/${id}.png`,
+      packageName: `com.emulator.${appName.toLowerCase().replace(/[^a-z0-9]+/g, "")}`,
+      categoryValue: randomInt(random, 1, 5),
+      sortNo: i + 1,
+      appVersionList: versions,
+    };
+  });
+}
+
+/** The whole data set; the same seed and counts always give the same data. */
+export function generateData(counts: DataCounts): EmulatorData {
+  const random = mulberry32(counts.seed);
+  const tags = makeTags(random, counts.tags);
+  const groups = makeGroups(random, counts.groups);
+  const proxies = makeProxies(random, counts.proxies);
+  const profiles = makeProfiles(random, counts.profiles, groups, tags, proxies);
+  const cloudPhones = makeCloudPhones(random, counts.cloudPhones, groups, tags);
+  const apps = makeApps(random, counts.apps);
+  return { profiles, cloudPhones, proxies, groups, tags, apps };
+}

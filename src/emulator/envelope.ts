@@ -1,0 +1,43 @@
+import { randomUUID } from "node:crypto";
+
+/** What a route answers: an HTTP status, a JSON payload and optional extra headers. */
+export interface Reply {
+  status: number;
+  payload: unknown;
+  headers?: Record<string, string>;
+}
+
+export interface Envelope {
+  code: number;
+  msg: string | null;
+  data: unknown;
+  requestId: string;
+}
+
+/** 32 lowercase hex characters, like the real API's request IDs. */
+export function newRequestId(): string {
+  return randomUUID().replace(/-/g, "");
+}
+
+export function envelope(code: number, msg: string | null, data: unknown): Envelope {
+  return { code, msg, data, requestId: newRequestId() };
+}
+
+export function ok(data: unknown, msg: string | null = null): Reply {
+  return { status: 200, payload: envelope(0, msg, data) };
+}
+
+/** A business error: HTTP 200 unless told otherwise, with a non-zero code. */
+export function fail(code: number, msg: string, status = 200, headers?: Record<string, string>): Reply {
+  return { status, payload: envelope(code, msg, null), ...(headers ? { headers } : {}) };
+}
+
+export const notFound = (): Reply => fail(404, "Not found", 404);
+export const badRequest = (): Reply => fail(99006, "Bad request");
+export const tooLarge = (): Reply => fail(99004, "Request too large");
+export const profileMissing = (): Reply => fail(19099, "Profile does not exist");
+
+export function tooManyRequests(retryAfterSeconds: number): Reply {
+  const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+  return fail(429, "Rate limit exceeded", 429, { "Retry-After": String(seconds) });
+}

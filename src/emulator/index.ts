@@ -1,0 +1,72 @@
+import type { Server } from "node:http";
+import { listen, type Listener } from "./http-listener";
+import { localRoutes } from "./local-routes";
+import { openRoutes } from "./open-routes";
+import { resolveOptions } from "./options";
+import { createApiServer } from "./server";
+import { EmulatorState } from "./state";
+import { resetStats } from "./stats";
+import type { Emulator, EmulatorOptions } from "./types";
+
+export * from "./types";
+
+function urlOf(host: string, port: number): string {
+  const shown = host.includes(":") ? `[${host}]` : host;
+  return `http://${shown}:${port}`;
+}
+
+async function listenOrClose(server: Server, host: string, port: number, started: Listener[]): Promise<Listener> {
+  try {
+    const listener = await listen(server, host, port);
+    started.push(listener);
+    return listener;
+  } catch (error) {
+    await Promise.all(started.map((listener) => listener.close()));
+    throw error;
+  }
+}
+
+/** Starts both API servers; resolves once they listen. */
+export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const state = new EmulatorState(resolved);
+  const started: Listener[] = [];
+  const local = await listenOrClose(createApiServer("local", localRoutes(state), state), resolved.host, resolved.localPort, started);
+  const open = await listenOrClose(createApiServer("open", openRoutes(state), state), resolved.host, resolved.openPort, started);
+
+  let closing: Promise<void> | undefined;
+  return {
+    localUrl: urlOf(resolved.host, local.port),
+    openUrl: urlOf(resolved.host, open.port),
+    get credentials() {
+      const { apiId, apiKey } = resolved;
+      return state.localToken === undefined ? { apiId, apiKey } : { apiId, apiKey, localToken: state.localToken };
+    },
+    data: state.data,
+    stats: state.stats,
+    requestLog: state.log.entries,
+    running: () => state.sessions.running().map(({ envId, debugPort }) => ({ envId, debugPort })),
+    resetStats: () => {
+      resetStats(state.stats);
+      state.log.clear();
+    },
+    revokeAllTokens: () => state.tokens.revokeAll(),
+    setFaults: (rates) => state.faults.setRates(rates),
+    script: (fault) => state.faults.script(fault),
+    setLocalToken: (token) => {
+      state.localToken = token === "" ? undefined : token;
+    },
+    setRateLimit: (perMinute) => {
+      state.limiters.local.setLimit(perMinute);
+      state.limiters.open.setLimit(perMinute);
+    },
+    close: () => {
+      closing ??= (async () => {
+        state.timers.clearAll();
+        await Promise.all([local.close(), open.close(), state.sessions.close()]);
+        state.timers.clearAll();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { WEBDRIVER_PATH } from "./browser-sessions";
+import { ok, profileMissing, type Reply } from "./envelope";
+import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
+import { pageOf, readPageRequest } from "./paging";
+import { containsIgnoringCase, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
+import { routeTable, type Route, type RouteTable } from "./routes";
+import type { EmulatorState } from "./state";
+import type { Profile } from "./types";
+
+function envPage(state: EmulatorState, body: Body): Reply {
+  const page = readPageRequest(body, state.options.maxPageSize);
+  const envName = readText(body, "envName");
+  const groupId = readId(body, "groupId");
+  const envId = readId(body, "envId");
+  let profiles: readonly Profile[] = state.data.profiles;
+  if (envId !== undefined) {
+    const found = state.profilesById.get(envId);
+    profiles = found ? [found.profile] : [];
+  }
+  if (envName !== undefined || groupId !== undefined) {
+    profiles = profiles.filter(
+      (p) => (envName === undefined || containsIgnoringCase(p.envName, envName)) && (groupId === undefined || p.groupId === groupId),
+    );
+  }
+  return ok(pageOf(profiles, page));
+}
+
+/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent). */
+function findProfile(state: EmulatorState, body: Body): Profile | undefined {
+  const envId = readId(body, "envId");
+  if (envId !== undefined) return state.profilesById.get(envId)?.profile;
+  const uniqueId = body.uniqueId === undefined || body.uniqueId === null ? undefined : readPositiveInt(body, "uniqueId", 1);
+  return uniqueId === undefined ? undefined : state.profileByUniqueId(uniqueId);
+}
+
+async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
+  const profile = findProfile(state, body);
+  readBoolean(body, "isHeadless");
+  readBoolean(body, "cdpEvasion");
+  if (!profile) return profileMissing();
+  const debugPort = await state.sessions.start(profile.id);
+  await state.timers.sleep(state.options.startDelayMs);
+  return ok({ envId: profile.id, debugPort, type: "chrome", version: 142, webdriver: WEBDRIVER_PATH });
+}
+
+async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
+  const profile = findProfile(state, body);
+  if (!profile) return profileMissing();
+  await state.sessions.stop(profile.id);
+  return ok({ envId: profile.id, debugPort: "" });
+}
+
+function envStatus(state: EmulatorState, body: Body): Reply {
+  const profile = findProfile(state, body);
+  if (!profile) return profileMissing();
+  const debugPort = state.sessions.portOf(profile.id);
+  const status = debugPort === "" ? "stopped" : "running";
+  return ok({ envId: profile.id, status, localStatus: status, debugPort, webdriver: debugPort === "" ? "" : WEBDRIVER_PATH });
+}
+
+function envDetail(state: EmulatorState, body: Body): Reply {
+  const profile = findProfile(state, body);
+  if (!profile) return profileMissing();
+  return ok({
+    ...profile,
+    browserTypeId: 1,
+    operatorSystemId: 1,
+    isEncrypt: 0,
+    uaVersion: 142,
+    browserCore: 0,
+    accountInfo: { username: "", password: "", siteId: "0", platformId: "0", customerUrl: "", otpSecret: null },
+    isShowAccount: 0,
+    afterStartupConfig: { afterStartup: 1, autoOpenUrls: [], platformUrl: null },
+    startupParams: null,
+    cookies: null,
+    advancedSetting: {},
+  });
+}
+
+async function envCloseAll(state: EmulatorState): Promise<Reply> {
+  await state.sessions.stopAll();
+  return ok(null, "Closed successfully");
+}
+
+function envAllDebugInfo(state: EmulatorState): Reply {
+  const list = state.sessions.running().map(({ envId, debugPort, pid }) => {
+    const found = state.profilesById.get(envId);
+    return { envId, uniqueId: found?.uniqueId ?? 0, envName: found?.profile.envName ?? "", debugPort, webdriver: WEBDRIVER_PATH, pid };
+  });
+  return ok(list);
+}
+
+export function localRoutes(state: EmulatorState): RouteTable {
+  const post = (path: string, handle: (body: Body) => Reply | Promise<Reply>): Route => ({
+    method: "POST",
+    path,
+    auth: true,
+    handle: ({ body }) => handle(body),
+  });
+  return routeTable([
+    { method: "POST", path: "/status", auth: false, probe: true, handle: () => ({ status: 200, payload: { status: "ok" } }) },
+    post("/api/env/page", (body) => envPage(state, body)),
+    post("/api/env/start", (body) => envStart(state, body)),
+    post("/api/env/close", (body) => envClose(state, body)),
+    post("/api/env/status", (body) => envStatus(state, body)),
+    post("/api/env/detail", (body) => envDetail(state, body)),
+    post("/api/env/closeAll", () => envCloseAll(state)),
+    post("/api/env/getAllDebugInfo", () => envAllDebugInfo(state)),
+    post("/api/cloudphone/page", (body) => cloudPhonePage(state, body)),
+    post("/api/cloudphone/app/page", (body) => appPage(state, body)),
+    post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
+    post("/api/envgroup/page", (body) => groupPage(state, body)),
+    { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
+  ]);
+}

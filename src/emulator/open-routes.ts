@@ -1,0 +1,53 @@
+import { fail, ok, type Reply } from "./envelope";
+import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
+import type { Body } from "./request-fields";
+import { routeTable, type Route, type RouteTable } from "./routes";
+import { TEAM_ID, TEAM_NAME, type EmulatorState } from "./state";
+
+const invalidCredentials = (): Reply => fail(401, "Invalid client credentials", 401);
+
+/** client_id may arrive as a JSON number or a string. */
+function clientIdText(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" && Number.isSafeInteger(value)) return String(value);
+  return undefined;
+}
+
+function grantToken(state: EmulatorState, body: Body): Reply {
+  const { apiId, apiKey } = state.options;
+  const valid =
+    clientIdText(body.client_id) === apiId && body.client_secret === apiKey && body.grant_type === "client_credentials";
+  if (!valid) return invalidCredentials();
+  const { accessToken, expiresIn } = state.tokens.grant();
+  state.stats.tokensGranted++;
+  return ok({
+    scope: "cloudphone",
+    access_token: accessToken,
+    token_type: "Bearer",
+    expires_in: expiresIn,
+    client_metadata: { name: TEAM_NAME },
+  });
+}
+
+function userInfo(): Reply {
+  return ok({
+    teamId: TEAM_ID,
+    teamName: TEAM_NAME,
+    memberId: "1680000000000000002",
+    memberNickName: "emulator",
+    memberEmail: "emulator@example.invalid",
+  });
+}
+
+export function openRoutes(state: EmulatorState): RouteTable {
+  const post = (path: string, handle: (body: Body) => Reply): Route => ({ method: "POST", path, auth: true, handle: ({ body }) => handle(body) });
+  return routeTable([
+    { method: "POST", path: "/oauth2/token", auth: false, handle: ({ body }) => grantToken(state, body) },
+    { method: "GET", path: "/oauth2/userinfo", auth: true, handle: userInfo },
+    post("/cloudphone/page", (body) => cloudPhonePage(state, body)),
+    post("/cloudphone/app/page", (body) => appPage(state, body)),
+    post("/proxyInfo/page", (body) => proxyPage(state, body)),
+    post("/envgroup/page", (body) => groupPage(state, body)),
+    { method: "GET", path: "/envtag/all", auth: true, handle: () => allTags(state) },
+  ]);
+}

@@ -1,0 +1,59 @@
+import type { EmulatorOptions, FaultRates } from "./types";
+
+export interface ResolvedOptions {
+  host: string;
+  localPort: number;
+  openPort: number;
+  localToken: string | undefined;
+  apiId: string;
+  apiKey: string;
+  tokenLifetimeSeconds: number;
+  seed: number;
+  profiles: number;
+  cloudPhones: number;
+  proxies: number;
+  groups: number;
+  tags: number;
+  apps: number;
+  maxPageSize: number;
+  rateLimitPerMinute: number;
+  faults: FaultRates;
+  startDelayMs: number;
+  requestLogSize: number;
+}
+
+function count(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isInteger(chosen) || chosen < 0) throw new RangeError(`emulator option ${name} must be a non-negative integer`);
+  return chosen;
+}
+
+function positive(name: string, value: number | undefined, fallback: number): number {
+  const chosen = value ?? fallback;
+  if (!Number.isFinite(chosen) || chosen <= 0) throw new RangeError(`emulator option ${name} must be a positive number`);
+  return chosen;
+}
+
+export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
+  return {
+    host: options.host ?? "127.0.0.1",
+    localPort: count("localPort", options.localPort, 0),
+    openPort: count("openPort", options.openPort, 0),
+    localToken: options.localToken === "" ? undefined : options.localToken,
+    apiId: options.apiId ?? "1690000000000001",
+    apiKey: options.apiKey ?? "emulator-api-key",
+    tokenLifetimeSeconds: positive("tokenLifetimeSeconds", options.tokenLifetimeSeconds, 3600),
+    seed: count("seed", options.seed, 1),
+    profiles: count("profiles", options.profiles, 25),
+    cloudPhones: count("cloudPhones", options.cloudPhones, 12),
+    proxies: count("proxies", options.proxies, 8),
+    groups: count("groups", options.groups, 5),
+    tags: count("tags", options.tags, 6),
+    apps: count("apps", options.apps, 30),
+    maxPageSize: positive("maxPageSize", options.maxPageSize, 100),
+    rateLimitPerMinute: count("rateLimitPerMinute", options.rateLimitPerMinute, 0),
+    faults: options.faults ?? {},
+    startDelayMs: count("startDelayMs", options.startDelayMs, 0),
+    requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
+  };
+}

@@ -1,0 +1,53 @@
+/** Readers for request-body fields: each accepts only the types the API accepts, or throws ParamError. */
+
+export class ParamError extends Error {
+  constructor(message: string) {
+    super(`Request parameter error: ${message}`);
+    this.name = "ParamError";
+  }
+}
+
+export type Body = Readonly<Record<string, unknown>>;
+
+function field(body: Body, name: string): unknown {
+  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+}
+
+/** A positive integer sent as a JSON number or a numeric string; `fallback` when absent. */
+export function readPositiveInt(body: Body, name: string, fallback: number): number {
+  const value = field(body, name);
+  if (value === undefined || value === null) return fallback;
+  let parsed: number | undefined;
+  if (typeof value === "number" && Number.isSafeInteger(value)) parsed = value;
+  if (typeof value === "string" && /^\d{1,15}$/.test(value)) parsed = Number(value);
+  if (parsed === undefined || parsed < 1) throw new ParamError(`${name} must be a positive integer`);
+  return parsed;
+}
+
+/** A 64-bit ID sent as a decimal string or a JSON integer; undefined when absent or empty. */
+export function readId(body: Body, name: string): string | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value;
+  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return BigInt(value).toString();
+  throw new ParamError(`${name} must be a numeric ID`);
+}
+
+/** A string filter; undefined when absent or empty. */
+export function readText(body: Body, name: string): string | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null || value === "") return undefined;
+  if (typeof value !== "string") throw new ParamError(`${name} must be a string`);
+  return value;
+}
+
+export function readBoolean(body: Body, name: string): boolean | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw new ParamError(`${name} must be a boolean`);
+  return value;
+}
+
+export function containsIgnoringCase(haystack: string | null, needle: string): boolean {
+  return haystack !== null && haystack.toLowerCase().includes(needle.toLowerCase());
+}

@@ -1,0 +1,142 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { checkLocalToken, invalidToken } from "./auth";
+import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
+import { badRequest, fail, notFound, tooLarge, tooManyRequests, type Reply } from "./envelope";
+import type { FaultPlan } from "./faults";
+import { ParamError, type Body } from "./request-fields";
+import { routeKey, type Route, type RouteTable } from "./routes";
+import type { EmulatorState } from "./state";
+import { countRequest } from "./stats";
+import type { ApiName } from "./types";
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const BAD_GATEWAY_PAGE =
+  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+
+/** The path without query string; absolute-form request targets are reduced to their path. */
+function pathOf(url: string | undefined): string {
+  const target = url ?? "/";
+  if (!target.startsWith("/")) {
+    try {
+      return new URL(target).pathname;
+    } catch {
+      return target;
+    }
+  }
+  const end = target.search(/[?#]/);
+  return end === -1 ? target : target.slice(0, end);
+}
+
+function send(res: ServerResponse, reply: Reply): void {
+  if (res.destroyed || res.writableEnded) return;
+  const text = JSON.stringify(reply.payload);
+  res.writeHead(reply.status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...reply.headers });
+  res.end(text);
+}
+
+function headerText(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Answers with the fault instead of the route; returns false when no fault replaces the answer. */
+function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse): boolean {
+  switch (plan.kind) {
+    case undefined:
+      return false;
+    case "http503":
+      send(res, fail(503, "Service unavailable", 503));
+      return true;
+    case "http502html":
+      res.writeHead(502, { "Content-Type": "text/html; charset=utf-8" });
+      res.end(BAD_GATEWAY_PAGE);
+      return true;
+    case "reset":
+      req.socket.destroy();
+      return true;
+    case "malformed":
+      res.writeHead(200, { "Content-Type": JSON_TYPE });
+      res.end('{"code":0,"data":{');
+      return true;
+    case "tooMany":
+      send(res, tooManyRequests(plan.retryAfterSeconds));
+      return true;
+    case "hang":
+      return true; // the socket stays open until the client gives up or the emulator closes
+    case "tokenFailure":
+      send(res, fail(500, "Token service unavailable", 500));
+      return true;
+  }
+}
+
+/** The body a route sees: a JSON object, {} for an empty body, or a reply that rejects the request. */
+type BodyResult = { body: Body } | { rejected: Reply };
+
+function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): BodyResult {
+  if (route.method === "GET") return { body: {} };
+  if (raw.kind !== "ok") return { rejected: tooLarge() };
+  if (parsed === undefined || parsed.kind === "invalid") return { rejected: badRequest() };
+  if (parsed.kind === "empty") return { body: {} };
+  const value = parsed.value;
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return { rejected: fail(99001, "Request parameter error: the body must be a JSON object") };
+  }
+  return { body: value as Body };
+}
+
+function authenticate(api: ApiName, route: Route, req: IncomingMessage, state: EmulatorState): Reply | undefined {
+  if (!route.auth) return undefined;
+  const header = headerText(req.headers.authorization);
+  if (api === "local") return checkLocalToken(header, state.localToken);
+  return state.tokens.isValid(header) ? undefined : invalidToken();
+}
+
+async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const method = req.method ?? "GET";
+  const path = pathOf(req.url);
+  countRequest(state.stats, `${api} ${method} ${path}`);
+  if (api === "open" && path === "/oauth2/token") state.stats.tokenRequests++;
+
+  const raw = await readBody(req);
+  if (raw.kind === "aborted") return;
+  const parsed = raw.kind === "ok" ? parseJson(raw.text) : undefined;
+  state.log.add({ api, method, path, headers: { ...req.headers }, body: parsed?.kind === "json" ? parsed.value : undefined });
+
+  const route = routes.get(routeKey(method, path));
+  if (!route?.probe) {
+    const waitSeconds = state.limiters[api].take();
+    if (waitSeconds !== undefined) {
+      state.stats.rateLimited++;
+      return send(res, tooManyRequests(waitSeconds));
+    }
+  }
+
+  const plan = state.faults.plan({ api, path, method });
+  if (plan.delayMs > 0) {
+    state.stats.faultsInjected.latency++;
+    await state.timers.sleep(plan.delayMs);
+  }
+  if (plan.kind !== undefined) state.stats.faultsInjected[plan.kind]++;
+  if (injectFault(plan, req, res)) return;
+
+  if (!route) return send(res, notFound());
+  const denied = authenticate(api, route, req, state);
+  if (denied) return send(res, denied);
+  const checked = routeBody(route, raw, parsed);
+  if ("rejected" in checked) return send(res, checked.rejected);
+
+  try {
+    send(res, await route.handle({ body: checked.body, headers: req.headers }));
+  } catch (error) {
+    if (error instanceof ParamError) send(res, fail(99001, error.message));
+    else send(res, fail(99000, "Unknown system error", 500));
+  }
+}
+
+export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState): Server {
+  return createServer((req, res) => {
+    handle(api, routes, state, req, res).catch(() => {
+      if (!res.headersSent) send(res, fail(99000, "Unknown system error", 500));
+      else res.destroy();
+    });
+  });
+}

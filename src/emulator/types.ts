@@ -1,0 +1,196 @@
+/** Public types of the MoreLogin API emulator. Nothing here knows Node-RED exists. */
+
+export type ApiName = "local" | "open";
+
+/** A fault the emulator can inject instead of (or before) a normal answer. */
+export type FaultKind =
+  | "latency" // delay the normal answer by `latencyMs`
+  | "http503" // HTTP 503 with a JSON envelope {code: 503, ...}
+  | "http502html" // HTTP 502 with an HTML error page (as a reverse proxy would send)
+  | "reset" // destroy the socket without answering
+  | "malformed" // HTTP 200 with a body that is not valid JSON
+  | "tooMany" // HTTP 429 with Retry-After and the {code: 429} envelope
+  | "hang" // accept the request and never answer (until the emulator closes)
+  | "tokenFailure"; // Open API /oauth2/token answers HTTP 500 {code: 500}
+
+/** Random faults, each with a probability in [0, 1]. All default to 0 (off). */
+export interface FaultRates {
+  http503?: number;
+  http502html?: number;
+  reset?: number;
+  malformed?: number;
+  tooMany?: number;
+  hang?: number;
+  /** Probability that a token grant fails. */
+  tokenFailure?: number;
+  /** Random extra latency added to every answer, uniformly in [min, max] milliseconds. */
+  latencyMs?: [number, number];
+  /** Retry-After seconds sent with injected 429s (default 1; may be fractional, sent rounded up). */
+  retryAfterSeconds?: number;
+}
+
+/** A scripted fault: the next `times` requests matching `api` and `path` get `kind`. */
+export interface ScriptedFault {
+  kind: FaultKind;
+  api?: ApiName;
+  /** Exact path such as "/api/env/page"; omitted means any path. */
+  path?: string;
+  times?: number; // default 1
+  latencyMs?: number; // for kind "latency"
+  retryAfterSeconds?: number; // for kind "tooMany"
+}
+
+export interface EmulatorOptions {
+  host?: string; // default "127.0.0.1"
+  localPort?: number; // default 0 (the OS chooses); the CLI defaults to 40100
+  openPort?: number; // default 0; the CLI defaults to 40101
+  /** When set, every Local API request must carry `Authorization: <localToken>` exactly. */
+  localToken?: string;
+  apiId?: string; // Open API client_id; default "1690000000000001"
+  apiKey?: string; // Open API client_secret; default "emulator-api-key"
+  tokenLifetimeSeconds?: number; // default 3600
+  seed?: number; // default 1
+  profiles?: number; // default 25
+  cloudPhones?: number; // default 12
+  proxies?: number; // default 8
+  groups?: number; // default 5
+  tags?: number; // default 6
+  apps?: number; // default 30
+  maxPageSize?: number; // default 100; larger requested page sizes are clamped to it
+  /** Requests per minute per API; 0 or undefined = no limit. */
+  rateLimitPerMinute?: number;
+  faults?: FaultRates;
+  /** Delay before /api/env/start answers, in ms (default 0). */
+  startDelayMs?: number;
+  /** How many requests `requestLog` keeps (default 1000). */
+  requestLogSize?: number;
+}
+
+export interface LoggedRequest {
+  api: ApiName;
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: unknown;
+}
+
+export interface EmulatorStats {
+  /** Requests per route, keyed "<api> <METHOD> <path>", e.g. "local POST /api/env/page". */
+  requests: Record<string, number>;
+  tokensGranted: number;
+  tokenRequests: number;
+  faultsInjected: Record<FaultKind, number>;
+  rateLimited: number;
+}
+
+export interface Tag {
+  id: string;
+  tagName: string;
+}
+
+export interface Group {
+  id: string;
+  groupName: string;
+}
+
+export interface ProxyInfo {
+  id: string;
+  proxyName: string;
+  proxyType: number;
+  proxyProvider: number;
+  proxyCategoryType: number;
+  proxyCheckStatus: number;
+  proxyStatus: number;
+  state: string | null;
+  city: string | null;
+  proxyPort: number | null;
+  proxyIp: string;
+  exportIp: string;
+  countryCode: string;
+  expiryTime: string | null;
+  username: string;
+  password: string | null;
+  refreshUrl: string | null;
+}
+
+export interface Profile {
+  id: string;
+  envName: string;
+  groupId: string;
+  groupName: string | null;
+  tagInfos: Tag[];
+  envRemark: string | null;
+  proxyId: string;
+  proxy: ProxyInfo | null;
+}
+
+export interface CloudPhone {
+  id: string;
+  envName: string;
+  envRemark: string;
+  envStatus: number;
+  abnormalStatus: number;
+  billingType: number;
+  enableAdb: boolean;
+  supportAdb: boolean;
+  groupId: string;
+  groupName: string | null;
+  tagInfos: Tag[];
+  androidId: string;
+  proxyStatus: number;
+  createDate: string;
+}
+
+export interface AppVersion {
+  id: string;
+  versionCode: string;
+  versionName: string;
+  installStatus: null;
+  packageName: null;
+}
+
+export interface App {
+  id: string;
+  appName: string;
+  appIcon: string;
+  packageName: string;
+  categoryValue: number;
+  sortNo: number;
+  appVersionList: AppVersion[];
+}
+
+/** The seeded data set, exactly as the emulator serves it (tests compare payloads against it). */
+export interface EmulatorData {
+  profiles: Profile[];
+  cloudPhones: CloudPhone[];
+  proxies: ProxyInfo[];
+  groups: Group[];
+  tags: Tag[];
+  apps: App[];
+}
+
+export interface RunningProfile {
+  envId: string;
+  debugPort: string;
+}
+
+export interface Emulator {
+  readonly localUrl: string; // e.g. "http://127.0.0.1:40100" (no trailing slash)
+  readonly openUrl: string; // e.g. "http://127.0.0.1:40101"
+  readonly credentials: { apiId: string; apiKey: string; localToken?: string };
+  readonly data: EmulatorData;
+  readonly stats: EmulatorStats;
+  /** The most recent requests, oldest first. */
+  readonly requestLog: readonly LoggedRequest[];
+  /** Profiles currently started, with their debug ports. */
+  running(): RunningProfile[];
+  resetStats(): void;
+  /** Makes every Open API token issued so far invalid (HTTP 401 on next use). */
+  revokeAllTokens(): void;
+  setFaults(rates: FaultRates): void;
+  script(fault: ScriptedFault): void;
+  setLocalToken(token: string | undefined): void;
+  setRateLimit(perMinute: number | undefined): void;
+  /** Stops both servers and every debug-port listener; destroys open sockets. */
+  close(): Promise<void>;
+}

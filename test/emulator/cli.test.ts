@@ -1,0 +1,78 @@
+import assert from "node:assert/strict";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { join } from "node:path";
+import { call, dataOf, type PageShape } from "./helpers";
+
+const root = join(__dirname, "..", "..");
+const cli = join(root, "src", "emulator", "cli.ts");
+
+function run(args: string[]): ChildProcessWithoutNullStreams {
+  return spawn(process.execPath, ["--import", "tsx", cli, ...args], { cwd: root });
+}
+
+function exitOf(child: ChildProcessWithoutNullStreams): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
+}
+
+/** Resolves with stdout once it contains `pattern`. */
+function waitFor(child: ChildProcessWithoutNullStreams, pattern: RegExp): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const onData = (chunk: Buffer): void => {
+      out += chunk.toString();
+      if (pattern.test(out)) {
+        child.stdout.off("data", onData);
+        resolve(out);
+      }
+    };
+    child.stdout.on("data", onData);
+    child.once("close", (code) => reject(new Error(`exited with ${code} before printing ${pattern}: ${out}`)));
+  });
+}
+
+describe("emulator: CLI", () => {
+  it("prints its URLs and credentials, serves requests and exits 0 on SIGINT", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0", "--profiles", "7", "--local-token", "cli-token"]);
+    const exited = exitOf(child);
+    const out = await waitFor(child, /Press Ctrl\+C/);
+    const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
+    const openUrl = /Open API:\s+(http:\/\/\S+)/.exec(out)?.[1];
+    assert.ok(localUrl && openUrl, out);
+    assert.match(out, /API ID:\s+1690000000000001/);
+    assert.match(out, /API key:\s+emulator-api-key/);
+    assert.match(out, /Local token:\s+cli-token/);
+    assert.match(out, /curl .*\/api\/env\/page/);
+    const page = dataOf<PageShape<unknown>>(await call(localUrl, "/api/env/page", { body: {}, headers: { Authorization: "cli-token" } }));
+    assert.equal(page.total, "7");
+    child.kill("SIGINT");
+    const { code } = await exited;
+    assert.equal(code, 0);
+  });
+
+  it("exits 0 on SIGTERM too", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0"]);
+    const exited = exitOf(child);
+    await waitFor(child, /Press Ctrl\+C/);
+    child.kill("SIGTERM");
+    assert.equal((await exited).code, 0);
+  });
+
+  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"]]) {
+    it(`exits 2 with a clear error for ${args.join(" ")}`, async () => {
+      const { code, stderr } = await exitOf(run(args));
+      assert.equal(code, 2);
+      assert.match(stderr, /^morelogin-emulator: .+/);
+    });
+  }
+
+  it("prints help and exits 0", async () => {
+    const { code, stdout } = await exitOf(run(["--help"]));
+    assert.equal(code, 0);
+    assert.match(stdout, /--local-port/);
+    assert.match(stdout, /40100/);
+  });
+});

@@ -1,0 +1,100 @@
+import assert from "node:assert/strict";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The parsed body; undefined when it is not JSON. */
+  json: unknown;
+}
+
+export interface CallOptions {
+  method?: "GET" | "POST";
+  /** Sent as JSON unless it is already a string. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  signal?: AbortSignal;
+}
+
+export async function call(baseUrl: string, path: string, options: CallOptions = {}): Promise<Answer> {
+  const { method = "POST", body, headers = {}, signal } = options;
+  const init: RequestInit = { method, headers: { "Content-Type": "application/json", ...headers } };
+  if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+  if (signal) init.signal = signal;
+  const response = await fetch(`${baseUrl}${path}`, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export interface EnvelopeShape {
+  code: number;
+  msg: string | null;
+  data: unknown;
+  requestId: string;
+}
+
+/** Asserts the answer is the {code, msg, data, requestId} envelope and returns it. */
+export function envelopeOf(answer: Answer): EnvelopeShape {
+  const value = answer.json;
+  assert.ok(typeof value === "object" && value !== null, `not a JSON object: ${answer.text.slice(0, 200)}`);
+  assert.deepEqual(Object.keys(value).sort(), ["code", "data", "msg", "requestId"]);
+  const envelope = value as EnvelopeShape;
+  assert.match(envelope.requestId, /^[0-9a-f]{32}$/);
+  return envelope;
+}
+
+/** Asserts success (HTTP 200, code 0, msg null) and returns `data`. */
+export function dataOf<T = Record<string, unknown>>(answer: Answer): T {
+  const envelope = envelopeOf(answer);
+  assert.equal(answer.status, 200);
+  assert.equal(envelope.code, 0, `expected success, got ${envelope.code} ${envelope.msg}`);
+  return envelope.data as T;
+}
+
+export function expectError(answer: Answer, status: number, code: number, msg?: string): void {
+  const envelope = envelopeOf(answer);
+  assert.equal(answer.status, status);
+  assert.equal(envelope.code, code);
+  assert.equal(envelope.data, null);
+  if (msg !== undefined) assert.equal(envelope.msg, msg);
+}
+
+export interface PageShape<T> {
+  total: string;
+  current: string;
+  pages: string;
+  dataList: T[];
+}
+
+/** Starts an emulator for one suite (ports 0) and closes it afterwards. */
+export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
+  let emulator: Emulator | undefined;
+  before(async () => {
+    emulator = await startEmulator(options);
+  });
+  after(async () => {
+    await emulator?.close();
+  });
+  return () => {
+    assert.ok(emulator, "emulator not started");
+    return emulator;
+  };
+}
+
+export async function bearer(emulator: Emulator): Promise<Record<string, string>> {
+  const { apiId, apiKey } = emulator.credentials;
+  const answer = await call(emulator.openUrl, "/oauth2/token", {
+    body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" },
+  });
+  const data = dataOf<{ access_token: string }>(answer);
+  return { Authorization: `Bearer ${data.access_token}` };
+}
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
