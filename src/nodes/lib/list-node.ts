@@ -1,0 +1,56 @@
+import type { NodeAPI } from "node-red";
+import { DEFAULT_MAX_ITEMS, ENDPOINTS, fetchAll, isPlainObjectValue, positiveInteger, type PagedEndpointName } from "../../client";
+import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
+import { outputMode, single, split } from "./output";
+import { fieldsToBody, overlay, type FieldSpec } from "./properties";
+
+export interface ListNodeSpec {
+  type: string;
+  label: string;
+  endpoint: PagedEndpointName;
+  /** Filters the node offers besides the page fields. */
+  filters: readonly FieldSpec[];
+}
+
+/**
+ * A node for a paged list endpoint: one page, or every page with `all`, sent as one array or as one
+ * message per item.
+ */
+export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
+  const pageField = ENDPOINTS[spec.endpoint].pageField;
+  const fields: FieldSpec[] = [
+    { name: pageField, defaultType: "num" },
+    { name: "pageSize", defaultType: "num" },
+    ...spec.filters,
+  ];
+
+  registerOperationNode(RED, spec.type, {
+    label: spec.label,
+    async run(context: OperationContext): Promise<OperationResult> {
+      const { def, msg, client, signal, t } = context;
+      const ownFields = await fieldsToBody(RED, context.node, def, msg, fields);
+      const body = isPlainObjectValue(msg.payload) ? overlay(ownFields, msg.payload) : ownFields;
+      const mode = outputMode(def.output);
+
+      if (def.all === true || def.all === "true") {
+        const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
+        const collected = await fetchAll(client, spec.endpoint, body, { maxItems, signal });
+        const { api, path } = ENDPOINTS[spec.endpoint];
+        const info = { api, path, requestId: collected.requestId, pages: collected.pagesFetched, truncated: collected.truncated };
+        const summaryKey = collected.truncated ? "morelogin.status.itemsCapped" : "morelogin.status.items";
+        return {
+          messages: mode === "split" ? split(RED, msg, collected.items, info) : single(msg, collected.items, info),
+          summary: t(summaryKey, { count: collected.items.length }),
+        };
+      }
+
+      const result = await client.call(spec.endpoint, body, { signal });
+      const info = { api: result.api, path: result.path, requestId: result.requestId };
+      const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
+      return {
+        messages: mode === "split" ? split(RED, msg, items, info) : single(msg, result.data, info),
+        summary: t("morelogin.status.page", { count: items.length, page: result.data?.current ?? "?", pages: result.data?.pages ?? "?" }),
+      };
+    },
+  });
+}

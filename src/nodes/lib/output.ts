@@ -1,0 +1,33 @@
+import type { NodeAPI, NodeMessage } from "node-red";
+import type { MoreLoginMessage, MoreLoginMessageInfo } from "./types";
+
+export type OutputMode = "array" | "split";
+
+export function outputMode(value: unknown): OutputMode {
+  return value === "split" ? "split" : "array";
+}
+
+/** The incoming message goes on with the result as its payload, so upstream properties survive. */
+export function single(msg: MoreLoginMessage, payload: unknown, info: MoreLoginMessageInfo): NodeMessage[] {
+  msg.payload = payload;
+  msg.morelogin = info;
+  return [msg];
+}
+
+/**
+ * One message per item, each a clone of the incoming one with `msg.parts` set the way the core Split
+ * node sets it, so a Join node in automatic mode rebuilds the array.
+ */
+export function split(RED: NodeAPI, msg: MoreLoginMessage, items: readonly unknown[], info: MoreLoginMessageInfo): NodeMessage[] {
+  const id = RED.util.generateId();
+  const outer = msg.parts;
+  msg.payload = undefined;
+  const count = items.length;
+  return items.map((item, index) => {
+    const copy = RED.util.cloneMessage(msg) as MoreLoginMessage;
+    copy.payload = item;
+    copy.parts = { id, type: "array", index, count, len: 1, ...(outer ? { parts: outer } : {}) } as NodeMessage["parts"];
+    copy.morelogin = { ...info };
+    return copy;
+  });
+}

@@ -1,0 +1,42 @@
+import type { Node, NodeDef, NodeMessage } from "node-red";
+import type { MoreLoginClient } from "../../client";
+
+export interface ConfigNodeDef extends NodeDef {
+  localUrl: string;
+  openUrl: string;
+}
+
+export interface ConfigCredentials {
+  localToken?: string;
+  apiId?: string;
+  apiKey?: string;
+}
+
+export interface ConfigNode extends Node<ConfigCredentials> {
+  /** The shared client, or undefined when the settings are unusable (see `clientError`). */
+  client?: MoreLoginClient;
+  clientError?: string;
+}
+
+/** What every operation node's definition has. */
+export interface OperationNodeDef extends NodeDef {
+  server: string;
+  [property: string]: unknown;
+}
+
+export type OperationNode = Node;
+
+/** What flows see as `msg.morelogin`. */
+export interface MoreLoginMessageInfo {
+  api: string;
+  path: string;
+  requestId?: string;
+  pages?: number;
+  truncated?: boolean;
+  error?: Record<string, unknown>;
+}
+
+export interface MoreLoginMessage extends NodeMessage {
+  morelogin?: MoreLoginMessageInfo;
+  [property: string]: unknown;
+}

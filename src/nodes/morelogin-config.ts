@@ -1,0 +1,40 @@
+import type { NodeAPI } from "node-red";
+import { MoreLoginClient } from "../client";
+import { createTranslator } from "./lib/i18n";
+import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
+
+export = function (RED: NodeAPI): void {
+  const t = createTranslator(RED);
+  function MoreLoginConfigNode(this: ConfigNode, def: ConfigNodeDef): void {
+    RED.nodes.createNode(this, def);
+    const credentials: ConfigCredentials = this.credentials ?? {};
+    try {
+      this.client = new MoreLoginClient({
+        localUrl: def.localUrl,
+        openUrl: def.openUrl,
+        localToken: credentials.localToken,
+        apiId: credentials.apiId,
+        apiKey: credentials.apiKey,
+      });
+      if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
+    } catch (error) {
+      this.clientError = error instanceof Error ? error.message : String(error);
+      this.error(t("morelogin.errors.configInvalid", { reason: this.clientError }));
+    }
+
+    this.on("close", (_removed: boolean, done: () => void) => {
+      const client = this.client;
+      this.client = undefined;
+      if (!client) return done();
+      client.close().then(done, done);
+    });
+  }
+
+  RED.nodes.registerType<ConfigNode, ConfigNodeDef, {}, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
+    credentials: {
+      localToken: { type: "password" },
+      apiId: { type: "text" },
+      apiKey: { type: "password" },
+    },
+  });
+};

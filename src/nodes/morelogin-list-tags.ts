@@ -1,0 +1,18 @@
+import type { NodeAPI } from "node-red";
+import { registerOperationNode } from "./lib/operation-node";
+import { outputMode, single, split } from "./lib/output";
+
+export = function (RED: NodeAPI): void {
+  registerOperationNode(RED, "morelogin-list-tags", {
+    label: "list tags",
+    async run({ def, msg, client, signal, t }) {
+      const result = await client.call("listTags", undefined, { signal });
+      const info = { api: result.api, path: result.path, requestId: result.requestId };
+      const tags = Array.isArray(result.data) ? result.data : [];
+      return {
+        messages: outputMode(def.output) === "split" ? split(RED, msg, tags, info) : single(msg, result.data, info),
+        summary: t("morelogin.status.items", { count: tags.length }),
+      };
+    },
+  });
+};

@@ -1,0 +1,23 @@
+import type { NodeAPI } from "node-red";
+import { isPlainObjectValue, MoreLoginInputError, type ApiName, type HttpMethod } from "../client";
+import { registerOperationNode } from "./lib/operation-node";
+import { single } from "./lib/output";
+import { evaluateProperty } from "./lib/properties";
+
+export = function (RED: NodeAPI): void {
+  registerOperationNode(RED, "morelogin-request", {
+    label: "MoreLogin request",
+    async run({ node, def, msg, client, signal, t }) {
+      const api = (def.api === "open" ? "open" : "local") satisfies ApiName;
+      const method = (def.method === "GET" ? "GET" : "POST") satisfies HttpMethod;
+      const path = await evaluateProperty(RED, node, msg, def.path, def.pathType, "path");
+      if (typeof path !== "string" || path === "") throw new MoreLoginInputError("path is missing: set it in the node");
+      const body = isPlainObjectValue(msg.payload) || Array.isArray(msg.payload) ? msg.payload : {};
+      const result = await client.request({ api, method, path, body: method === "POST" ? body : undefined }, { signal });
+      return {
+        messages: single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId }),
+        summary: t("morelogin.status.ok"),
+      };
+    },
+  });
+};

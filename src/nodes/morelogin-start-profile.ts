@@ -1,0 +1,35 @@
+import type { NodeAPI } from "node-red";
+import { cdpUrlFor, fetchWebSocketDebuggerUrl } from "../client";
+import { registerOperationNode } from "./lib/operation-node";
+import { single } from "./lib/output";
+import { profileBody, requireProfile } from "./lib/profile-body";
+import { fieldsToBody } from "./lib/properties";
+
+export = function (RED: NodeAPI): void {
+  registerOperationNode(RED, "morelogin-start-profile", {
+    label: "start profile",
+    async run({ node, def, msg, client, signal, t }) {
+      const ownFields = await fieldsToBody(RED, node, def, msg, [{ name: "envId", defaultType: "str" }]);
+      if (def.isHeadless === true) ownFields.isHeadless = true;
+      if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
+      const body = profileBody(ownFields, msg.payload);
+      requireProfile(body);
+
+      const result = await client.call("startProfile", body, { signal });
+      const payload: Record<string, unknown> = { ...result.data };
+      const cdpUrl = cdpUrlFor(result.data.debugPort);
+      if (cdpUrl) {
+        payload.cdpUrl = cdpUrl;
+        const webSocketDebuggerUrl = await fetchWebSocketDebuggerUrl(cdpUrl);
+        if (webSocketDebuggerUrl) payload.webSocketDebuggerUrl = webSocketDebuggerUrl;
+        else node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl }));
+      } else {
+        node.warn(t("morelogin.warnings.noDebugPort"));
+      }
+      return {
+        messages: single(msg, payload, { api: result.api, path: result.path, requestId: result.requestId }),
+        summary: t("morelogin.status.started", { port: result.data.debugPort }),
+      };
+    },
+  });
+};

@@ -1,0 +1,246 @@
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Node, NodeMessage } from "node-red";
+import type { MoreLoginClient } from "../../src/client";
+import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls, type FlowNode } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+
+type Msg = NodeMessage & Record<string, unknown>;
+const LOCAL_TOKEN = "local-token-7f3a9c21e5";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+describe("nodes: errors, status, secrets and lifecycle", function () {
+  const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN });
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  beforeEach(() => {
+    emulator().resetStats();
+    emulator().setFaults({});
+  });
+  afterEach(() => helper.unload());
+
+  /** Sends one message and waits until it has either come out or been caught. */
+  async function outcome(flow: FlowNode[], input: Record<string, unknown>, credentials = credentialsFor(emulator())): Promise<{ out: Msg[]; caught: Msg[]; node: Node }> {
+    await loadFlow(flow, credentials);
+    const out = new Collector("out");
+    const caught = new Collector("caught");
+    const node = helper.getNode("n1");
+    node.receive(input as NodeMessage);
+    await Promise.race([out.next(1), caught.next(1)]);
+    await settle(150);
+    return { out: out.messages as Msg[], caught: caught.messages as Msg[], node };
+  }
+
+  const errorOf = (msg: Msg | undefined): { message: string } => msg?.error as { message: string };
+
+  it("a business error reaches the Catch node once, with the API's msg and code and msg.morelogin.error", async () => {
+    const { out, caught } = await outcome(flowWith(emulator(), { type: "morelogin-start-profile", envId: "1000000000000000001", envIdType: "str" }), { payload: "", res: "kept" });
+    assert.equal(out.length, 0);
+    assert.equal(caught.length, 1);
+    assert.equal(errorOf(caught[0]).message, "start profile failed: Profile does not exist (code 19099)");
+    const info = caught[0]?.morelogin as { error: Record<string, unknown> };
+    assert.equal(info.error.code, 19099);
+    assert.equal(info.error.msg, "Profile does not exist");
+    assert.equal(info.error.status, 200);
+    assert.equal(info.error.path, "/api/env/start");
+    assert.match(String(info.error.requestId), /^[0-9a-f]{32}$/);
+    assert.equal(caught[0]?.res, "kept");
+  });
+
+  it("an unreachable desktop client is one clear error, and the runtime goes on", async () => {
+    const port = await freePort();
+    const flow = flowWith(emulator(), { type: "morelogin-list-profiles" }, { localUrl: `http://127.0.0.1:${port}` });
+    const { out, caught, node } = await outcome(flow, { payload: "" });
+    assert.equal(out.length, 0);
+    assert.equal(caught.length, 1);
+    assert.match(errorOf(caught[0]).message, /^list profiles failed: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is the MoreLogin desktop client running/);
+    assert.deepEqual(statusCalls(node).at(-1), { fill: "red", shape: "ring", text: "unreachable" });
+  });
+
+  it("bad input is refused before sending, with a text that names the field", async () => {
+    const cases: Array<[Record<string, unknown>, Record<string, unknown>, RegExp]> = [
+      [{ type: "morelogin-list-profiles" }, { payload: { pageNo: "abc" } }, /^list profiles failed: pageNo must be a positive integer, got "abc"$/],
+      [{ type: "morelogin-list-profiles", pageNo: "0", pageNoType: "num" }, { payload: "" }, /^list profiles failed: pageNo must be a positive integer, got 0$/],
+      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: { envId: 1993244721490239488 } }, /^start profile failed: envId .* not a safe integer/],
+      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "" }, /^start profile failed: no profile given/],
+      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: envId must be a decimal ID/],
+      [{ type: "morelogin-request", api: "local", method: "POST", path: "http://evil.example.com/x", pathType: "str" }, { payload: {} }, /^MoreLogin request failed: request path must be relative/],
+      [{ type: "morelogin-request", api: "local", method: "POST", path: "url", pathType: "msg" }, { payload: {}, url: "/api/%2e%2e/x" }, /^MoreLogin request failed: request path must not contain/],
+    ];
+    for (const [node, input, expected] of cases) {
+      const { out, caught } = await outcome(flowWith(emulator(), node), input);
+      assert.equal(out.length, 0, String(expected));
+      assert.equal(caught.length, 1, String(expected));
+      assert.match(errorOf(caught[0]).message, expected);
+      await helper.unload();
+    }
+    assert.equal(emulator().requestLog.length, 0, "nothing was sent");
+  });
+
+  it("a missing config node is a clear error, not a crash", async () => {
+    const noServer = flowWith(emulator(), { type: "morelogin-list-tags", server: "" });
+    const first = await outcome(noServer, { payload: "" });
+    assert.equal(first.caught.length, 1);
+    assert.equal(errorOf(first.caught[0]).message, "list tags failed: no MoreLogin config node is selected: open the node and choose one");
+    await helper.unload();
+    const deleted = flowWith(emulator(), { type: "morelogin-list-tags", server: "gone" });
+    const second = await outcome(deleted, { payload: "" });
+    assert.equal(second.caught.length, 1);
+    assert.match(errorOf(second.caught[0]).message, /^list tags failed: the selected MoreLogin config node does not exist/);
+    assert.deepEqual(statusCalls(second.node).at(-1), { fill: "red", shape: "ring", text: "no config" });
+  });
+
+  it("a config node with an unusable URL makes its nodes fail clearly", async () => {
+    const flow = flowWith(emulator(), { type: "morelogin-list-tags" }, { openUrl: "http://api.morelogin.com" });
+    const { caught } = await outcome(flow, { payload: "" });
+    assert.equal(caught.length, 1);
+    assert.match(errorOf(caught[0]).message, /^list tags failed: the MoreLogin config node is not usable: Open API URL must use https/);
+  });
+
+  it("sends the Local token exactly as configured, and a wrong one explains itself without showing it", async () => {
+    await outcome(flowWith(emulator(), { type: "morelogin-list-tags" }), { payload: "" });
+    assert.equal(emulator().requestLog.at(-1)?.headers.authorization, LOCAL_TOKEN);
+    await helper.unload();
+    const wrong = await outcome(flowWith(emulator(), { type: "morelogin-list-tags" }), { payload: "" }, credentialsFor(emulator(), { localToken: "wrong-token-value" }));
+    assert.equal(wrong.caught.length, 1);
+    assert.match(errorOf(wrong.caught[0]).message, /^list tags failed: API authentication failed \(code 35002\)/);
+    assert.doesNotMatch(JSON.stringify(wrong.caught[0]), /wrong-token-value|local-token-7f3a9c21e5/);
+  });
+
+  it("shows blue while requests are in flight, counted, then green with a summary", async () => {
+    emulator().setFaults({ latencyMs: [150, 150] });
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const node = helper.getNode("n1");
+    node.receive({ payload: "" } as NodeMessage);
+    node.receive({ payload: "" } as NodeMessage);
+    await out.next(2);
+    emulator().setFaults({});
+    assert.deepEqual(statusCalls(node), [
+      { fill: "blue", shape: "dot", text: "requesting…" },
+      { fill: "blue", shape: "dot", text: "2 in flight" },
+      { fill: "blue", shape: "dot", text: "requesting…" },
+      { fill: "green", shape: "dot", text: "5 items, page 1/3" },
+    ]);
+  });
+
+  it("a later success clears an earlier red status", async () => {
+    await loadFlow(flowWith(emulator(), { type: "morelogin-start-profile", envId: "", envIdType: "str" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const caught = new Collector("caught");
+    const node = helper.getNode("n1");
+    node.receive({ payload: "1000000000000000001" } as NodeMessage);
+    await caught.next(1);
+    assert.deepEqual(statusCalls(node).at(-1), { fill: "red", shape: "ring", text: "error, code 19099" });
+    node.receive({ payload: emulator().data.profiles[0]?.id } as NodeMessage);
+    await out.next(1);
+    assert.match(String(statusCalls(node).at(-1)?.text), /^started, port \d+$/);
+    assert.equal(statusCalls(node).at(-1)?.fill, "green");
+  });
+
+  it("two nodes on one config node share one client and one Open API token", async () => {
+    const flow = flowWith(emulator(), { type: "morelogin-list-apps" });
+    flow.push({ id: "n2", z: "tab1", type: "morelogin-request", server: CONFIG_ID, api: "open", method: "GET", path: "/envtag/all", pathType: "str", wires: [["out"]] });
+    await loadFlow(flow, credentialsFor(emulator()));
+    const out = new Collector("out");
+    helper.getNode("n1").receive({ payload: "" } as NodeMessage);
+    await out.next(1);
+    helper.getNode("n2").receive({ payload: "" } as NodeMessage);
+    const messages = (await out.next(2)) as Msg[];
+    assert.deepEqual(messages[1]?.payload, emulator().data.tags);
+    assert.equal(emulator().stats.tokensGranted, 1);
+  });
+
+  it("the request node calls any endpoint with msg.payload as the body", async () => {
+    const envId = emulator().data.profiles[5]?.id;
+    const { out } = await outcome(flowWith(emulator(), { type: "morelogin-request", api: "local", method: "POST", path: "/api/env/detail", pathType: "str" }), { payload: { envId } });
+    assert.equal((out[0]?.payload as { id: string }).id, envId);
+    assert.deepEqual(out[0]?.morelogin, { api: "local", path: "/api/env/detail", requestId: (out[0]?.morelogin as { requestId: string }).requestId });
+    assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId });
+  });
+
+  it("never puts a secret into messages, status, errors or logs", async () => {
+    const secretKey = "open-api-key-do-not-leak-9921";
+    const flow = flowWith(emulator(), { type: "morelogin-list-apps" });
+    const { caught, node } = await outcome(flow, { payload: "" }, credentialsFor(emulator(), { apiKey: secretKey }));
+    assert.equal(caught.length, 1);
+    assert.match(errorOf(caught[0]).message, /^list cloud-phone apps failed: Open API token request failed/);
+    const logs = JSON.stringify(helper.log().args);
+    for (const secret of [secretKey, LOCAL_TOKEN]) {
+      assert.doesNotMatch(JSON.stringify(caught), new RegExp(secret));
+      assert.doesNotMatch(JSON.stringify(statusCalls(node)), new RegExp(secret));
+      assert.doesNotMatch(logs, new RegExp(secret));
+    }
+  });
+
+  it("redeploying closes the config node's client, aborting calls in flight", async () => {
+    emulator().script({ kind: "hang", path: "/api/env/page" });
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles" }), credentialsFor(emulator()));
+    const config = helper.getNode(CONFIG_ID) as Node & { client?: MoreLoginClient };
+    const client = config.client;
+    assert.ok(client);
+    const node = helper.getNode("n1");
+    // The helper removes its spies before it stops the flows, so the node's own error() is watched.
+    const ended = new Promise<string>((resolve) => {
+      node.error = (error: unknown): void => resolve(String(error));
+    });
+    node.receive({ payload: "" } as NodeMessage);
+    await settle(100);
+    await helper.unload();
+    assert.equal(client.isClosed, true);
+    assert.match(await ended, /^list profiles failed: the MoreLogin client was closed while the call was in flight$/);
+  });
+});
+
+describe("nodes: a browser that does not answer on its debug port", function () {
+  let server: Server;
+  let localUrl = "";
+  before(async () => {
+    const deadPort = await freePort();
+    server = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ code: 0, msg: null, requestId: "r1", data: { envId: "42", debugPort: String(deadPort), type: "chrome", version: 142, webdriver: "" } }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    await new Promise<void>((resolve) => helper.startServer(resolve));
+  });
+  after(async () => {
+    await new Promise<void>((resolve) => helper.stopServer(resolve));
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  });
+  afterEach(() => helper.unload());
+
+  it("still succeeds, with cdpUrl and a warning instead of webSocketDebuggerUrl", async () => {
+    const flow: FlowNode[] = [
+      { id: "tab1", type: "tab" },
+      { id: CONFIG_ID, type: "morelogin-config", localUrl, openUrl: "http://127.0.0.1:1" },
+      { id: "n1", z: "tab1", type: "morelogin-start-profile", server: CONFIG_ID, envId: "42", envIdType: "str", wires: [["out"]] },
+      { id: "out", z: "tab1", type: "helper" },
+    ];
+    await loadFlow(flow);
+    const out = new Collector("out");
+    const node = helper.getNode("n1");
+    node.receive({ payload: "" } as NodeMessage);
+    const [msg] = (await out.next(1)) as Msg[];
+    const payload = msg?.payload as Record<string, unknown>;
+    assert.match(String(payload.cdpUrl), /^http:\/\/127\.0\.0\.1:\d+$/);
+    assert.equal(payload.webSocketDebuggerUrl, undefined);
+    await settle(50);
+    const warnings = (node.warn as unknown as { args: unknown[][] }).args.map((args) => String(args[0]));
+    assert.ok(warnings.some((text) => /did not answer at http:\/\/127\.0\.0\.1:\d+\/json\/version/.test(text)), warnings.join("\n"));
+  });
+});

@@ -1,0 +1,124 @@
+import assert from "node:assert/strict";
+import type { NodeMessage } from "node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, settle } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+
+type Msg = NodeMessage & Record<string, unknown>;
+
+describe("nodes: list nodes", function () {
+  const { emulator } = useEmulator({ profiles: 235, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 });
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  beforeEach(() => emulator().resetStats());
+  afterEach(() => helper.unload());
+
+  async function run(node: Record<string, unknown>, input: Record<string, unknown> = { payload: "" }, count = 1): Promise<Msg[]> {
+    await loadFlow(flowWith(emulator(), node), credentialsFor(emulator()));
+    const out = new Collector("out");
+    helper.getNode("n1").receive(input as NodeMessage);
+    return (await out.next(count)) as Msg[];
+  }
+
+  it("list profiles sends the page as the API gives it, keeping the message's other properties", async () => {
+    const [msg] = await run({ type: "morelogin-list-profiles", pageNo: "2", pageNoType: "num", pageSize: "10", pageSizeType: "num" }, { payload: 1700000000000, res: { keep: "me" }, topic: "t" });
+    assert.deepEqual(msg?.payload, { total: "235", current: "2", pages: "24", dataList: emulator().data.profiles.slice(10, 20) });
+    assert.deepEqual(msg?.res, { keep: "me" });
+    assert.equal(msg?.topic, "t");
+    const info = msg?.morelogin as { api: string; path: string; requestId: string };
+    assert.equal(info.api, "local");
+    assert.equal(info.path, "/api/env/page");
+    assert.match(info.requestId, /^[0-9a-f]{32}$/);
+  });
+
+  it("msg.payload fields win over the node's, field by field, and unknown fields pass through", async () => {
+    await run(
+      { type: "morelogin-list-profiles", pageNo: "1", pageNoType: "num", envName: "Profile 01", envNameType: "str", groupId: "", groupIdType: "str" },
+      { payload: { envName: "Profile 02", futureFilter: "x" } },
+    );
+    assert.deepEqual(emulator().requestLog.at(-1)?.body, { pageNo: 1, envName: "Profile 02", futureFilter: "x" });
+  });
+
+  it("reads node fields from msg, flow and env", async () => {
+    process.env.MORELOGIN_TEST_GROUP = emulator().data.groups[1]?.id;
+    try {
+      await run(
+        { type: "morelogin-list-profiles", pageNo: "page", pageNoType: "msg", groupId: "MORELOGIN_TEST_GROUP", groupIdType: "env", envName: "filter.name", envNameType: "msg" },
+        { payload: "", page: 2, filter: { name: "Profile" } },
+      );
+      assert.deepEqual(emulator().requestLog.at(-1)?.body, { pageNo: 2, envName: "Profile", groupId: emulator().data.groups[1]?.id });
+    } finally {
+      delete process.env.MORELOGIN_TEST_GROUP;
+    }
+  });
+
+  it("with all, collects every page into one array", async () => {
+    const [msg] = await run({ type: "morelogin-list-profiles", all: true, output: "array", maxItems: 10000 });
+    assert.deepEqual(msg?.payload, emulator().data.profiles);
+    assert.equal((msg?.morelogin as { pages: number }).pages, 3);
+    assert.equal(emulator().stats.requests["local POST /api/env/page"], 3);
+  });
+
+  it("stops at maxItems and says so", async () => {
+    const [msg] = await run({ type: "morelogin-list-profiles", all: true, output: "array", maxItems: 150 });
+    assert.deepEqual(msg?.payload, emulator().data.profiles.slice(0, 150));
+    assert.equal((msg?.morelogin as { truncated: boolean }).truncated, true);
+  });
+
+  it("split sends one message per item with msg.parts, and a Join node rebuilds the same array", async () => {
+    const flow = flowWith(emulator(), { type: "morelogin-list-profiles", all: true, output: "split", wires: [["out", "join1"]] });
+    flow.push({ id: "join1", z: "tab1", type: "join", mode: "auto", build: "array", wires: [["joined"]] }, { id: "joined", z: "tab1", type: "helper" });
+    await loadFlow(flow, credentialsFor(emulator()));
+    const out = new Collector("out");
+    const joined = new Collector("joined");
+    helper.getNode("n1").receive({ payload: "", res: "kept" } as NodeMessage);
+    const messages = (await out.next(235)) as Msg[];
+    const [whole] = (await joined.next(1)) as Msg[];
+    assert.deepEqual(whole?.payload, emulator().data.profiles);
+    messages.forEach((msg, index) => {
+      const parts = msg.parts as { id: string; index: number; count: number };
+      assert.equal(parts.index, index);
+      assert.equal(parts.count, 235);
+      assert.equal(parts.id, (messages[0]?.parts as { id: string }).id);
+      assert.equal(msg.res, "kept");
+      assert.deepEqual(msg.payload, emulator().data.profiles[index]);
+    });
+    assert.notEqual(messages[0], messages[1], "each item is its own message object");
+  });
+
+  it("split without all sends the items of one page", async () => {
+    const messages = await run({ type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num", output: "split" }, { payload: "" }, 5);
+    await settle();
+    assert.equal(messages.length, 5);
+    assert.deepEqual(messages.map((msg) => msg.payload), emulator().data.profiles.slice(0, 5));
+  });
+
+  it("list cloud phones, proxies and groups return their pages", async () => {
+    const [phones] = await run({ type: "morelogin-list-cloud-phones", pageSize: "100", pageSizeType: "num" });
+    assert.deepEqual((phones?.payload as { dataList: unknown[] }).dataList, emulator().data.cloudPhones);
+    await helper.unload();
+    const [proxies] = await run({ type: "morelogin-list-proxies", all: true });
+    assert.deepEqual(proxies?.payload, emulator().data.proxies);
+    await helper.unload();
+    const [groups] = await run({ type: "morelogin-list-groups", all: true, groupName: "", groupNameType: "str" });
+    assert.deepEqual(groups?.payload, emulator().data.groups);
+  });
+
+  it("list tags returns every tag with one GET, or one message per tag", async () => {
+    const [tags] = await run({ type: "morelogin-list-tags", output: "array" });
+    assert.deepEqual(tags?.payload, emulator().data.tags);
+    await helper.unload();
+    const split = await run({ type: "morelogin-list-tags", output: "split" }, { payload: "" }, emulator().data.tags.length);
+    assert.deepEqual(split.map((msg) => msg.payload), emulator().data.tags);
+  });
+
+  it("list cloud-phone apps pages with pageNum over the Open API", async () => {
+    const [apps] = await run({ type: "morelogin-list-apps", all: true, pageSize: "7", pageSizeType: "num" });
+    assert.deepEqual(apps?.payload, emulator().data.apps);
+    const pageNums = emulator().requestLog.filter((entry) => entry.path === "/cloudphone/app/page").map((entry) => (entry.body as { pageNum: number }).pageNum);
+    assert.deepEqual(pageNums, [1, 2, 3, 4, 5]);
+  });
+});

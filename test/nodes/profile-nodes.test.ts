@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { request } from "node:http";
+import type { NodeMessage } from "node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+
+type Msg = NodeMessage & Record<string, unknown>;
+
+function getJson(url: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      res.on("end", () => resolve(JSON.parse(text) as Record<string, unknown>));
+    })
+      .on("error", reject)
+      .end();
+  });
+}
+
+describe("nodes: start and close profile", function () {
+  const { emulator } = useEmulator({ profiles: 5 });
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  beforeEach(() => emulator().resetStats());
+  afterEach(async () => {
+    await helper.unload();
+  });
+
+  const profileId = (index: number): string => {
+    const id = emulator().data.profiles[index]?.id;
+    assert.ok(id);
+    return id;
+  };
+
+  async function send(node: Record<string, unknown>, input: Record<string, unknown>): Promise<Msg> {
+    await loadFlow(flowWith(emulator(), node), credentialsFor(emulator()));
+    const out = new Collector("out");
+    helper.getNode("n1").receive(input as NodeMessage);
+    const [msg] = (await out.next(1)) as Msg[];
+    assert.ok(msg);
+    return msg;
+  }
+
+  it("starts the profile named by the node, with cdpUrl and the browser's webSocketDebuggerUrl", async () => {
+    const msg = await send({ type: "morelogin-start-profile", envId: profileId(0), envIdType: "str", isHeadless: true }, { payload: 1 });
+    const payload = msg.payload as Record<string, string>;
+    assert.equal(payload.envId, profileId(0));
+    assert.match(payload.debugPort ?? "", /^\d+$/);
+    assert.equal(payload.cdpUrl, `http://127.0.0.1:${payload.debugPort}`);
+    const version = await getJson(`${payload.cdpUrl}/json/version`);
+    assert.equal(payload.webSocketDebuggerUrl, version.webSocketDebuggerUrl);
+    assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId: profileId(0), isHeadless: true });
+    assert.deepEqual(msg.morelogin, { api: "local", path: "/api/env/start", requestId: (msg.morelogin as { requestId: string }).requestId });
+  });
+
+  it("takes the profile ID from a string msg.payload, which wins over the node's", async () => {
+    const msg = await send({ type: "morelogin-start-profile", envId: profileId(0), envIdType: "str" }, { payload: profileId(1) });
+    assert.equal((msg.payload as { envId: string }).envId, profileId(1));
+  });
+
+  it("takes a profile item from list profiles straight in, sending only its id", async () => {
+    const item = emulator().data.profiles[2];
+    await send({ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: item });
+    assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId: item?.id });
+  });
+
+  it("lays an object payload over the node's fields, extra fields included", async () => {
+    await send({ type: "morelogin-start-profile", envId: profileId(0), envIdType: "str", cdpEvasion: true }, { payload: { envId: profileId(3), closeCheckIPPage: true } });
+    assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId: profileId(3), cdpEvasion: true, closeCheckIPPage: true });
+  });
+
+  it("closes the profile given in msg.payload", async () => {
+    await send({ type: "morelogin-start-profile", envId: profileId(4), envIdType: "str" }, { payload: "" });
+    await helper.unload();
+    const msg = await send({ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: profileId(4) });
+    assert.deepEqual(msg.payload, { envId: profileId(4), debugPort: "" });
+    assert.equal(emulator().running().some((profile) => profile.envId === profileId(4)), false);
+  });
+
+  it("chains list profiles (split) into start and close", async () => {
+    const flow = flowWith(emulator(), { type: "morelogin-list-profiles", all: true, output: "split", wires: [["start1"]] });
+    flow.push(
+      { id: "start1", z: "tab1", type: "morelogin-start-profile", server: "config1", envId: "", envIdType: "str", wires: [["close1"]] },
+      { id: "close1", z: "tab1", type: "morelogin-close-profile", server: "config1", envId: "", envIdType: "str", wires: [["closed"]] },
+      { id: "closed", z: "tab1", type: "helper" },
+    );
+    await loadFlow(flow, credentialsFor(emulator()));
+    const closed = new Collector("closed");
+    helper.getNode("n1").receive({ payload: "" } as NodeMessage);
+    const messages = (await closed.next(5)) as Msg[];
+    assert.deepEqual(
+      messages.map((msg) => (msg.payload as { envId: string }).envId).sort(),
+      emulator().data.profiles.map((profile) => profile.id).sort(),
+    );
+    assert.equal(emulator().stats.requests["local POST /api/env/start"], 5);
+    assert.equal(emulator().stats.requests["local POST /api/env/close"], 5);
+    assert.deepEqual(emulator().running(), []);
+  });
+});
