@@ -1,5 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient } from "../client";
+import { registerAdminRoutes } from "./lib/admin";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
 
@@ -7,6 +8,8 @@ export = function (RED: NodeAPI): void {
   const t = createTranslator(RED);
   function MoreLoginConfigNode(this: ConfigNode, def: ConfigNodeDef): void {
     RED.nodes.createNode(this, def);
+    this.localUrl = def.localUrl;
+    this.openUrl = def.openUrl;
     const credentials: ConfigCredentials = this.credentials ?? {};
     try {
       this.client = new MoreLoginClient({
@@ -29,6 +32,8 @@ export = function (RED: NodeAPI): void {
       client.close().then(done, done);
     });
   }
+
+  registerAdminRoutes(RED);
 
   RED.nodes.registerType<ConfigNode, ConfigNodeDef, {}, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
     credentials: {

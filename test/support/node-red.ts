@@ -1,8 +1,12 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
+import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
 
-helper.init(require.resolve("node-red"));
+/** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
+const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
+helper.init(require.resolve(nodeRedDir));
+const coreNode = (file: string): NodeModule => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [nodeRedDir] })) as NodeModule;
 
 export { helper };
 
@@ -23,8 +27,8 @@ export const NODE_MODULES = [
   "morelogin-request",
 ].map(load);
 
-export const catchNode: NodeModule = require("@node-red/nodes/core/common/25-catch.js") as NodeModule;
-export const joinNode: NodeModule = require("@node-red/nodes/core/sequence/17-split.js") as NodeModule;
+export const catchNode = coreNode("common/25-catch.js");
+export const joinNode = coreNode("sequence/17-split.js");
 
 export const TAB = "tab1";
 export const CONFIG_ID = "config1";

@@ -13,6 +13,8 @@ export interface ConfigCredentials {
 }
 
 export interface ConfigNode extends Node<ConfigCredentials> {
+  localUrl: string;
+  openUrl: string;
   /** The shared client, or undefined when the settings are unusable (see `clientError`). */
   client?: MoreLoginClient;
   clientError?: string;

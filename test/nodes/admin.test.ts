@@ -1,0 +1,103 @@
+import assert from "node:assert/strict";
+import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+
+const TOKEN = "admin-local-token-4821";
+
+describe("nodes: editor pickers and connection test (admin endpoints)", function () {
+  const { emulator } = useEmulator({ profiles: 30, localToken: TOKEN });
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  beforeEach(async () => {
+    emulator().resetStats();
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-tags" }), credentialsFor(emulator()));
+  });
+  afterEach(() => helper.unload());
+
+  const post = (path: string, body: object) => helper.request().post(path).send(body).set("content-type", "application/json");
+
+  it("lists profiles by name for a deployed config node, with IDs as strings and no credentials", async () => {
+    const response = await post("/morelogin/pick/profiles", { id: CONFIG_ID, q: "Profile 01" });
+    assert.equal(response.status, 200);
+    const expected = emulator().data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 01"));
+    assert.ok(expected.length > 0);
+    assert.deepEqual(
+      response.body.items.map((item: { id: string; name: string }) => [item.id, item.name]),
+      expected.map((profile) => [profile.id, profile.envName]),
+    );
+    assert.doesNotMatch(JSON.stringify(response.body), new RegExp(`${TOKEN}|${emulator().credentials.apiKey}`));
+  });
+
+  it("lists groups, tags, cloud phones and proxies", async () => {
+    const groups = await post("/morelogin/pick/groups", { id: CONFIG_ID });
+    assert.deepEqual(groups.body.items.map((item: { id: string }) => item.id), emulator().data.groups.map((group) => group.id));
+    const tags = await post("/morelogin/tags", { id: CONFIG_ID });
+    assert.deepEqual(tags.body.items.map((item: { name: string }) => item.name), emulator().data.tags.map((tag) => tag.tagName));
+    const phones = await post("/morelogin/pick/cloud-phones", { id: CONFIG_ID });
+    assert.equal(phones.body.items.length, emulator().data.cloudPhones.length);
+    const proxies = await post("/morelogin/pick/proxies", { id: CONFIG_ID });
+    assert.equal(proxies.body.items.length, emulator().data.proxies.length);
+  });
+
+  it("works before deploy with the settings the editor posts", async () => {
+    const response = await post("/morelogin/pick/groups", {
+      localUrl: emulator().localUrl,
+      openUrl: emulator().openUrl,
+      credentials: { localToken: TOKEN },
+    });
+    assert.equal(response.status, 200);
+    assert.equal(response.body.items.length, emulator().data.groups.length);
+  });
+
+  it("uses a stored credential (__PWRD__) only towards the deployed URLs", async () => {
+    const same = await post("/morelogin/pick/groups", {
+      id: CONFIG_ID,
+      localUrl: emulator().localUrl,
+      openUrl: emulator().openUrl,
+      credentials: { localToken: "__PWRD__", apiKey: "__PWRD__" },
+    });
+    assert.equal(same.status, 200);
+    assert.equal(emulator().requestLog.at(-1)?.headers.authorization, TOKEN);
+    emulator().resetStats();
+    const elsewhere = await post("/morelogin/pick/groups", {
+      id: CONFIG_ID,
+      localUrl: "http://127.0.0.1:9",
+      openUrl: emulator().openUrl,
+      credentials: { localToken: "__PWRD__" },
+    });
+    assert.equal(elsewhere.status, 400);
+    assert.match(elsewhere.body.error, /stored credentials are only used with the URLs they were deployed with/);
+    assert.equal(emulator().requestLog.length, 0);
+  });
+
+  it("answers failures as JSON with a readable message", async () => {
+    const wrongToken = await post("/morelogin/pick/profiles", { localUrl: emulator().localUrl, openUrl: emulator().openUrl, credentials: { localToken: "nope-nope" } });
+    assert.equal(wrongToken.status, 502);
+    assert.match(wrongToken.body.error, /API authentication failed \(code 35002\)/);
+    assert.doesNotMatch(JSON.stringify(wrongToken.body), /nope-nope/);
+    const badUrl = await post("/morelogin/pick/profiles", { localUrl: "ftp://x", openUrl: emulator().openUrl });
+    assert.equal(badUrl.status, 400);
+    assert.match(badUrl.body.error, /Local API URL must start with http/);
+    const unknown = await post("/morelogin/pick/secrets", { id: CONFIG_ID });
+    assert.equal(unknown.status, 404);
+  });
+
+  it("tests the connection: Local API, then the Open API when credentials are set", async () => {
+    const ok = await post("/morelogin/test", { id: CONFIG_ID });
+    assert.equal(ok.status, 200);
+    assert.deepEqual(ok.body.local, { ok: true, message: "Local API reachable: 30 profiles" });
+    assert.deepEqual(ok.body.open, { ok: true, message: "Open API: signed in with the API ID and API Key" });
+    const noOpen = await post("/morelogin/test", { localUrl: emulator().localUrl, openUrl: emulator().openUrl, credentials: { localToken: TOKEN } });
+    assert.equal(noOpen.body.open.ok, null);
+    const down = await post("/morelogin/test", { localUrl: "http://127.0.0.1:9", openUrl: emulator().openUrl, credentials: { apiId: "x", apiKey: "y" } });
+    assert.equal(down.body.local.ok, false);
+    assert.match(down.body.local.message, /^Local API: cannot reach the Local API at http:\/\/127\.0\.0\.1:9 \(ECONNREFUSED\)/);
+    assert.equal(down.body.open.ok, false);
+    assert.match(down.body.open.message, /^Open API: Open API token request failed/);
+    assert.doesNotMatch(JSON.stringify(down.body), /"y"/);
+  });
+});
