@@ -1,0 +1,180 @@
+/* Editor helpers shared by every MoreLogin node: live pickers and the connection test.
+ * Loaded by each node's HTML from resources/node-red-contrib-morelogin/ (a relative URL, so
+ * httpAdminRoot and admin authentication keep working). */
+(function () {
+  "use strict";
+  if (window.MoreLoginEditor) return;
+
+  var STORED = "__PWRD__";
+  var STYLE =
+    ".morelogin-picker-option{display:flex;flex-direction:column;line-height:1.3;padding:2px 0}" +
+    ".morelogin-picker-id{font-size:0.85em;color:var(--red-ui-secondary-text-color)}" +
+    ".morelogin-picker-message{color:var(--red-ui-secondary-text-color);font-style:italic}" +
+    ".morelogin-test-result{margin-top:6px}" +
+    ".morelogin-test-line{padding:2px 0}" +
+    ".morelogin-test-ok i{color:var(--red-ui-text-color-success)}" +
+    ".morelogin-test-failed i,.morelogin-test-failed{color:var(--red-ui-text-color-error)}" +
+    ".morelogin-test-skipped{color:var(--red-ui-secondary-text-color)}";
+  $("<style>", { id: "morelogin-editor-style" }).text(STYLE).appendTo("head");
+  var CREDENTIALS = ["localToken", "apiId", "apiKey"];
+  var CATALOG = "node-red-contrib-morelogin/morelogin-config:";
+
+  function t(key) {
+    return RED._(CATALOG + key);
+  }
+
+  /** What the admin endpoints need to reach MoreLogin for a config node: its id, URLs and credentials. */
+  function settingsForConfig(configId) {
+    var config = configId && RED.nodes.node(configId);
+    if (!config) return null;
+    var settings = { id: config.id, localUrl: config.localUrl, openUrl: config.openUrl, credentials: {} };
+    var credentials = config.credentials || {};
+    CREDENTIALS.forEach(function (name) {
+      if (typeof credentials[name] === "string" && credentials[name] !== "") settings.credentials[name] = credentials[name];
+      else if (credentials["has_" + name]) settings.credentials[name] = STORED;
+    });
+    return settings;
+  }
+
+  /** The settings typed into an open config dialog (unsaved), for "Test connection". */
+  function settingsFromConfigDialog(configId) {
+    var settings = {
+      id: configId,
+      localUrl: $("#node-config-input-localUrl").val(),
+      openUrl: $("#node-config-input-openUrl").val(),
+      credentials: {},
+    };
+    CREDENTIALS.forEach(function (name) {
+      var value = $("#node-config-input-" + name).val();
+      if (value) settings.credentials[name] = value;
+    });
+    return settings;
+  }
+
+  function post(path, body) {
+    return $.ajax({ url: "morelogin/" + path, method: "POST", contentType: "application/json", data: JSON.stringify(body), dataType: "json" });
+  }
+
+  function failureText(xhr) {
+    if (xhr && xhr.responseJSON && xhr.responseJSON.error) return xhr.responseJSON.error;
+    if (xhr && xhr.status === 401) return t("morelogin.picker.unauthorized");
+    return t("morelogin.picker.failed");
+  }
+
+  function option(item) {
+    var label = $("<div>", { class: "morelogin-picker-option" });
+    $("<span>", { class: "morelogin-picker-name" }).text(item.name || item.id).appendTo(label);
+    $("<span>", { class: "morelogin-picker-id" }).text(item.id + (item.detail ? " · " + item.detail : "")).appendTo(label);
+    return { value: item.id, label: label };
+  }
+
+  function message(text) {
+    return [{ value: "", label: $("<div>", { class: "morelogin-picker-message" }).text(text) }];
+  }
+
+  /**
+   * A TypedInput "string" type whose suggestions come from MoreLogin: names shown, the ID stored.
+   * `resource` is profiles, groups, cloud-phones or proxies; `serverField` is the config select.
+   */
+  function pickerType(resource, serverField) {
+    return {
+      value: "str",
+      label: "string",
+      icon: "red/images/typedInput/az.svg",
+      autoComplete: function (value, done) {
+        var settings = settingsForConfig($(serverField).val());
+        if (!settings) return done(message(t("morelogin.picker.chooseConfig")));
+        post("pick/" + resource, $.extend({ q: /^\d+$/.test(value) ? "" : value }, settings))
+          .done(function (reply) {
+            var items = reply.items || [];
+            if (/^\d+$/.test(value)) items = items.filter(function (item) { return item.id.indexOf(value) === 0; });
+            done(items.length ? items.map(option) : message(t("morelogin.picker.none")));
+          })
+          .fail(function (xhr) {
+            done(message(failureText(xhr)));
+          });
+      },
+    };
+  }
+
+  /** The types a picker field offers: MoreLogin suggestions first, then msg/flow/global/env/JSONata. */
+  function pickerTypes(resource, serverField) {
+    return [pickerType(resource, serverField), "msg", "flow", "global", "env", "jsonata"];
+  }
+
+  /** Runs the connection test and shows each API's result in words inside `target`. */
+  function testConnection(configId, target) {
+    var box = $(target).empty().removeClass("morelogin-test-ok morelogin-test-failed");
+    $("<div>").text(t("morelogin.test.running")).appendTo(box);
+    post("test", settingsFromConfigDialog(configId))
+      .done(function (reply) {
+        box.empty();
+        [reply.local, reply.open].forEach(function (result) {
+          var icon = result.ok === true ? "fa-check" : result.ok === false ? "fa-times" : "fa-minus";
+          var line = $("<div>", { class: "morelogin-test-line morelogin-test-" + (result.ok === true ? "ok" : result.ok === false ? "failed" : "skipped") });
+          $("<i>", { class: "fa " + icon }).appendTo(line);
+          $("<span>").text(" " + result.message).appendTo(line);
+          line.appendTo(box);
+        });
+      })
+      .fail(function (xhr) {
+        box.empty();
+        var line = $("<div>", { class: "morelogin-test-line morelogin-test-failed" });
+        $("<i>", { class: "fa fa-times" }).appendTo(line);
+        $("<span>").text(" " + failureText(xhr)).appendTo(line);
+        line.appendTo(box);
+      });
+  }
+
+  var STRING_TYPES = ["str", "msg", "flow", "global", "env", "jsonata"];
+  var NUMBER_TYPES = ["num", "msg", "flow", "global", "env", "jsonata"];
+
+  /**
+   * Turns `#node-input-<name>` into a TypedInput whose type is kept in `#node-input-<name>Type`.
+   * kind "num" or "str"; `resource` adds live MoreLogin suggestions (profiles, groups, …).
+   */
+  function typedField(name, kind, resource) {
+    var typeField = $("#node-input-" + name + "Type");
+    if (!typeField.val()) typeField.val(kind);
+    var types = resource ? pickerTypes(resource, "#node-input-server") : kind === "num" ? NUMBER_TYPES : STRING_TYPES;
+    $("#node-input-" + name).typedInput({ default: kind, types: types, typeField: typeField });
+  }
+
+  /** A page number or size: blank, a positive integer, or any value taken from elsewhere. */
+  function pageValidator(name) {
+    return function (value) {
+      var type = $("#node-input-" + name + "Type").val() || this[name + "Type"] || "num";
+      if (type !== "num") return true;
+      return value === "" || value === undefined || /^\s*[1-9]\d*\s*$/.test(String(value)) || /^\$\{\w+\}$/.test(String(value));
+    };
+  }
+
+  /** List dialogs: "all pages" hides the page number and shows the item limit. */
+  function listDialog(pageField) {
+    var sync = function () {
+      var all = $("#node-input-all").is(":checked");
+      $(".morelogin-row-" + pageField).toggle(!all);
+      $(".morelogin-row-maxItems").toggle(all);
+    };
+    $("#node-input-all").on("change", sync);
+    sync();
+  }
+
+  function isUrl(value, httpsOnly) {
+    if (/^\$\{\w+\}$/.test(value)) return true;
+    var match = /^(https?):\/\/(\[[^\]]+\]|[^\/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(String(value || "").trim());
+    if (!match) return false;
+    if (!httpsOnly || match[1].toLowerCase() === "https") return true;
+    return /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i.test(match[2]);
+  }
+
+  window.MoreLoginEditor = {
+    pickerTypes: pickerTypes,
+    testConnection: testConnection,
+    settingsForConfig: settingsForConfig,
+    typedField: typedField,
+    pageValidator: pageValidator,
+    listDialog: listDialog,
+    isUrl: isUrl,
+  };
+})();
