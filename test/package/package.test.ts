@@ -1,0 +1,166 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import {
+  EXAMPLE_CONFIG_ID,
+  deploy,
+  freePort,
+  loadExamples,
+  packPackage,
+  packedFiles,
+  prepareUserDir,
+  startNodeRed,
+  type RunningNodeRed,
+} from "../../tools/sandbox";
+
+const NODE_TYPES = [
+  "morelogin-config",
+  "morelogin-list-profiles",
+  "morelogin-start-profile",
+  "morelogin-close-profile",
+  "morelogin-list-cloud-phones",
+  "morelogin-list-proxies",
+  "morelogin-list-groups",
+  "morelogin-list-tags",
+  "morelogin-list-apps",
+  "morelogin-request",
+];
+
+/** Node-RED 5 on Node 22 when the compatibility run sets these (see tools/compat.sh). */
+const nodeBinary = process.env.MORELOGIN_COMPAT_NODE || undefined;
+const redJs = process.env.MORELOGIN_COMPAT_RED || undefined;
+
+describe(`package: installed from its tarball into ${redJs ? "Node-RED 5 on Node 22" : "Node-RED 4"}`, function () {
+  this.timeout(180_000);
+  let work: string;
+  let emulator: Emulator;
+  let nodeRed: RunningNodeRed;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
+    const tarball = await packPackage(join(work, "pack"));
+    await prepareUserDir(join(work, "user"), tarball, { fresh: true });
+    emulator = await startEmulator();
+    nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+  });
+
+  after(async () => {
+    await nodeRed?.stop();
+    await emulator?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it("ships only what Node-RED needs", async () => {
+    const files = await packedFiles();
+    const allowed = /^(dist\/.+|examples\/.+\.json|resources\/morelogin-editor\.js|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+    assert.deepEqual(files.filter((file) => !allowed.test(file)), []);
+    assert.deepEqual(files.filter((file) => /\.map$|\.tgz$|^(src|test|tools)\/|\.env|credentials|flows_cred/.test(file)), []);
+    for (const type of NODE_TYPES) {
+      for (const file of [`dist/nodes/${type}.js`, `dist/nodes/${type}.html`, `dist/nodes/locales/en-US/${type}.json`]) {
+        assert.ok(files.includes(file), `${file} is packed`);
+      }
+    }
+    assert.ok(files.includes("dist/emulator/cli.js"));
+    assert.ok(files.some((file) => /^dist\/nodes\/icons\/.+\.svg$/.test(file)));
+  });
+
+  it("lists all ten node types, loaded and enabled", async () => {
+    const response = await fetch(`${nodeRed.url}/nodes`, { headers: { accept: "application/json" } });
+    assert.equal(response.status, 200);
+    const sets = (await response.json()) as Array<{ module: string; types: string[]; enabled: boolean; err?: string }>;
+    const ours = sets.filter((set) => set.module === "node-red-contrib-morelogin");
+    assert.deepEqual(ours.flatMap((set) => set.types).sort(), [...NODE_TYPES].sort());
+    for (const set of ours) {
+      assert.equal(set.err, undefined, `${set.types.join()} loaded without error`);
+      assert.equal(set.enabled, true);
+    }
+  });
+
+  it("deploys every example flow without errors, and the list profiles example reaches the API", async () => {
+    const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
+    const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+    const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node));
+    const before = nodeRed.output().length;
+    await deploy(nodeRed.url, flows);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+
+    const deployed = (await (await fetch(`${nodeRed.url}/flows`, { headers: { "Node-RED-API-Version": "v2" } })).json()) as { flows: Array<{ id: string; type: string }> };
+    assert.equal(deployed.flows.length, flows.length);
+    const log = nodeRed.output().slice(before);
+    assert.doesNotMatch(log, /\[error\]|\[warn\]/, log);
+    assert.match(log, /Started flows/);
+
+    const listExample = [...examples.byExample.entries()].find(([name]) => /list profiles/i.test(name));
+    assert.ok(listExample, "an example named after list profiles exists");
+    const inject = listExample[1].find((node) => node.type === "inject");
+    assert.ok(inject, "the list profiles example starts with an inject node");
+    emulator.resetStats();
+    const injected = await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" });
+    assert.equal(injected.status, 200);
+    const deadline = Date.now() + 10_000;
+    while (!emulator.stats.requests["local POST /api/env/page"] && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    assert.ok((emulator.stats.requests["local POST /api/env/page"] ?? 0) >= 1, "the inject reached the emulator");
+    assert.doesNotMatch(nodeRed.output().slice(before), /\[error\]/);
+  });
+});
+
+describe(`package: admin endpoints behind adminAuth (${redJs ? "Node-RED 5" : "Node-RED 4"})`, function () {
+  this.timeout(180_000);
+  let work: string;
+  let nodeRed: RunningNodeRed;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "morelogin-adminauth-"));
+    const tarball = await packPackage(join(work, "pack"));
+    await prepareUserDir(join(work, "user"), tarball, { fresh: true });
+    nodeRed = await startNodeRed({
+      userDir: join(work, "user"),
+      port: await freePort(),
+      node: nodeBinary,
+      redJs,
+      adminUsers: [
+        { username: "reader", password: "reader-password", permissions: "read" },
+        { username: "nobody", password: "nobody-password", permissions: "flows.read" },
+      ],
+    });
+  });
+
+  after(async () => {
+    await nodeRed?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  async function tokenFor(username: string, password: string, scope: string): Promise<string> {
+    const response = await fetch(`${nodeRed.url}/auth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ client_id: "node-red-admin", grant_type: "password", scope, username, password }),
+    });
+    assert.equal(response.status, 200);
+    return ((await response.json()) as { access_token: string }).access_token;
+  }
+
+  const call = (path: string, token?: string): Promise<Response> =>
+    fetch(`${nodeRed.url}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify({ localUrl: "http://127.0.0.1:9", openUrl: "http://127.0.0.1:9" }),
+    });
+
+  it("refuses every endpoint without permission, and serves a user who may read config nodes", async () => {
+    const paths = ["/morelogin/test", "/morelogin/tags", "/morelogin/pick/profiles", "/morelogin/pick/groups", "/morelogin/pick/cloud-phones", "/morelogin/pick/proxies"];
+    const nobody = await tokenFor("nobody", "nobody-password", "flows.read");
+    for (const path of paths) {
+      assert.equal((await call(path)).status, 401, `${path} without a token`);
+      assert.equal((await call(path, nobody)).status, 401, `${path} without morelogin-config.read (Node-RED answers 401)`);
+    }
+    const reader = await tokenFor("reader", "reader-password", "read");
+    const allowed = await call("/morelogin/test", reader);
+    assert.equal(allowed.status, 200);
+    assert.equal(((await allowed.json()) as { local: { ok: boolean } }).local.ok, false);
+  });
+});

@@ -1,0 +1,216 @@
+/**
+ * A Node-RED of our own for `npm start` and the package tests: the package packed and installed from
+ * its tarball into a user folder, exactly as a user's Node-RED gets it, on loopback and offline.
+ */
+import { execFile, spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { basename, dirname, join, resolve } from "node:path";
+import { promisify } from "node:util";
+
+const run = promisify(execFile);
+export const ROOT = resolve(__dirname, "..");
+
+export interface FlowNode {
+  id: string;
+  type: string;
+  z?: string;
+  wires?: string[][];
+  [property: string]: unknown;
+}
+
+/** `npm pack` into `destination`; returns the tarball's path. */
+export async function packPackage(destination: string): Promise<string> {
+  mkdirSync(destination, { recursive: true });
+  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
+  if (!packed) throw new Error("npm pack printed no file name");
+  return join(destination, basename(packed.filename));
+}
+
+/** The files `npm pack` would ship, relative to the package root. */
+export async function packedFiles(): Promise<string[]> {
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
+  return (packed?.files ?? []).map((file) => file.path).sort();
+}
+
+/** A fresh (or reused) user folder with the tarball installed as a user would install it. */
+export async function prepareUserDir(userDir: string, tarball: string, options: { fresh?: boolean } = {}): Promise<void> {
+  if (options.fresh) rmSync(userDir, { recursive: true, force: true });
+  mkdirSync(userDir, { recursive: true });
+  const manifest = join(userDir, "package.json");
+  if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: {} }, null, 2));
+  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false", tarball], {
+    cwd: userDir,
+    maxBuffer: 16 * 1024 * 1024,
+  });
+}
+
+export interface AdminUser {
+  username: string;
+  password: string;
+  permissions: string;
+}
+
+export function writeSettings(userDir: string, port: number, adminUsers: AdminUser[] = [], redJs?: string): string {
+  const file = join(userDir, "settings.js");
+  const settings: Record<string, unknown> = {
+    uiHost: "127.0.0.1",
+    uiPort: port,
+    flowFile: "flows.json",
+    credentialSecret: false,
+    editorTheme: { tours: false, palette: { catalogues: [] }, projects: { enabled: false } },
+    telemetry: { enabled: false, updateNotification: false },
+    diagnostics: { enabled: false },
+    externalModules: { palette: { allowInstall: false } },
+    logging: { console: { level: "info", metrics: false, audit: false } },
+  };
+  if (adminUsers.length > 0) {
+    const bcrypt = require(require.resolve("bcryptjs", { paths: [dirname(redJs ?? require.resolve("node-red/red.js"))] })) as { hashSync: (text: string, rounds: number) => string };
+    settings.adminAuth = {
+      type: "credentials",
+      users: adminUsers.map((user) => ({ username: user.username, password: bcrypt.hashSync(user.password, 8), permissions: user.permissions })),
+    };
+  }
+  writeFileSync(file, `module.exports = ${JSON.stringify(settings, null, 2)};\n`);
+  return file;
+}
+
+/** A free loopback port: the preferred one when it is free, else one the OS chooses. */
+export async function freePort(preferred = 0): Promise<number> {
+  const tryPort = (port: number): Promise<number | undefined> =>
+    new Promise((resolvePort) => {
+      const server = createServer();
+      server.once("error", () => resolvePort(undefined));
+      server.listen(port, "127.0.0.1", () => {
+        const address = server.address();
+        const chosen = typeof address === "object" && address ? address.port : undefined;
+        server.close(() => resolvePort(chosen));
+      });
+    });
+  return (preferred ? await tryPort(preferred) : undefined) ?? (await tryPort(0)) ?? 0;
+}
+
+export interface RunningNodeRed {
+  url: string;
+  output: () => string;
+  stop: () => Promise<void>;
+}
+
+export interface StartOptions {
+  userDir: string;
+  port: number;
+  /** The node binary (default: this one); another for the Node-RED 5 / Node 22 run. */
+  node?: string;
+  /** Node-RED's red.js (default: this project's Node-RED 4). */
+  redJs?: string;
+  echo?: boolean;
+  adminUsers?: AdminUser[];
+}
+
+export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
+  const redJs = options.redJs ?? require.resolve("node-red/red.js");
+  const settings = writeSettings(options.userDir, options.port, options.adminUsers, redJs);
+  const child = spawn(options.node ?? process.execPath, [redJs, "-u", options.userDir, "-s", settings], {
+    cwd: options.userDir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, NODE_OPTIONS: "" },
+  });
+  let output = "";
+  const record = (chunk: Buffer): void => {
+    output += chunk.toString();
+    if (options.echo) process.stdout.write(chunk);
+  };
+  child.stdout?.on("data", record);
+  child.stderr?.on("data", record);
+  const url = `http://127.0.0.1:${options.port}`;
+  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child) };
+  try {
+    await waitForHttp(`${url}/auth/login`, child, () => output);
+  } catch (error) {
+    await running.stop();
+    throw error;
+  }
+  return running;
+}
+
+async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`Node-RED exited with code ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolveWait) => setTimeout(resolveWait, 200));
+  }
+  throw new Error(`Node-RED did not answer at ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolveStop) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolveStop();
+    });
+    child.kill("SIGINT");
+  });
+}
+
+export const EXAMPLE_CONFIG_ID = "morelogin-emulator-config";
+
+export interface ExampleSet {
+  flows: FlowNode[];
+  /** Example file name (without .json) → the ids of its nodes, as deployed. */
+  byExample: Map<string, FlowNode[]>;
+}
+
+/**
+ * Every file of examples/ on a tab of its own, node ids prefixed per file so files can share ids,
+ * one config node for all of them pointing where `config` says.
+ */
+export function loadExamples(config: Record<string, unknown>): ExampleSet {
+  const dir = join(ROOT, "examples");
+  const files = readdirSync(dir).filter((file) => file.endsWith(".json")).sort();
+  const flows: FlowNode[] = [];
+  const byExample = new Map<string, FlowNode[]>();
+  const configs = new Map<string, FlowNode>();
+  files.forEach((file, index) => {
+    const nodes = JSON.parse(readFileSync(join(dir, file), "utf8")) as FlowNode[];
+    const tab = `example-tab-${index + 1}`;
+    const isConfig = (node: FlowNode): boolean => node.type === "morelogin-config";
+    const idMap = new Map(nodes.filter((node) => !isConfig(node) && node.type !== "tab").map((node) => [node.id, `ex${index + 1}-${node.id}`]));
+    const mapped: FlowNode[] = [];
+    for (const node of nodes) {
+      if (node.type === "tab") continue;
+      if (isConfig(node)) {
+        configs.set(node.id, { ...node, ...config });
+        continue;
+      }
+      const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };
+      if (copy.wires) copy.wires = copy.wires.map((port) => port.map((target) => idMap.get(target) ?? target));
+      if (Array.isArray(copy.scope)) copy.scope = (copy.scope as string[]).map((target) => idMap.get(target) ?? target);
+      if (Array.isArray(copy.links)) copy.links = (copy.links as string[]).map((target) => idMap.get(target) ?? target);
+      if (copy.g && typeof copy.g === "string") copy.g = idMap.get(copy.g) ?? copy.g;
+      mapped.push(copy);
+    }
+    flows.push({ id: tab, type: "tab", label: file.replace(/\.json$/, ""), disabled: false, info: "" }, ...mapped);
+    byExample.set(file.replace(/\.json$/, ""), mapped);
+  });
+  return { flows: [...flows, ...configs.values()], byExample };
+}
+
+/** Deploys flows (credentials included on the nodes that have them) through the admin API. */
+export async function deploy(url: string, flows: FlowNode[]): Promise<void> {
+  const response = await fetch(`${url}/flows`, {
+    method: "POST",
+    headers: { "content-type": "application/json", "Node-RED-Deployment-Type": "full", "Node-RED-API-Version": "v2" },
+    body: JSON.stringify({ flows }),
+  });
+  if (!response.ok) throw new Error(`deploy failed: HTTP ${response.status} ${await response.text()}`);
+}
