@@ -66,6 +66,15 @@ describe(`package: installed from its tarball into ${redJs ? "Node-RED 5 on Node
     assert.ok(files.some((file) => /^dist\/nodes\/icons\/.+\.svg$/.test(file)));
   });
 
+  it("has an example flow for every operation node", () => {
+    const examples = loadExamples({});
+    const used = new Set(examples.flows.map((node) => node.type));
+    assert.deepEqual(NODE_TYPES.filter((type) => !used.has(type)), []);
+    for (const [name, nodes] of examples.byExample) {
+      assert.ok(nodes.some((node) => node.type === "comment"), `${name} explains itself in a Comment node`);
+    }
+  });
+
   it("lists all ten node types, loaded and enabled", async () => {
     const response = await fetch(`${nodeRed.url}/nodes`, { headers: { accept: "application/json" } });
     assert.equal(response.status, 200);
