@@ -1,6 +1,6 @@
 import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { readEnvelope, type ReadResult } from "./envelope";
-import { MoreLoginAuthError, MoreLoginError, MoreLoginInputError } from "./errors";
+import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError } from "./errors";
 import { createRedactor } from "./redact";
 import { prepareBody, type RequestBody } from "./request-body";
 import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
@@ -165,8 +165,18 @@ export class MoreLoginClient {
         if (last || this.transport.isClosed || !isRetryable(error, call.idempotency)) throw error;
         const delay = retryDelay(error, attempt, this.retry);
         if (delay > this.retry.maxRetryAfterMs) throw error;
-        await sleep(delay, signal);
+        await this.backOff(delay, signal);
       }
+    }
+  }
+
+  private async backOff(delay: number, signal?: AbortSignal): Promise<void> {
+    const closed = this.transport.closedSignal;
+    try {
+      await sleep(delay, signal ? AbortSignal.any([signal, closed]) : closed);
+    } catch (error) {
+      if (closed.aborted) throw new MoreLoginAbortError("the MoreLogin client was closed while the call waited to retry", {});
+      throw error;
     }
   }
 

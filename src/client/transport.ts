@@ -40,6 +40,11 @@ export class Transport {
     return this.closed;
   }
 
+  /** Fires when close() is called, so waits outside a request (retry backoff) end too. */
+  get closedSignal(): AbortSignal {
+    return this.closing.signal;
+  }
+
   async send(request: RawRequest): Promise<RawResponse> {
     const context: ErrorContext = { api: request.api, method: request.method, path: request.displayPath };
     if (this.closed) throw new MoreLoginAbortError("the MoreLogin client is closed", { ...context, notSent: true });

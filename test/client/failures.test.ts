@@ -125,12 +125,26 @@ describe("client: failures and retries", () => {
     assert.ok(error instanceof MoreLoginAbortError);
   });
 
+  it("close() also ends a call that is waiting to retry", async () => {
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 20 });
+    const patient = clientFor(emulator(), { retry: { maxRetryAfterMs: 60_000 } });
+    const outcome = rejection(patient.call("listProfiles", { pageNo: 1 }));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const closing = Date.now();
+    await patient.close();
+    const error = await outcome;
+    assert.ok(error instanceof MoreLoginAbortError);
+    assert.match(error.message, /closed while the call waited to retry/);
+    assert.ok(Date.now() - closing < 1_000, "the 20 s wait did not hold the call");
+    assert.equal(requests(emulator(), PAGE), 1);
+  });
+
   it("close() ends calls in flight at once and refuses new ones", async () => {
     emulator().script({ kind: "hang", path: "/api/env/page" });
-    const pending = client.call("listProfiles", { pageNo: 1 });
+    const outcome = rejection(client.call("listProfiles", { pageNo: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 50));
     await client.close();
-    assert.ok((await rejection(pending)) instanceof MoreLoginAbortError);
+    assert.ok((await outcome) instanceof MoreLoginAbortError);
     const later = await rejection(client.call("listProfiles", { pageNo: 1 }));
     assert.ok(later instanceof MoreLoginAbortError);
     assert.match(later.message, /closed/);
