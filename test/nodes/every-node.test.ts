@@ -1,0 +1,170 @@
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+import type { Node, NodeMessage } from "node-red";
+import type { Emulator } from "../../src/emulator";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+
+type Msg = NodeMessage & Record<string, unknown>;
+
+interface Case {
+  type: string;
+  label: string;
+  props: Record<string, unknown>;
+  input: (emulator: Emulator) => unknown;
+  expected: (emulator: Emulator) => unknown;
+  /** A payload that makes the API answer with a business error, and the text it gives. */
+  businessError: { payload: (emulator: Emulator) => unknown; text: RegExp };
+  /** Input the node refuses before sending, when the node takes any. */
+  badInput?: { payload: unknown; text: RegExp };
+  api: "local" | "open";
+}
+
+const LIST = { pageNo: "1", pageNoType: "num", pageSize: "100", pageSizeType: "num", all: false, output: "array" };
+const page = <T>(items: T[]) => ({ total: String(items.length), current: "1", pages: items.length ? "1" : "0", dataList: items });
+const typeError = (field: string) => ({ payload: () => ({ [field]: 42 }), text: new RegExp(`\\(code 99001\\)`) });
+
+const CASES: Case[] = [
+  {
+    type: "morelogin-list-profiles", label: "list profiles", api: "local", props: LIST,
+    input: () => ({}), expected: (e) => page(e.data.profiles),
+    businessError: typeError("envName"), badInput: { payload: { pageSize: -1 }, text: /pageSize must be a positive integer/ },
+  },
+  {
+    type: "morelogin-list-cloud-phones", label: "list cloud phones", api: "local", props: LIST,
+    input: () => ({}), expected: (e) => page(e.data.cloudPhones),
+    businessError: typeError("keyword"), badInput: { payload: { pageNo: "x" }, text: /pageNo must be a positive integer/ },
+  },
+  {
+    type: "morelogin-list-proxies", label: "list proxies", api: "local", props: LIST,
+    input: () => ({}), expected: (e) => page(e.data.proxies),
+    businessError: typeError("proxyName"), badInput: { payload: { pageNo: 0 }, text: /pageNo must be a positive integer/ },
+  },
+  {
+    type: "morelogin-list-groups", label: "list groups", api: "local", props: LIST,
+    input: () => ({}), expected: (e) => page(e.data.groups),
+    businessError: typeError("groupName"), badInput: { payload: { pageNo: 1.5 }, text: /pageNo must be a positive integer/ },
+  },
+  {
+    type: "morelogin-list-apps", label: "list cloud-phone apps", api: "open", props: { ...LIST, pageNo: undefined, pageNum: "1", pageNumType: "num" },
+    input: () => ({}), expected: (e) => ({ ...page(e.data.apps), total: String(e.data.apps.length) }),
+    businessError: typeError("appName"), badInput: { payload: { pageNum: "first" }, text: /pageNum must be a positive integer/ },
+  },
+  {
+    type: "morelogin-list-tags", label: "list tags", api: "local", props: { output: "array" },
+    input: () => "", expected: (e) => e.data.tags,
+    businessError: { payload: () => "", text: /API authentication failed \(code 35002\)/ },
+  },
+  {
+    type: "morelogin-start-profile", label: "start profile", api: "local", props: { envId: "", envIdType: "str" },
+    input: (e) => e.data.profiles[0]?.id, expected: (e) => ({ envId: e.data.profiles[0]?.id }),
+    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
+  },
+  {
+    type: "morelogin-close-profile", label: "close profile", api: "local", props: { envId: "", envIdType: "str" },
+    input: (e) => e.data.profiles[1]?.id, expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
+    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
+  },
+  {
+    type: "morelogin-request", label: "MoreLogin request", api: "local", props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" },
+    input: (e) => ({ envId: e.data.profiles[2]?.id }), expected: (e) => ({ id: e.data.profiles[2]?.id }),
+    businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile does not exist \(code 19099\)/ },
+  },
+];
+
+/** Deep-equal on the fields `expected` names (start and detail add fields the emulator decides). */
+function assertContains(actual: unknown, expected: unknown): void {
+  if (expected && typeof expected === "object" && !Array.isArray(expected) && !("dataList" in (expected as object))) {
+    for (const [key, value] of Object.entries(expected)) assert.deepEqual((actual as Record<string, unknown>)[key], value, key);
+    return;
+  }
+  assert.deepEqual(actual, expected);
+}
+
+async function deadPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+describe("nodes: every operation node", function () {
+  const { emulator } = useEmulator({ profiles: 20, apps: 12 });
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  beforeEach(() => {
+    emulator().resetStats();
+    emulator().setLocalToken(undefined);
+  });
+  afterEach(() => helper.unload());
+
+  async function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<{ out: Msg[]; caught: Msg[]; node: Node }> {
+    await loadFlow(flowWith(emulator(), { type: testCase.type, ...testCase.props }, config), credentialsFor(emulator(), credentials));
+    const out = new Collector("out");
+    const caught = new Collector("caught");
+    const node = helper.getNode("n1");
+    node.receive({ payload, res: { upstream: true }, topic: "kept" } as NodeMessage);
+    await Promise.race([out.next(1), caught.next(1)]);
+    await settle(100);
+    return { out: out.messages as Msg[], caught: caught.messages as Msg[], node };
+  }
+
+  for (const testCase of CASES) {
+    describe(testCase.type, () => {
+      it("sends the API's data, keeps upstream properties, and goes blue then green", async () => {
+        const { out, caught, node } = await send(testCase, testCase.input(emulator()));
+        assert.equal(caught.length, 0, JSON.stringify(caught[0]?.error));
+        assert.equal(out.length, 1);
+        assertContains(out[0]?.payload, testCase.expected(emulator()));
+        assert.deepEqual(out[0]?.res, { upstream: true });
+        assert.equal(out[0]?.topic, "kept");
+        assert.equal((out[0]?.morelogin as { api: string }).api, testCase.api);
+        const statuses = statusCalls(node);
+        assert.equal(statuses[0]?.fill, "blue");
+        assert.equal(statuses.at(-1)?.fill, "green");
+      });
+
+      it("a business error reaches the Catch node once, with the API's text", async () => {
+        const tagsNeedToken = testCase.type === "morelogin-list-tags";
+        if (tagsNeedToken) emulator().setLocalToken("the-real-token");
+        const { out, caught, node } = await send(testCase, testCase.businessError.payload(emulator()), {}, tagsNeedToken ? { localToken: "a-wrong-token" } : {});
+        assert.equal(out.length, 0);
+        assert.equal(caught.length, 1);
+        const text = (caught[0]?.error as { message: string }).message;
+        assert.ok(text.startsWith(`${testCase.label} failed: `), text);
+        assert.match(text, testCase.businessError.text);
+        assert.equal(typeof (caught[0]?.morelogin as { error: { code: number } }).error.code, "number");
+        assert.deepEqual(caught[0]?.res, { upstream: true });
+        assert.equal(statusCalls(node).at(-1)?.fill, "red");
+      });
+
+      it("an unreachable API is one clear error", async () => {
+        const url = `http://127.0.0.1:${await deadPort()}`;
+        const config = testCase.api === "open" ? { openUrl: url } : { localUrl: url };
+        const { out, caught } = await send(testCase, testCase.input(emulator()), config);
+        assert.equal(out.length, 0);
+        assert.equal(caught.length, 1);
+        assert.match((caught[0]?.error as { message: string }).message, new RegExp(`^${testCase.label} failed: .*cannot reach the ${testCase.api === "open" ? "Open" : "Local"} API at ${url} \\(ECONNREFUSED\\)`));
+      });
+
+      if (testCase.badInput) {
+        const bad = testCase.badInput;
+        it("bad input is refused before anything is sent", async () => {
+          const { out, caught } = await send(testCase, bad.payload);
+          assert.equal(out.length, 0);
+          assert.equal(caught.length, 1);
+          assert.match((caught[0]?.error as { message: string }).message, bad.text);
+          assert.equal(emulator().requestLog.filter((entry) => entry.path !== "/oauth2/token").length, 0);
+        });
+      }
+    });
+  }
+});
