@@ -1,6 +1,7 @@
-import { Pool, type Dispatcher } from "undici";
+import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
 import { MoreLoginAbortError, MoreLoginNetworkError, MoreLoginTimeoutError, type ErrorContext } from "./errors";
 import type { ApiName, HttpMethod } from "./types";
+import { isLoopbackHost } from "./urls";
 
 export interface RawRequest {
   api: ApiName;
@@ -28,9 +29,20 @@ export const apiLabel = (api: ApiName): string => API_LABEL[api];
 /** Error codes that prove the request never left this machine. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
 
-/** One keep-alive pool per origin; close() ends sockets and aborts every call in flight. */
+const PROXY_VARIABLES = ["https_proxy", "HTTPS_PROXY", "http_proxy", "HTTP_PROXY"];
+
+/** True when the environment names a proxy (HTTPS_PROXY, HTTP_PROXY, in either case). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => Boolean(env[name]));
+}
+
+/**
+ * One keep-alive pool per origin; close() ends sockets and aborts every call in flight. Origins
+ * away from this machine go through the proxy that HTTPS_PROXY / HTTP_PROXY name, unless NO_PROXY
+ * exempts them; loopback never goes through a proxy.
+ */
 export class Transport {
-  private readonly pools = new Map<string, Pool>();
+  private readonly pools = new Map<string, Dispatcher>();
   private readonly closing = new AbortController();
   private closed = false;
 
@@ -57,6 +69,7 @@ export class Transport {
     const signal = AbortSignal.any(signals);
     try {
       const response = await this.pool(request.origin).request({
+        origin: request.origin,
         method: request.method,
         path: request.path,
         headers: request.headers,
@@ -96,12 +109,9 @@ export class Transport {
   private pool(origin: string): Dispatcher {
     let pool = this.pools.get(origin);
     if (!pool) {
-      pool = new Pool(origin, {
-        connections: 128,
-        keepAliveTimeout: 10_000,
-        connect: { timeout: 10_000 },
-        ...this.poolOptions,
-      });
+      const options = { connections: 128, keepAliveTimeout: 10_000, connect: { timeout: 10_000 }, ...this.poolOptions };
+      const viaProxy = proxyConfigured() && !isLoopbackHost(new URL(origin).hostname);
+      pool = viaProxy ? new EnvHttpProxyAgent(options) : new Pool(origin, options);
       this.pools.set(origin, pool);
     }
     return pool;
