@@ -1,0 +1,180 @@
+/**
+ * A real Node-RED (the packed package installed from its tarball) with the emulator, driven in
+ * Debian's chromium: the steps a user takes, shared by the browser tests and `npm run docs:screenshots`.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
+
+export const CHROMIUM = "/usr/bin/chromium";
+export const LOCAL_TOKEN = "e2e-local-token";
+const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
+
+export interface EditorSession {
+  page: Page;
+  emulator: Emulator;
+  nodeRed: RunningNodeRed;
+  /** Page errors and console errors seen so far. */
+  errors: string[];
+  close(): Promise<void>;
+}
+
+export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
+
+export async function openEditor(viewport = { width: 1280, height: 800 }): Promise<EditorSession> {
+  const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
+  const tarball = await packPackage(join(work, "pack"));
+  await prepareUserDir(join(work, "user"), tarball, { fresh: true });
+  const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12 });
+  const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort() });
+  let browser: Browser | undefined;
+  const close = async (): Promise<void> => {
+    await browser?.close();
+    await nodeRed.stop();
+    await emulator.close();
+    rmSync(work, { recursive: true, force: true });
+  };
+  try {
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    const page = await browser.newPage({ viewport });
+    page.setDefaultTimeout(20_000);
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console error: ${message.text()}`);
+    });
+    await page.goto(nodeRed.url);
+    await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-start-profile")), null, { timeout: 60_000 });
+    await settle(page);
+    return { page, emulator, nodeRed, errors, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** Waits until the editor's jQuery animations (trays, menus) have finished. */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(() => (window as unknown as { $: (s: string) => { length: number } }).$(":animated").length === 0);
+}
+
+export async function filterPalette(page: Page, text: string): Promise<void> {
+  const search = page.locator("#red-ui-palette-search input");
+  await search.click();
+  await search.fill("");
+  await search.pressSequentially(text);
+  // The palette applies its filter 100 ms after the last key: wait until every node shows or hides as the text says.
+  await page.waitForFunction((value) => {
+    const pattern = new RegExp(value.replace(/[-/\\^$*+?.()|[\]{}]/g, "\\$&"), "i");
+    return [...document.querySelectorAll("#red-ui-palette-container .red-ui-palette-node")].every((node) => {
+      const matches = pattern.test(node.getAttribute("data-palette-type") ?? "") || pattern.test(node.getAttribute("data-palette-label") ?? "");
+      return matches === (node.getAttribute("data-filter") !== "true");
+    });
+  }, text);
+  await settle(page);
+}
+
+/** Drags a node from the palette onto the workspace at (x, y) of the workspace; returns its new id. */
+export async function dragFromPalette(page: Page, type: string, label: string, x: number, y: number): Promise<string> {
+  await filterPalette(page, label);
+  const paletteNode = page.locator(`.red-ui-palette-node[data-palette-type="${type}"]`);
+  await paletteNode.waitFor({ state: "visible" });
+  const from = await stableBox(page, `.red-ui-palette-node[data-palette-type="${type}"]`);
+  const workspace = await stableBox(page, "#red-ui-workspace-chart");
+  const before = await nodeIds(page, type);
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  // jQuery UI starts a drag only after the pointer has moved a little from where it went down.
+  await page.mouse.move(from.x + from.width / 2 + 10, from.y + from.height / 2 + 5, { steps: 3 });
+  await page.mouse.move(workspace.x + x, workspace.y + y, { steps: 15 });
+  await page.mouse.up();
+  await page.waitForFunction(([t, n]) => (window as unknown as RedWindow).RED.nodes.filterNodes({ type: t }).length > n, [type, before.length] as const);
+  const after = await nodeIds(page, type);
+  const id = after.find((candidate) => !before.includes(candidate));
+  if (!id) throw new Error(`no new ${type} node after the drag`);
+  return id;
+}
+
+interface RedWindow {
+  RED: { nodes: { filterNodes: (filter: { type: string }) => Array<{ id: string }> } };
+}
+
+async function nodeIds(page: Page, type: string): Promise<string[]> {
+  return page.evaluate((t) => (window as unknown as RedWindow).RED.nodes.filterNodes({ type: t }).map((node) => node.id), type);
+}
+
+/** The bounding box of an element once it has stopped moving. */
+async function stableBox(page: Page, selector: string): Promise<{ x: number; y: number; width: number; height: number }> {
+  let previous = "";
+  for (let tries = 0; tries < 50; tries++) {
+    const box = await page.locator(selector).first().boundingBox();
+    if (box) {
+      const current = JSON.stringify(box);
+      if (current === previous) return box;
+      previous = current;
+    }
+    await page.waitForTimeout(50);
+  }
+  throw new Error(`${selector} did not settle`);
+}
+
+/** Drags a wire from one node's output port to another node's input port. */
+export async function wire(page: Page, fromId: string, toId: string): Promise<void> {
+  const out = await stableBox(page, `[id="${fromId}"] .red-ui-flow-port-output`);
+  const input = await stableBox(page, `[id="${toId}"] .red-ui-flow-port-input`);
+  await page.mouse.move(out.x + out.width / 2, out.y + out.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(input.x + input.width / 2, input.y + input.height / 2, { steps: 10 });
+  await page.mouse.up();
+  await page.waitForFunction(
+    ([a, b]) => (window as unknown as { RED: { nodes: { filterLinks: (f: object) => unknown[] } } }).RED.nodes.filterLinks({ source: { id: a }, target: { id: b } }).length === 1,
+    [fromId, toId] as const,
+  );
+}
+
+export async function openNode(page: Page, id: string): Promise<void> {
+  await page.locator(`[id="${id}"] .red-ui-flow-node`).dblclick();
+  await page.locator("#node-dialog-ok").waitFor({ state: "visible" });
+  await settle(page);
+}
+
+/** Adds a config node from an open node dialog's server field and fills it in; leaves its dialog open. */
+export async function addConfigNode(page: Page, emulator: Emulator): Promise<void> {
+  await page.locator("#node-input-btn-server-add").click();
+  await page.locator("#node-config-input-localUrl").waitFor({ state: "visible" });
+  await settle(page);
+  await page.locator("#node-config-input-localUrl").fill(emulator.localUrl);
+  await page.locator("#node-config-input-localToken").fill(LOCAL_TOKEN);
+  await page.locator("#node-config-input-openUrl").fill(emulator.openUrl);
+  await page.locator("#node-config-input-apiId").fill(emulator.credentials.apiId);
+  await page.locator("#node-config-input-apiKey").fill(emulator.credentials.apiKey);
+}
+
+export async function testConnection(page: Page): Promise<string> {
+  await page.locator("#morelogin-test-button").click();
+  await page.waitForFunction(() => {
+    const box = document.querySelector("#morelogin-test-result");
+    return Boolean(box && box.querySelectorAll(".morelogin-test-line").length >= 1);
+  });
+  return (await page.locator("#morelogin-test-result").innerText()).trim();
+}
+
+export async function screenshot(page: Page, dir: string, name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {
+  mkdirSync(dir, { recursive: true });
+  await settle(page);
+  const file = join(dir, name);
+  await page.screenshot({ path: file, clip });
+  return file;
+}

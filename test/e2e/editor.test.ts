@@ -1,0 +1,149 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import {
+  CHROMIUM,
+  addConfigNode,
+  chromiumInstalled,
+  dragFromPalette,
+  filterPalette,
+  openEditor,
+  openNode,
+  screenshot,
+  settle,
+  testConnection,
+  wire,
+  type EditorSession,
+} from "./editor-session";
+
+const OPERATION_TYPES = [
+  "morelogin-list-profiles",
+  "morelogin-start-profile",
+  "morelogin-close-profile",
+  "morelogin-list-cloud-phones",
+  "morelogin-list-proxies",
+  "morelogin-list-groups",
+  "morelogin-list-tags",
+  "morelogin-list-apps",
+  "morelogin-request",
+];
+/** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
+const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || join(__dirname, "..", "..", "test-results");
+
+describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function () {
+  this.timeout(180_000);
+  let session: EditorSession;
+  let startId = "";
+
+  before(async function () {
+    if (!chromiumInstalled()) {
+      if (process.env.CI === "true") throw new Error(`browser tests need ${CHROMIUM} in CI: apt-get install -y chromium`);
+      console.log(`    browser tests skipped: ${CHROMIUM} not found (apt-get install -y chromium)`);
+      this.skip();
+    }
+    session = await openEditor();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && session) {
+      await session.page.screenshot({ path: join(SHOTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it("shows every operation node in the MoreLogin palette category", async () => {
+    const { page } = session;
+    await filterPalette(page, "morelogin");
+    const category = page.locator("#red-ui-palette-container-MoreLogin");
+    await category.waitFor({ state: "visible" });
+    assert.match(await category.locator(".red-ui-palette-header").innerText(), /MoreLogin/i);
+    const shown = await category.locator(".red-ui-palette-node:visible").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-palette-type")));
+    assert.deepEqual([...shown].sort(), [...OPERATION_TYPES].sort());
+    const labels = await category.locator(".red-ui-palette-node:visible .red-ui-palette-label").allInnerTexts();
+    assert.ok(labels.includes("start profile") && labels.includes("list profiles"), labels.join(", "));
+    const box = await category.boundingBox();
+    assert.ok(box);
+    await screenshot(page, SHOTS, "palette.png", { x: 0, y: 0, width: Math.ceil(box.x + box.width + 8), height: Math.ceil(box.y + box.height + 8) });
+  });
+
+  it("a start profile node is dragged in and gets a new config node with a Local token that tests OK", async () => {
+    const { page, emulator } = session;
+    startId = await dragFromPalette(page, "morelogin-start-profile", "start profile", 420, 160);
+    await openNode(page, startId);
+    await addConfigNode(page, emulator);
+    const result = await testConnection(page);
+    assert.match(result, /Local API reachable: 12 profiles/);
+    assert.match(result, /Open API: signed in with the API ID and API Key/);
+    await screenshot(page, SHOTS, "config.png");
+    await page.locator("#node-config-dialog-ok").click();
+    await page.locator("#node-config-input-localUrl").waitFor({ state: "detached" });
+    await settle(page);
+    const selected = await page.locator("#node-input-server").inputValue();
+    assert.ok(selected && selected !== "_ADD_", "the new config node is selected");
+  });
+
+  it("the profile picker suggests the emulator's profiles by name and stores the chosen ID", async () => {
+    const { page, emulator } = session;
+    const field = page.locator("#node-input-envId + .red-ui-typedInput-container input.red-ui-typedInput-input");
+    await field.click();
+    await field.pressSequentially("Profile 00");
+    const suggestions = page.locator(".red-ui-autoComplete-container .morelogin-picker-option");
+    await suggestions.first().waitFor({ state: "visible" });
+    const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
+    const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 00")).map((profile) => profile.envName);
+    assert.deepEqual(names, expected);
+    await screenshot(page, SHOTS, "picker.png");
+    const chosen = emulator.data.profiles.find((profile) => profile.envName === names[2]);
+    assert.ok(chosen);
+    await suggestions.nth(2).click();
+    assert.equal(await page.locator("#node-input-envId").inputValue(), chosen.id);
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await settle(page);
+    const stored = await page.evaluate((id) => (window as unknown as { RED: { nodes: { node: (i: string) => { envId: string } } } }).RED.nodes.node(id).envId, startId);
+    assert.equal(stored, chosen.id);
+  });
+
+  it("deployed behind an inject, it starts the profile and the Debug sidebar shows the debug port", async () => {
+    const { page, emulator } = session;
+    const injectId = await dragFromPalette(page, "inject", "inject", 180, 160);
+    const debugId = await dragFromPalette(page, "debug", "debug", 680, 160);
+    await wire(page, injectId, startId);
+    await wire(page, startId, debugId);
+    await page.locator("#red-ui-header-button-deploy").click();
+    await page.waitForFunction(() => document.querySelector("#red-ui-header-button-deploy")?.classList.contains("disabled"));
+    await page.locator("#red-ui-tab-debug-link-button").click();
+    await settle(page);
+    emulator.resetStats();
+    await page.locator(`[id="${injectId}"] .red-ui-flow-node-button`).click();
+    const message = page.locator(".red-ui-debug-msg").first();
+    await message.waitFor({ state: "visible", timeout: 30_000 });
+    const running = emulator.running();
+    assert.equal(running.length, 1);
+    await page.waitForFunction((port) => (document.querySelector(".red-ui-debug-content-list")?.textContent ?? "").includes(port), running[0]?.debugPort ?? "none");
+    const text = await page.locator(".red-ui-debug-content-list").innerText();
+    assert.match(text, /debugPort/);
+    await screenshot(page, SHOTS, "debug.png");
+    assert.equal(emulator.stats.requests["local POST /api/env/start"], 1);
+    assert.equal(emulator.requestLog.find((entry) => entry.path === "/api/env/start")?.headers.authorization, "e2e-local-token");
+  });
+
+  it("Test connection says plainly when the desktop client is not there", async () => {
+    const { page, emulator } = session;
+    await openNode(page, startId);
+    await page.locator("#node-input-btn-server-edit").click();
+    await page.locator("#node-config-input-localUrl").waitFor({ state: "visible" });
+    await settle(page);
+    await emulator.close();
+    const result = await testConnection(page);
+    assert.match(result, /Local API: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
+    await page.locator("#node-config-dialog-cancel").click();
+    await page.locator("#node-dialog-cancel").click();
+  });
+
+  it("the editor logged no errors", () => {
+    assert.deepEqual(session.errors, []);
+  });
+});

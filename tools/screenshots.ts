@@ -1,0 +1,14 @@
+/**
+ * `npm run docs:screenshots`: runs the browser tests of the editor with their screenshots written to
+ * docs/images/, so the README's pictures show exactly what the tests saw.
+ */
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { ROOT } from "./sandbox";
+
+const result = spawnSync(
+  process.execPath,
+  [join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", "tsx/cjs", "--extension", "ts", "--timeout", "180000", "test/e2e/editor.test.ts"],
+  { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true", MORELOGIN_SCREENSHOTS_DIR: join(ROOT, "docs", "images") } },
+);
+process.exit(result.status ?? 1);
