@@ -9,7 +9,8 @@ import { chromium, type Browser, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 
-export const CHROMIUM = "/usr/bin/chromium";
+/** Debian's chromium (`apt-get install -y chromium`); MORELOGIN_CHROMIUM points elsewhere, e.g. to try the skip. */
+export const CHROMIUM = process.env.MORELOGIN_CHROMIUM || "/usr/bin/chromium";
 export const LOCAL_TOKEN = "e2e-local-token";
 const LAUNCH_ARGS = [
   "--no-sandbox",
@@ -26,10 +27,19 @@ export interface EditorSession {
   page: Page;
   emulator: Emulator;
   nodeRed: RunningNodeRed;
-  /** Page errors and console errors seen so far. */
+  /**
+   * What went wrong in the page so far: uncaught page errors, console errors, and the errors the editor
+   * catches in a node's definition or dialog code and only logs ("Definition error: …", "oneditprepare …").
+   */
   errors: string[];
   close(): Promise<void>;
 }
+
+/** How the editor logs an exception it caught in a node type's definition or dialog functions. */
+const CAUGHT_BY_EDITOR = /^(Definition error|Validation error|oneditprepare|oneditsave|oneditcancel|oneditdelete|oneditresize)\b/;
+
+/** The errors that name this package: its node types, its editor script, icons, catalogs or admin endpoints. */
+export const ourErrors = (errors: string[]): string[] => errors.filter((error) => /morelogin/i.test(error));
 
 export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
 
@@ -51,9 +61,12 @@ export async function openEditor(viewport = { width: 1280, height: 800 }): Promi
     const page = await browser.newPage({ viewport });
     page.setDefaultTimeout(20_000);
     const errors: string[] = [];
-    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    page.on("pageerror", (error) => errors.push(`page error: ${error.stack ?? error.message}`));
     page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console error: ${message.text()}`);
+      const text = message.text();
+      const where = message.location().url;
+      if (message.type() === "error") errors.push(`console error: ${text}${where ? ` (${where})` : ""}`);
+      else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
     await page.goto(nodeRed.url);
     await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-start-profile")), null, { timeout: 60_000 });
@@ -65,9 +78,22 @@ export async function openEditor(viewport = { width: 1280, height: 800 }): Promi
   }
 }
 
-/** Waits until the editor's jQuery animations (trays, menus) have finished. */
+/**
+ * Waits until the editor is at rest: no jQuery animation, no CSS transition, and the topmost edit tray
+ * (if any) fully open. A tray slides in with a CSS transition on `right`, changes its width 150 ms
+ * later, and only when all that is done does Node-RED raise `#red-ui-editor-stack` to z-index 13
+ * (RED.tray's raiseTrayZ); every tray open, close or hide lowers it first. Clicking a tray's buttons
+ * earlier can land beside them.
+ */
 export async function settle(page: Page): Promise<void> {
-  await page.waitForFunction(() => (window as unknown as { $: (s: string) => { length: number } }).$(":animated").length === 0);
+  await page.waitForFunction(() => {
+    if ((window as unknown as { $: (s: string) => { length: number } }).$(":animated").length > 0) return false;
+    if (document.getAnimations().some((animation) => animation.constructor.name === "CSSTransition" && animation.playState === "running")) return false;
+    const trays = document.querySelectorAll<HTMLElement>("#red-ui-editor-stack .red-ui-tray");
+    const top = trays[trays.length - 1];
+    if (!top) return true;
+    return top.style.right === "0px" && document.getElementById("red-ui-editor-stack")?.style.zIndex === "13";
+  });
 }
 
 export async function filterPalette(page: Page, text: string): Promise<void> {
@@ -168,7 +194,26 @@ export async function testConnection(page: Page): Promise<string> {
     const box = document.querySelector("#morelogin-test-result");
     return Boolean(box && box.querySelectorAll(".morelogin-test-line").length >= 1);
   });
+  await page.locator("#morelogin-test-result").scrollIntoViewIfNeeded();
   return (await page.locator("#morelogin-test-result").innerText()).trim();
+}
+
+type Box = { x: number; y: number; width: number; height: number };
+
+/**
+ * The area of the topmost edit tray (the dialog being edited), to crop a screenshot to; with `until`,
+ * only down to a little below that element (such as an open suggestion list).
+ */
+export async function trayBox(page: Page, until?: string): Promise<Box> {
+  await settle(page);
+  const box = await page.locator("#red-ui-editor-stack .red-ui-tray").last().boundingBox();
+  if (!box) throw new Error("no edit dialog is open");
+  let bottom = box.y + box.height;
+  if (until) {
+    const end = await page.locator(until).last().boundingBox();
+    if (end) bottom = Math.min(bottom, end.y + end.height + 24);
+  }
+  return { x: Math.floor(box.x), y: Math.floor(box.y), width: Math.ceil(box.width), height: Math.ceil(bottom - box.y) };
 }
 
 export async function screenshot(page: Page, dir: string, name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {

@@ -8,9 +8,11 @@ import {
   filterPalette,
   openEditor,
   openNode,
+  ourErrors,
   screenshot,
   settle,
   testConnection,
+  trayBox,
   wire,
   type EditorSession,
 } from "./editor-session";
@@ -27,12 +29,14 @@ const OPERATION_TYPES = [
   "morelogin-request",
 ];
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
-const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || join(__dirname, "..", "..", "test-results");
+const RESULTS = join(__dirname, "..", "..", "test-results");
+const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;
 
 describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function () {
   this.timeout(180_000);
   let session: EditorSession;
   let startId = "";
+  let chosenId = "";
 
   before(async function () {
     if (!chromiumInstalled()) {
@@ -45,7 +49,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
 
   afterEach(async function () {
     if (this.currentTest?.state === "failed" && session) {
-      await session.page.screenshot({ path: join(SHOTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
+      await session.page.screenshot({ path: join(RESULTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
     }
   });
 
@@ -76,7 +80,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const result = await testConnection(page);
     assert.match(result, /Local API reachable: 12 profiles/);
     assert.match(result, /Open API: signed in with the API ID and API Key/);
-    await screenshot(page, SHOTS, "config.png");
+    await screenshot(page, SHOTS, "config.png", await trayBox(page));
     await page.locator("#node-config-dialog-ok").click();
     await page.locator("#node-config-input-localUrl").waitFor({ state: "detached" });
     await settle(page);
@@ -94,7 +98,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
     const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 00")).map((profile) => profile.envName);
     assert.deepEqual(names, expected);
-    await screenshot(page, SHOTS, "picker.png");
+    await screenshot(page, SHOTS, "picker.png", await trayBox(page, ".red-ui-autoComplete-container"));
     const chosen = emulator.data.profiles.find((profile) => profile.envName === names[2]);
     assert.ok(chosen);
     await suggestions.nth(2).click();
@@ -104,6 +108,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await settle(page);
     const stored = await page.evaluate((id) => (window as unknown as { RED: { nodes: { node: (i: string) => { envId: string } } } }).RED.nodes.node(id).envId, startId);
     assert.equal(stored, chosen.id);
+    chosenId = chosen.id;
   });
 
   it("deployed behind an inject, it starts the profile and the Debug sidebar shows the debug port", async () => {
@@ -122,10 +127,13 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await message.waitFor({ state: "visible", timeout: 30_000 });
     const running = emulator.running();
     assert.equal(running.length, 1);
+    assert.equal(running[0]?.envId, chosenId, "the profile chosen in the picker was started");
     await page.waitForFunction((port) => (document.querySelector(".red-ui-debug-content-list")?.textContent ?? "").includes(port), running[0]?.debugPort ?? "none");
     const text = await page.locator(".red-ui-debug-content-list").innerText();
     assert.match(text, /debugPort/);
-    await screenshot(page, SHOTS, "debug.png");
+    const shown = [await message.boundingBox(), await page.locator(`[id="${startId}"]`).boundingBox()];
+    const bottom = Math.max(...shown.map((box) => (box ? box.y + box.height : 0)));
+    await screenshot(page, SHOTS, "debug.png", { x: 0, y: 0, width: 1280, height: Math.min(800, Math.ceil(bottom + 48)) });
     assert.equal(emulator.stats.requests["local POST /api/env/start"], 1);
     assert.equal(emulator.requestLog.find((entry) => entry.path === "/api/env/start")?.headers.authorization, "e2e-local-token");
   });
@@ -140,10 +148,15 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const result = await testConnection(page);
     assert.match(result, /Local API: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     await page.locator("#node-config-dialog-cancel").click();
+    await settle(page);
     await page.locator("#node-dialog-cancel").click();
+    await settle(page);
   });
 
-  it("the editor logged no errors", () => {
-    assert.deepEqual(session.errors, []);
+  it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
+    const others = session.errors.filter((error) => !ourErrors([error]).length);
+    if (others.length) console.log(`    other errors in the page:\n${others.join("\n")}`);
+    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(session.errors.filter((error) => error.startsWith("page error:")), []);
   });
 });
