@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
@@ -100,6 +100,12 @@ describe(`package: installed from its tarball into ${redJs ? "Node-RED 5 on Node
     const log = nodeRed.output().slice(before);
     assert.doesNotMatch(log, /\[error\]|\[warn\]/, log);
     assert.match(log, /Started flows/);
+
+    // Secrets stay out of flows.json, and the editor only learns that they are set.
+    const flowsFile = readFileSync(join(work, "user", "flows.json"), "utf8");
+    for (const secret of [emulator.credentials.apiKey, emulator.credentials.apiId]) assert.equal(flowsFile.includes(secret), false, "flows.json holds no credential");
+    const editorView = (await (await fetch(`${nodeRed.url}/credentials/morelogin-config/${EXAMPLE_CONFIG_ID}`)).json()) as Record<string, unknown>;
+    assert.deepEqual(editorView, { has_localToken: false, apiId: emulator.credentials.apiId, has_apiKey: true });
 
     const listExample = [...examples.byExample.entries()].find(([name]) => /list profiles/i.test(name));
     assert.ok(listExample, "an example named after list profiles exists");

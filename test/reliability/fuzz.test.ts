@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { createServer, request, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { NodeMessage } from "node-red";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, type FlowNode } from "../support/node-red";
+import { SecretScanner } from "./capture";
+import { hostileMessage, hostileValues, mulberry32 } from "./hostile-values";
+
+const PER_TYPE = 2_000;
+const CONCURRENCY = 50;
+const TYPES: Array<[string, Record<string, unknown>]> = [
+  ["morelogin-list-profiles", { pageNo: "page", pageNoType: "msg", pageSize: "", pageSizeType: "num", envName: "payload.envName", envNameType: "msg", output: "array" }],
+  ["morelogin-list-cloud-phones", { output: "split" }],
+  ["morelogin-list-proxies", { all: true, maxItems: 20 }],
+  ["morelogin-list-groups", {}],
+  ["morelogin-list-tags", {}],
+  ["morelogin-list-apps", {}],
+  ["morelogin-start-profile", { envId: "", envIdType: "str" }],
+  ["morelogin-close-profile", { envId: "payload.envId", envIdType: "msg" }],
+  ["morelogin-request", { api: "local", method: "POST", path: "path", pathType: "msg" }],
+];
+
+function prototypeSnapshot(): string {
+  return JSON.stringify(Object.getOwnPropertyNames(Object.prototype).sort());
+}
+
+describe("reliability: hostile input", function () {
+  this.timeout(600_000);
+  let emulator: Emulator;
+  let canary: Server;
+  let canaryUrl = "";
+  let canaryHits = 0;
+  const prototypeBefore = prototypeSnapshot();
+
+  before(async () => {
+    canary = createServer((req, res) => {
+      canaryHits++;
+      req.resume();
+      res.end("{}");
+    });
+    await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
+    canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
+    emulator = await startEmulator({ profiles: 40, localToken: "fuzz-local-token-8812" });
+    await new Promise<void>((resolve) => helper.startServer(resolve));
+  });
+  after(async () => {
+    await helper.unload();
+    await new Promise<void>((resolve) => helper.stopServer(resolve));
+    await emulator.close();
+    await new Promise<void>((resolve) => canary.close(() => resolve()));
+  });
+
+  it(`${PER_TYPE} hostile messages per node type: one outcome each, no crash, no other host, prototype untouched`, async () => {
+    const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator)];
+    TYPES.forEach(([type, props], index) => flow.push({ id: `fuzz-${index}`, type, z: TAB, server: CONFIG_ID, wires: [["out"]], ...props }));
+    flow.push(
+      { id: "out", z: TAB, type: "helper" },
+      { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
+      { id: "caught", z: TAB, type: "helper" },
+      // A list in split mode that finds nothing sends nothing: its done() is seen by a Complete node.
+      { id: "complete1", z: TAB, type: "complete", scope: TYPES.map((_entry, index) => `fuzz-${index}`), uncaught: false, wires: [["completed"]] },
+      { id: "completed", z: TAB, type: "helper" },
+    );
+    await loadFlow(flow, credentialsFor(emulator));
+    const scanner = new SecretScanner([emulator.credentials.apiKey, "fuzz-local-token-8812"]);
+    const values = hostileValues(canaryUrl);
+    const random = mulberry32(20261122);
+    const total = PER_TYPE * TYPES.length;
+    const outcomes = new Map<number, { outputs: number; errors: number; completions: number }>();
+    let unhandled = 0;
+    const onUnhandled = (): void => {
+      unhandled++;
+    };
+    process.on("unhandledRejection", onUnhandled);
+
+    await new Promise<void>((resolve, reject) => {
+      let sent = 0;
+      let done = 0;
+      const watchdog = setTimeout(() => reject(new Error(`stalled: ${done}/${total} messages ended`)), 240_000);
+      const ended = (msg: NodeMessage & { fuzz?: number }, kind: "output" | "error" | "completion"): void => {
+        if (msg.fuzz === undefined) return;
+        const entry = outcomes.get(msg.fuzz) ?? { outputs: 0, errors: 0, completions: 0 };
+        const first = entry.errors + entry.completions === 0 && (kind !== "output" || entry.outputs === 0);
+        if (kind === "output") entry.outputs++;
+        else if (kind === "error") entry.errors++;
+        else entry.completions++;
+        outcomes.set(msg.fuzz, entry);
+        scanner.scan(msg);
+        // An input ends once: with its first output, its error, or (nothing sent) its completion.
+        if (!first) return;
+        done++;
+        if (sent < total) next();
+        else if (done === total) {
+          clearTimeout(watchdog);
+          resolve();
+        }
+      };
+      helper.getNode("out").on("input", (msg: NodeMessage) => ended(msg, "output"));
+      helper.getNode("caught").on("input", (msg: NodeMessage) => ended(msg, "error"));
+      helper.getNode("completed").on("input", (msg: NodeMessage) => {
+        if (msg.fuzz !== undefined && !(outcomes.get(msg.fuzz as number)?.outputs ?? 0)) ended(msg, "completion");
+      });
+      const next = (): void => {
+        try {
+          const seq = sent++;
+          const node = helper.getNode(`fuzz-${seq % TYPES.length}`);
+          node.receive({ ...hostileMessage(random, values), fuzz: seq } as NodeMessage);
+          if (seq % 500 === 0) scanner.scanRuntime(node);
+        } catch (error) {
+          clearTimeout(watchdog);
+          reject(error instanceof Error ? error : new Error(String(error)));
+        }
+      };
+      for (let i = 0; i < CONCURRENCY; i++) next();
+    });
+    process.off("unhandledRejection", onUnhandled);
+    scanner.scanRuntime(helper.getNode("out"));
+
+    const errorsAndOutputs = [...outcomes.values()].filter((entry) => entry.errors > 0 && entry.outputs > 0).length;
+    const doubleErrors = [...outcomes.values()].filter((entry) => entry.errors > 1).length;
+    const silent = [...outcomes.values()].filter((entry) => entry.completions > 0).length;
+    const figures = {
+      messages: total,
+      ended: outcomes.size,
+      withOutput: [...outcomes.values()].filter((entry) => entry.outputs > 0).length,
+      withError: [...outcomes.values()].filter((entry) => entry.errors > 0).length,
+      errorsAndOutputs,
+      doubleErrors,
+      endedWithoutOutput: silent,
+      canaryHits,
+      unhandled,
+      secretsFound: scanner.findings.length,
+    };
+    console.log(`RELIABILITY fuzz ${JSON.stringify(figures)}`);
+    assert.equal(outcomes.size, total, "every message ended");
+    assert.equal(errorsAndOutputs, 0, "no message both failed and came out");
+    assert.equal(doubleErrors, 0, "no message failed twice");
+    assert.equal(canaryHits, 0, "nothing reached another host");
+    assert.equal(unhandled, 0);
+    assert.deepEqual(scanner.findings, []);
+    assert.equal(prototypeSnapshot(), prototypeBefore);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+
+  it("the emulator's own parser survives hostile bodies and keeps serving", async () => {
+    const random = mulberry32(7);
+    const paths = ["/api/env/page", "/api/env/start", "/api/env/close", "/api/cloudphone/page", "/api/envgroup/page", "/api/proxyInfo/page", "/api/envtag/all", "/nope", "/status"];
+    const bodies: Array<string | Buffer> = [
+      "",
+      "{",
+      "null",
+      "[]",
+      '"text"',
+      "1e999999",
+      "[".repeat(100_000),
+      '{"a":'.repeat(50_000),
+      '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}},"pageNo":1}',
+      JSON.stringify({ pageNo: "1\r\nX: y", pageSize: 2 ** 60, envName: "x".repeat(1024 * 1024) }),
+      Buffer.alloc(2 * 1024 * 1024, 0x7b),
+    ];
+    const send = (path: string, body: string | Buffer, token?: string): Promise<number> =>
+      new Promise((resolve) => {
+        const req = request(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) }, agent: false }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", () => resolve(-1));
+        req.end(body);
+      });
+    for (let i = 0; i < 2_000; i++) {
+      const body = i < bodies.length * 5 ? (bodies[i % bodies.length] as string | Buffer) : Buffer.from(Array.from({ length: Math.floor(random() * 512) }, () => Math.floor(random() * 256)));
+      await send(paths[i % paths.length] as string, body, random() < 0.5 ? "fuzz-local-token-8812" : undefined);
+    }
+    assert.equal(await send("/status", "{}"), 200);
+    assert.equal(await send("/api/env/page", '{"pageNo":1}', "fuzz-local-token-8812"), 200);
+    assert.equal(prototypeSnapshot(), prototypeBefore);
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
+  });
+});
