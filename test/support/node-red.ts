@@ -29,6 +29,7 @@ export const NODE_MODULES = [
 
 export const catchNode = coreNode("common/25-catch.js");
 export const joinNode = coreNode("sequence/17-split.js");
+export const httpRequestNode = coreNode("network/21-httprequest.js");
 
 export const TAB = "tab1";
 export const CONFIG_ID = "config1";
@@ -65,7 +66,7 @@ export function flowWith(emulator: Emulator, node: Record<string, unknown>, conf
 }
 
 export async function loadFlow(flow: FlowNode[], credentials: Record<string, Record<string, string>> = {}): Promise<void> {
-  await helper.load([...NODE_MODULES, catchNode, joinNode] as never, flow as never, credentials as never);
+  await helper.load([...NODE_MODULES, catchNode, joinNode, httpRequestNode] as never, flow as never, credentials as never);
 }
 
 /** Collects messages arriving at a helper node. */
