@@ -16,18 +16,8 @@ import {
   wire,
   type EditorSession,
 } from "./editor-session";
+import { OPERATION_TYPES } from "../support/node-types";
 
-const OPERATION_TYPES = [
-  "morelogin-list-profiles",
-  "morelogin-start-profile",
-  "morelogin-close-profile",
-  "morelogin-list-cloud-phones",
-  "morelogin-list-proxies",
-  "morelogin-list-groups",
-  "morelogin-list-tags",
-  "morelogin-list-apps",
-  "morelogin-request",
-];
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
 const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;

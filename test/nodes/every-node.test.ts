@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import type { Emulator } from "../../src/emulator";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls } from "../support/node-red";
+import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
 
 type Msg = NodeMessage & Record<string, unknown>;
@@ -83,14 +83,6 @@ function assertContains(actual: unknown, expected: unknown): void {
   assert.deepEqual(actual, expected);
 }
 
-async function deadPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 describe("nodes: every operation node", function () {
   const { emulator } = useEmulator({ profiles: 20, apps: 12 });
@@ -147,7 +139,7 @@ describe("nodes: every operation node", function () {
       });
 
       it("an unreachable API is one clear error", async () => {
-        const url = `http://127.0.0.1:${await deadPort()}`;
+        const url = `http://127.0.0.1:${await freePort()}`;
         const config = testCase.api === "open" ? { openUrl: url } : { localUrl: url };
         const { out, caught } = await send(testCase, testCase.input(emulator()), config);
         assert.equal(out.length, 0);

@@ -4,18 +4,12 @@ import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls, type FlowNode } from "../support/node-red";
+import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
 
 type Msg = NodeMessage & Record<string, unknown>;
 const LOCAL_TOKEN = "local-token-7f3a9c21e5";
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const port = (probe.address() as AddressInfo).port;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
-}
 
 describe("nodes: errors, status, secrets and lifecycle", function () {
   const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN });

@@ -14,19 +14,7 @@ import {
   startNodeRed,
   type RunningNodeRed,
 } from "../../tools/sandbox";
-
-const NODE_TYPES = [
-  "morelogin-config",
-  "morelogin-list-profiles",
-  "morelogin-start-profile",
-  "morelogin-close-profile",
-  "morelogin-list-cloud-phones",
-  "morelogin-list-proxies",
-  "morelogin-list-groups",
-  "morelogin-list-tags",
-  "morelogin-list-apps",
-  "morelogin-request",
-];
+import { NODE_TYPES } from "../support/node-types";
 
 /** Node-RED 5 on Node 22 when the compatibility run sets these (see tools/compat.sh). */
 const nodeBinary = process.env.MORELOGIN_COMPAT_NODE || undefined;

@@ -4,6 +4,7 @@ import { runInNewContext } from "node:vm";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
+import { OPERATION_TYPES } from "../support/node-types";
 import { SecretScanner } from "./capture";
 
 setFlagsFromString("--expose-gc");
@@ -11,16 +12,8 @@ const gc = runInNewContext("gc") as () => void;
 
 const MESSAGES = 5_000;
 const CONCURRENCY = 50;
-const READ_TYPES = [
-  "morelogin-list-profiles",
-  "morelogin-list-cloud-phones",
-  "morelogin-list-proxies",
-  "morelogin-list-groups",
-  "morelogin-list-tags",
-  "morelogin-list-apps",
-  "morelogin-request",
-];
 const WRITE_TYPES = ["morelogin-start-profile", "morelogin-close-profile"];
+const READ_TYPES = OPERATION_TYPES.filter((type) => !WRITE_TYPES.includes(type));
 const TYPES = [...READ_TYPES, ...WRITE_TYPES];
 
 function soakFlow(emulator: Emulator): FlowNode[] {

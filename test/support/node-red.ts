@@ -1,7 +1,8 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { Emulator } from "../../src/emulator";
+import { NODE_TYPES } from "./node-types";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
@@ -14,18 +15,7 @@ type NodeModule = (RED: unknown) => void;
 const load = (name: string): NodeModule => require(`../../dist/nodes/${name}.js`) as NodeModule;
 
 /** The compiled node files, exactly as Node-RED loads them from dist/. */
-export const NODE_MODULES = [
-  "morelogin-config",
-  "morelogin-list-profiles",
-  "morelogin-start-profile",
-  "morelogin-close-profile",
-  "morelogin-list-cloud-phones",
-  "morelogin-list-proxies",
-  "morelogin-list-groups",
-  "morelogin-list-tags",
-  "morelogin-list-apps",
-  "morelogin-request",
-].map(load);
+export const NODE_MODULES = NODE_TYPES.map(load);
 
 export const catchNode = coreNode("common/25-catch.js");
 export const joinNode = coreNode("sequence/17-split.js");

@@ -1,0 +1,14 @@
+/** The package's node types: the public contract the tests check against. */
+export const OPERATION_TYPES = [
+  "morelogin-list-profiles",
+  "morelogin-start-profile",
+  "morelogin-close-profile",
+  "morelogin-list-cloud-phones",
+  "morelogin-list-proxies",
+  "morelogin-list-groups",
+  "morelogin-list-tags",
+  "morelogin-list-apps",
+  "morelogin-request",
+];
+
+export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES];
