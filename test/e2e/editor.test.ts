@@ -85,8 +85,17 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await field.pressSequentially("Profile 00");
     const suggestions = page.locator(".red-ui-autoComplete-container .morelogin-picker-option");
     await suggestions.first().waitFor({ state: "visible" });
-    const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
     const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 00")).map((profile) => profile.envName);
+    // Each key typed asks again; wait for the answer to the whole text, not an earlier, wider one.
+    await page.waitForFunction(
+      (wanted) => {
+        const shown = [...document.querySelectorAll(".red-ui-autoComplete-container .morelogin-picker-name")].map((element) => element.textContent);
+        return JSON.stringify(shown) === JSON.stringify(wanted);
+      },
+      expected,
+      { timeout: 10_000 },
+    ).catch(() => undefined);
+    const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
     assert.deepEqual(names, expected);
     await screenshot(page, SHOTS, "picker.png", await trayBox(page, ".red-ui-autoComplete-container"));
     const chosen = emulator.data.profiles.find((profile) => profile.envName === names[2]);
