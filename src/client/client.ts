@@ -1,8 +1,8 @@
 import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { readEnvelope, type ReadResult } from "./envelope";
-import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError } from "./errors";
+import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError } from "./errors";
 import { createRedactor } from "./redact";
-import { prepareBody, type RequestBody } from "./request-body";
+import { PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
 import { TokenCache, type GrantedToken } from "./token-cache";
 import { Transport, type RawResponse } from "./transport";
@@ -50,13 +50,46 @@ interface PreparedCall {
   api: ApiName;
   method: HttpMethod;
   path: string;
-  body?: RequestBody;
+  /** The body, already JSON. */
+  json?: string;
   idempotency: Idempotency;
   timeoutMs: number;
   allowBareJson?: boolean;
 }
 
 const USER_AGENT = "node-red-contrib-morelogin";
+
+/** The headers of a call without a body, and of one with a JSON body. */
+interface RequestHeaders {
+  plain: Record<string, string>;
+  json: Record<string, string>;
+}
+
+function requestHeaders(authorization?: string): RequestHeaders {
+  const plain: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT };
+  if (authorization) plain.authorization = authorization;
+  return { plain, json: { ...plain, "content-type": "application/json" } };
+}
+
+const TOKEN_HEADERS = requestHeaders();
+
+/** The JSON a known endpoint is sent: a PreparedBody as it is, anything else checked first. */
+function jsonBody(endpoint: EndpointName, definition: EndpointDefinition, body: unknown): string {
+  if (body instanceof PreparedBody) {
+    if (body.endpoint !== endpoint) throw new MoreLoginInputError(`the body was prepared for ${body.endpoint}, not for ${endpoint}`);
+    return body.json;
+  }
+  return JSON.stringify(prepareBody(definition, body ?? {}));
+}
+
+/** A generic request's body as JSON, or the input error that says why it cannot be. */
+function toJson(body: unknown): string {
+  try {
+    return JSON.stringify(body);
+  } catch (error) {
+    throw new MoreLoginInputError(`the request body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
 
 /**
  * The MoreLogin client: one per set of settings. Talks to the desktop client's Local API and to the
@@ -74,6 +107,9 @@ export class MoreLoginClient {
   private readonly tokens: TokenCache;
   private readonly redact: (text: string) => string;
   private lastToken?: string;
+  /** Headers are the same for every call of one API (and one token): made once, not per call. */
+  private readonly localHeaders: RequestHeaders;
+  private openHeadersFor?: { token: string; headers: RequestHeaders };
 
   constructor(settings: ClientSettings = {}) {
     this.local = parseBaseUrl(settings.localUrl || DEFAULT_LOCAL_URL, "Local API URL");
@@ -85,6 +121,7 @@ export class MoreLoginClient {
     this.retry = { ...DEFAULT_RETRY, ...settings.retry };
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
+    this.localHeaders = requestHeaders(this.localToken);
   }
 
   /** False when the Local API URL points away from this machine (the desktop client only listens on loopback). */
@@ -100,16 +137,18 @@ export class MoreLoginClient {
     return this.transport.isClosed;
   }
 
-  /** Calls one of the known endpoints; the body is checked against the endpoint's rules first. */
+  /**
+   * Calls one of the known endpoints; the body is checked against the endpoint's rules first, unless
+   * it is a PreparedBody for this endpoint (checked once when it was made).
+   */
   async call<K extends EndpointName>(endpoint: K, body?: unknown, options: CallOptions = {}): Promise<CallResult<EndpointData[K]>> {
     const definition: EndpointDefinition = ENDPOINTS[endpoint];
-    const prepared = definition.method === "POST" ? prepareBody(definition, body ?? {}) : undefined;
     const result = await this.execute(
       {
         api: definition.api,
         method: definition.method,
         path: definition.path,
-        body: prepared,
+        json: definition.method === "POST" ? jsonBody(endpoint, definition, body) : undefined,
         idempotency: definition.idempotency,
         timeoutMs: options.timeoutMs ?? (definition.slow ? this.timeouts.profile : this.timeouts.request),
       },
@@ -126,21 +165,21 @@ export class MoreLoginClient {
     if (request.api !== "local" && request.api !== "open") throw new MoreLoginInputError('api must be "local" or "open"');
     if (request.method !== "GET" && request.method !== "POST") throw new MoreLoginInputError('method must be "GET" or "POST"');
     const path = checkRelativePath(request.path);
-    let body: RequestBody | undefined;
+    let json: string | undefined;
     if (request.method === "POST") {
       const given = request.body ?? {};
       if (!isPlainObject(given) && !Array.isArray(given)) {
         throw new MoreLoginInputError("the request body must be a JSON object or array");
       }
       assertNoUnsafeIntegers(given);
-      body = given as RequestBody;
+      json = toJson(given);
     }
     const result = await this.execute(
       {
         api: request.api,
         method: request.method,
         path,
-        body,
+        json,
         idempotency: request.method === "GET" ? "read" : "write",
         timeoutMs: options.timeoutMs ?? this.timeouts.request,
         allowBareJson: true,
@@ -156,16 +195,23 @@ export class MoreLoginClient {
     await this.transport.close();
   }
 
-  private async execute(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+  /** The first attempt, and retries only once it failed (the common case stays one promise deep). */
+  private execute(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+    return this.attempt(call, signal).catch((error: unknown) => this.retryFailed(call, signal, error));
+  }
+
+  private async retryFailed(call: PreparedCall, signal: AbortSignal | undefined, firstError: unknown): Promise<ReadResult> {
+    let error = firstError;
     for (let attempt = 0; ; attempt++) {
+      const last = attempt + 1 >= this.retry.attempts;
+      if (last || this.transport.isClosed || !isRetryable(error, call.idempotency)) throw error;
+      const delay = retryDelay(error, attempt, this.retry);
+      if (delay > this.retry.maxRetryAfterMs) throw error;
+      await this.backOff(delay, signal);
       try {
         return await this.attempt(call, signal);
-      } catch (error) {
-        const last = attempt + 1 >= this.retry.attempts;
-        if (last || this.transport.isClosed || !isRetryable(error, call.idempotency)) throw error;
-        const delay = retryDelay(error, attempt, this.retry);
-        if (delay > this.retry.maxRetryAfterMs) throw error;
-        await this.backOff(delay, signal);
+      } catch (next) {
+        error = next;
       }
     }
   }
@@ -176,19 +222,21 @@ export class MoreLoginClient {
       await sleep(delay, signal ? AbortSignal.any([signal, closed]) : closed);
     } catch (error) {
       if (closed.aborted) throw new MoreLoginAbortError("the MoreLogin client was closed while the call waited to retry", {});
+      if (signal?.aborted) throw cancellationError(signal, {}, "the call was cancelled while waiting to retry");
       throw error;
     }
   }
 
   /** One attempt; on the Open API a refused token is dropped and the call sent once more with a new one. */
-  private async attempt(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
-    if (call.api === "local") {
-      const headers: Record<string, string> = this.localToken ? { authorization: this.localToken } : {};
-      return this.read(call, await this.send(call, headers, signal));
-    }
+  private attempt(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+    if (call.api === "open") return this.attemptOpen(call, signal);
+    return this.send(call, this.localHeaders, signal).then((response) => this.read(call, response));
+  }
+
+  private async attemptOpen(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
     for (let tokenTry = 0; ; tokenTry++) {
-      const token = await this.tokens.get();
-      const response = await this.send(call, { authorization: `Bearer ${token}` }, signal);
+      const token = this.tokens.current() ?? (await this.waitForToken(call, signal));
+      const response = await this.send(call, this.openHeaders(token), signal);
       if (response.status !== 401) return this.read(call, response);
       this.tokens.invalidate(token);
       if (tokenTry >= 1) {
@@ -202,21 +250,50 @@ export class MoreLoginClient {
     }
   }
 
-  private send(call: PreparedCall, auth: Record<string, string>, signal?: AbortSignal): Promise<RawResponse> {
+  /**
+   * The token that is being fetched (one request, shared by every waiting call). A call whose own
+   * signal fires stops waiting at once; the token request goes on for the others.
+   */
+  private waitForToken(call: PreparedCall, signal?: AbortSignal): Promise<string> {
+    const pending = this.tokens.get();
+    if (!signal) return pending;
+    const context = { api: call.api, method: call.method, path: call.path, notSent: true };
+    if (signal.aborted) return Promise.reject(cancellationError(signal, context));
+    return new Promise((resolve, reject) => {
+      const onAbort = (): void => reject(cancellationError(signal, context));
+      signal.addEventListener("abort", onAbort, { once: true });
+      pending.then(
+        (token) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(token);
+        },
+        (error: unknown) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(error);
+        },
+      );
+    });
+  }
+
+  private send(call: PreparedCall, headers: RequestHeaders, signal?: AbortSignal): Promise<RawResponse> {
     const base = call.api === "local" ? this.local : this.open;
-    const headers: Record<string, string> = { accept: "application/json", "user-agent": USER_AGENT, ...auth };
-    if (call.body !== undefined) headers["content-type"] = "application/json";
     return this.transport.send({
       api: call.api,
       origin: base.origin,
       method: call.method,
       path: base.basePath + call.path,
       displayPath: call.path,
-      headers,
-      body: call.body === undefined ? undefined : JSON.stringify(call.body),
+      headers: call.json === undefined ? headers.plain : headers.json,
+      body: call.json,
       timeoutMs: call.timeoutMs,
       signal,
     });
+  }
+
+  /** The Open API's headers for one token, made again only when the token changes. */
+  private openHeaders(token: string): RequestHeaders {
+    if (this.openHeadersFor?.token !== token) this.openHeadersFor = { token, headers: requestHeaders(`Bearer ${token}`) };
+    return this.openHeadersFor.headers;
   }
 
   private read(call: PreparedCall, response: RawResponse): ReadResult {
@@ -241,13 +318,13 @@ export class MoreLoginClient {
       api: "open",
       method: "POST",
       path: "/oauth2/token",
-      body: { client_id: this.apiId, client_secret: this.apiKey, grant_type: "client_credentials" },
+      json: JSON.stringify({ client_id: this.apiId, client_secret: this.apiKey, grant_type: "client_credentials" }),
       idempotency: "read",
       timeoutMs: this.timeouts.token,
     };
     let data: unknown;
     try {
-      data = this.read(call, await this.send(call, {})).data;
+      data = this.read(call, await this.send(call, TOKEN_HEADERS)).data;
     } catch (error) {
       throw tokenError(error);
     }

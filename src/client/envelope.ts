@@ -26,6 +26,21 @@ export interface ReadResult {
 /** Turns a raw reply into the envelope's data, or throws the typed error that describes it. */
 export function readEnvelope(response: RawResponse, options: ReadOptions): ReadResult {
   const { status } = response;
+  const parsed = parseJson(response.text);
+
+  if (isEnvelope(parsed)) {
+    const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
+    const ok = parsed.code === 0 && status >= 200 && status < 300;
+    if (ok) return { data: parsed.data, requestId };
+  } else if (parsed !== undefined && options.allowBareJson && status >= 200 && status < 300) {
+    return { data: parsed };
+  }
+  return failure(response, options, parsed);
+}
+
+/** The typed error for a reply that is not a successful envelope. */
+function failure(response: RawResponse, options: ReadOptions, parsed: unknown): never {
+  const { status } = response;
   const context: ErrorContext = {
     api: options.api,
     method: options.method,
@@ -33,12 +48,8 @@ export function readEnvelope(response: RawResponse, options: ReadOptions): ReadR
     status,
     retryAfterMs: parseRetryAfter(response.headers["retry-after"]),
   };
-  const parsed = parseJson(response.text);
-
   if (isEnvelope(parsed)) {
     const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
-    const ok = parsed.code === 0 && status >= 200 && status < 300;
-    if (ok) return { data: parsed.data, requestId };
     const apiMsg = options.redact(typeof parsed.msg === "string" && parsed.msg ? parsed.msg : httpReason(status));
     throw new MoreLoginApiError(`${apiMsg} (code ${parsed.code}${status >= 300 ? `, HTTP ${status}` : ""})${hintFor(parsed.code)}`, {
       ...context,
@@ -52,7 +63,6 @@ export function readEnvelope(response: RawResponse, options: ReadOptions): ReadR
   if (status < 200 || status >= 300) {
     throw new MoreLoginHttpError(`${label} answered HTTP ${status} ${httpReason(status)}${excerpt(response.text, options.redact)}`, context);
   }
-  if (parsed !== undefined && options.allowBareJson) return { data: parsed };
   if (response.text.trim() === "") {
     throw new MoreLoginResponseError(`${label} answered HTTP ${status} with an empty body`, context);
   }

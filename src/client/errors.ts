@@ -102,6 +102,15 @@ export class MoreLoginAbortError extends MoreLoginError {
   }
 }
 
+/**
+ * The error for a call its caller's signal ended: the signal's own reason when that is a
+ * MoreLoginAbortError (it says who stopped the call), otherwise `fallback`.
+ */
+export function cancellationError(signal: AbortSignal, context: ErrorContext, fallback = "the call was cancelled"): MoreLoginAbortError {
+  const reason: unknown = signal.reason;
+  return new MoreLoginAbortError(reason instanceof MoreLoginAbortError ? reason.message : fallback, context);
+}
+
 export class MoreLoginAuthError extends MoreLoginError {
   constructor(message: string, context: ErrorContext) {
     super("auth", message, context);

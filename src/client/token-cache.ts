@@ -24,8 +24,14 @@ export class TokenCache {
     private readonly now: () => number = Date.now,
   ) {}
 
+  /** The token, when one is held and not due for renewal. */
+  current(): string | undefined {
+    return this.token && this.now() < this.token.refreshAt ? this.token.value : undefined;
+  }
+
   async get(): Promise<string> {
-    if (this.token && this.now() < this.token.refreshAt) return this.token.value;
+    const current = this.current();
+    if (current !== undefined) return current;
     this.pending ??= this.fetch();
     return (await this.pending).value;
   }

@@ -1,6 +1,8 @@
+import { setMaxListeners } from "node:events";
 import { EnvHttpProxyAgent, Pool, type Dispatcher } from "undici";
-import { MoreLoginAbortError, MoreLoginNetworkError, MoreLoginTimeoutError, type ErrorContext } from "./errors";
+import { MoreLoginAbortError, MoreLoginNetworkError, cancellationError, MoreLoginResponseError, MoreLoginTimeoutError, type ErrorContext, type MoreLoginError } from "./errors";
 import type { ApiName, HttpMethod } from "./types";
+import { Exchange, ReplyTooLargeError } from "./exchange";
 import { isLoopbackHost } from "./urls";
 
 export interface RawRequest {
@@ -13,6 +15,7 @@ export interface RawRequest {
   displayPath: string;
   headers: Record<string, string>;
   body?: string;
+  /** Fails the call when no answer starts within this time, or the answer stalls for this long. */
   timeoutMs: number;
   signal?: AbortSignal;
 }
@@ -44,10 +47,14 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
 export class Transport {
   private readonly pools = new Map<string, Dispatcher>();
   private readonly closing = new AbortController();
-  private readonly inFlight = new Set<AbortController>();
+  private readonly bySignal = new WeakMap<AbortSignal, Set<Exchange>>();
   private closed = false;
 
-  constructor(private readonly poolOptions: Pool.Options = {}) {}
+  constructor(private readonly poolOptions: Pool.Options = {}) {
+    // Every call waiting to retry listens for close(): many at once is normal, not a leak, and
+    // must not print "Possible EventTarget memory leak detected" into the user's log.
+    setMaxListeners(0, this.closing.signal);
+  }
 
   get isClosed(): boolean {
     return this.closed;
@@ -58,63 +65,78 @@ export class Transport {
     return this.closing.signal;
   }
 
-  async send(request: RawRequest): Promise<RawResponse> {
-    const context: ErrorContext = { api: request.api, method: request.method, path: request.displayPath };
-    if (this.closed) throw new MoreLoginAbortError("the MoreLogin client is closed", { ...context, notSent: true });
-    if (request.signal?.aborted) throw new MoreLoginAbortError("the call was cancelled", { ...context, notSent: true });
+  send(request: RawRequest): Promise<RawResponse> {
+    if (this.closed) return Promise.reject(new MoreLoginAbortError("the MoreLogin client is closed", { ...contextOf(request), notSent: true }));
+    const { signal } = request;
+    if (signal?.aborted) return Promise.reject(cancellationError(signal, { ...contextOf(request), notSent: true }));
 
-    // One controller per request, aborted by the timer, the caller's signal or close(): cheaper on
-    // the hot path than combining signals with AbortSignal.any.
-    const controller = new AbortController();
-    let timedOut = false;
-    const timer = setTimeout(() => {
-      timedOut = true;
-      controller.abort();
-    }, request.timeoutMs);
-    const onCallerAbort = (): void => controller.abort();
-    request.signal?.addEventListener("abort", onCallerAbort, { once: true });
-    this.inFlight.add(controller);
-    const signal = controller.signal;
-    try {
-      const response = await this.pool(request.origin).request({
-        origin: request.origin,
-        method: request.method,
-        path: request.path,
-        headers: request.headers,
-        body: request.body,
-        signal,
-      });
-      const text = await response.body.text();
-      return { status: response.statusCode, headers: response.headers, text };
-    } catch (error) {
-      if (timedOut) {
-        throw new MoreLoginTimeoutError(
-          `no answer from the ${apiLabel(request.api)} within ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
-          context,
-        );
-      }
-      if (this.closed) {
-        throw new MoreLoginAbortError("the MoreLogin client was closed while the call was in flight", context);
-      }
-      if (request.signal?.aborted) {
-        throw new MoreLoginAbortError("the call was cancelled", context);
-      }
-      throw networkError(request, error, context);
-    } finally {
-      clearTimeout(timer);
-      request.signal?.removeEventListener("abort", onCallerAbort);
-      this.inFlight.delete(controller);
+    // A dispatch handler rather than undici's request(): no stream and no abort listener per call
+    // (one listener per caller signal, see exchangesOf), and undici's own timers for the timeout.
+    // Both measurably slowed the hot path. close() destroys the pools, which ends every exchange.
+    return new Promise<RawResponse>((resolve, reject) => {
+      const exchanges = signal ? this.exchangesOf(signal) : undefined;
+      const exchange = new Exchange(resolve, (error) => reject(this.failure(request, error)), (settled) => exchanges?.delete(settled));
+      exchanges?.add(exchange);
+      this.pool(request.origin).dispatch(
+        {
+          origin: request.origin,
+          method: request.method,
+          path: request.path,
+          headers: request.headers,
+          body: request.body,
+          headersTimeout: request.timeoutMs,
+          bodyTimeout: request.timeoutMs,
+        },
+        exchange,
+      );
+    });
+  }
+
+  /** The exchanges in flight for one caller signal, which aborts them all with one listener. */
+  private exchangesOf(signal: AbortSignal): Set<Exchange> {
+    let exchanges = this.bySignal.get(signal);
+    if (!exchanges) {
+      const watched = new Set<Exchange>();
+      signal.addEventListener("abort", () => {
+        for (const exchange of watched) exchange.cancel(new Error("the call was cancelled"));
+      }, { once: true });
+      this.bySignal.set(signal, watched);
+      exchanges = watched;
     }
+    return exchanges;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort();
-    for (const controller of this.inFlight) controller.abort();
     const pools = [...this.pools.values()];
     this.pools.clear();
     await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
+  }
+
+  /** The typed error for a call that did not get its whole answer. */
+  private failure(request: RawRequest, error: unknown): MoreLoginError {
+    const context = contextOf(request);
+    const code = errorCode(error);
+    if (code === "UND_ERR_HEADERS_TIMEOUT") {
+      return new MoreLoginTimeoutError(
+        `no answer from the ${apiLabel(request.api)} within ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
+        context,
+      );
+    }
+    if (code === "UND_ERR_BODY_TIMEOUT") {
+      return new MoreLoginTimeoutError(
+        `the ${apiLabel(request.api)} stopped sending its answer for ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
+        context,
+      );
+    }
+    if (error instanceof ReplyTooLargeError) {
+      return new MoreLoginResponseError(`the ${apiLabel(request.api)} sent a reply that is too large: ${error.message} (${request.method} ${request.displayPath})`, context);
+    }
+    if (request.signal?.aborted) return cancellationError(request.signal, context);
+    if (this.closed) return new MoreLoginAbortError("the MoreLogin client was closed while the call was in flight", context);
+    return networkError(request, error, context);
   }
 
   private pool(origin: string): Dispatcher {
@@ -127,6 +149,10 @@ export class Transport {
     }
     return pool;
   }
+}
+
+function contextOf(request: RawRequest): ErrorContext {
+  return { api: request.api, method: request.method, path: request.displayPath };
 }
 
 function errorCode(error: unknown): string | undefined {

@@ -38,6 +38,24 @@ export function positiveInteger(value: unknown, field: string): number {
 
 /** Refuses any JSON number in a request body whose precision is already gone. */
 export function assertNoUnsafeIntegers(value: unknown, path = "body", depth = 0): void {
+  // The common case walks without building a path for every field; the path is made only to explain.
+  if (!isSafeJson(value, depth)) explainUnsafe(value, path, depth);
+}
+
+function isSafeJson(value: unknown, depth: number): boolean {
+  if (depth > 64) return false;
+  if (typeof value === "number") return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isSafeJson(item, depth + 1)) return false;
+    return true;
+  }
+  if (value !== null && typeof value === "object") {
+    for (const key of Object.keys(value)) if (!isSafeJson((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
+}
+
+function explainUnsafe(value: unknown, path: string, depth: number): void {
   if (depth > 64) throw new MoreLoginInputError(`${path} is nested more than 64 levels deep`);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new MoreLoginInputError(`${path} is ${String(value)}, which JSON cannot carry`);
@@ -49,11 +67,11 @@ export function assertNoUnsafeIntegers(value: unknown, path = "body", depth = 0)
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => assertNoUnsafeIntegers(item, `${path}[${index}]`, depth + 1));
+    value.forEach((item, index) => explainUnsafe(item, `${path}[${index}]`, depth + 1));
     return;
   }
   if (value !== null && typeof value === "object") {
-    for (const [key, item] of Object.entries(value)) assertNoUnsafeIntegers(item, `${path}.${key}`, depth + 1);
+    for (const [key, item] of Object.entries(value)) explainUnsafe(item, `${path}.${key}`, depth + 1);
   }
 }
 

@@ -6,6 +6,7 @@ import {
   MoreLoginApiError,
   MoreLoginClient,
   MoreLoginHttpError,
+  MoreLoginInputError,
   MoreLoginNetworkError,
   MoreLoginResponseError,
   MoreLoginTimeoutError,
@@ -206,6 +207,69 @@ describe("client: replies that are not MoreLogin envelopes", () => {
     const error = await call();
     assert.ok(error instanceof MoreLoginResponseError);
     assert.ok(error.message.length < 200);
+  });
+
+  it("a reply that stops halfway fails after the timeout, saying the answer stalled, and is not retried", async () => {
+    let started = 0;
+    const stalling = createServer((req, res) => {
+      started++;
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"code":0,"data":{"dataList":[');
+    });
+    await new Promise<void>((resolve) => stalling.listen(0, "127.0.0.1", resolve));
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${(stalling.address() as AddressInfo).port}`, timeouts: { request: 300 } });
+    try {
+      const error = await rejection(client.call("listProfiles", { pageNo: 1 }));
+      assert.ok(error instanceof MoreLoginTimeoutError);
+      assert.equal(error.message, "the Local API stopped sending its answer for 0.3 s (POST /api/env/page)");
+      assert.equal(started, 1);
+    } finally {
+      await client.close();
+      stalling.closeAllConnections();
+      await new Promise<void>((resolve) => stalling.close(() => resolve()));
+    }
+  });
+
+  it("a reply larger than any MoreLogin reply is cut off with a clear error, not kept in memory", async () => {
+    const flooding = createServer((req, res) => {
+      req.resume();
+      res.writeHead(200, { "content-type": "application/json" });
+      const chunk = Buffer.alloc(1024 * 1024, 0x20);
+      let sent = 0;
+      const more = (): void => {
+        while (sent < 40 && !res.destroyed) {
+          sent++;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await new Promise<void>((resolve) => flooding.listen(0, "127.0.0.1", resolve));
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${(flooding.address() as AddressInfo).port}`, retry: { attempts: 1 } });
+    try {
+      const error = await rejection(client.call("listProfiles", { pageNo: 1 }));
+      assert.ok(error instanceof MoreLoginResponseError, String(error));
+      assert.equal(error.message, "the Local API sent a reply that is too large: the reply is larger than 32 MB (POST /api/env/page)");
+    } finally {
+      await client.close();
+      flooding.closeAllConnections();
+      await new Promise<void>((resolve) => flooding.close(() => resolve()));
+    }
+  });
+
+  it("a generic request body that JSON cannot carry is refused before sending", async () => {
+    const client = new MoreLoginClient({ localUrl: baseUrl });
+    hits = 0;
+    try {
+      const error = await rejection(client.request({ api: "local", method: "POST", path: "/status", body: { envId: 10n } }));
+      assert.ok(error instanceof MoreLoginInputError, String(error));
+      assert.match(error.message, /^the request body cannot be sent as JSON: /);
+      assert.equal(hits, 0);
+    } finally {
+      await client.close();
+    }
   });
 
   it("the generic request accepts a bare JSON reply such as the health probe", async () => {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginApiError, MoreLoginInputError, type MoreLoginClient } from "../../src/client";
+import { MoreLoginApiError, MoreLoginInputError, PreparedBody, type MoreLoginClient } from "../../src/client";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
 
 describe("client: Local API", () => {
@@ -99,6 +99,25 @@ describe("client: Local API", () => {
       assert.match(error.message, /pageNo must be a positive integer/);
     }
     assert.equal(requests(emulator(), "local POST /api/env/page"), 0);
+  });
+
+  it("sends a prepared body exactly as the same body given each time, and checks it once when prepared", async () => {
+    const prepared = PreparedBody.for("listProfiles", { pageNo: "2", pageSize: 5, groupId: 7 });
+    const fromPrepared = await client.call("listProfiles", prepared);
+    const bodyFromPrepared = emulator().requestLog.at(-1)?.body;
+    const fromPlain = await client.call("listProfiles", { pageNo: "2", pageSize: 5, groupId: 7 });
+    assert.deepEqual(bodyFromPrepared, emulator().requestLog.at(-1)?.body);
+    assert.deepEqual(bodyFromPrepared, { pageNo: 2, pageSize: 5, groupId: "7" });
+    assert.deepEqual(fromPrepared.data, fromPlain.data);
+    assert.throws(() => PreparedBody.for("listProfiles", { pageNo: 0 }), /pageNo must be a positive integer/);
+    assert.throws(() => PreparedBody.for("listTags", {}), /listTags takes no body/);
+  });
+
+  it("refuses a body prepared for another endpoint, sending nothing", async () => {
+    const error = await rejection(client.call("startProfile", PreparedBody.for("listProfiles", { pageNo: 1 })));
+    assert.ok(error instanceof MoreLoginInputError);
+    assert.equal(error.message, "the body was prepared for listProfiles, not for startProfile");
+    assert.equal(requests(emulator(), "local POST /api/env/start"), 0);
   });
 
   it("needs a profile for start and close", async () => {

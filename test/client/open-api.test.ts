@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginAuthError, MoreLoginClient, fetchAll } from "../../src/client";
+import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginClient, fetchAll } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
 
@@ -41,6 +41,31 @@ describe("client: Open API and its token", () => {
       assert.equal(emulator().stats.tokensGranted, 1);
       assert.equal(requests(emulator(), TOKEN_ROUTE), 1);
       assert.equal(requests(emulator(), APPS_ROUTE), 100);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("a call waiting for the token stops when its own signal fires; the token request goes on for the others", async () => {
+    emulator().setFaults({ latencyMs: [300, 300] });
+    const client = clientFor(emulator());
+    try {
+      const controller = new AbortController();
+      let grantedWhenCancelled = -1;
+      const cancelled = rejection(client.call("listApps", { pageNum: 1 }, { signal: controller.signal })).then((error) => {
+        grantedWhenCancelled = emulator().stats.tokensGranted;
+        return error;
+      });
+      const patient = client.call("listApps", { pageNum: 1 });
+      setTimeout(() => controller.abort(), 50);
+      const error = await cancelled;
+      assert.ok(error instanceof MoreLoginAbortError);
+      assert.equal(error.message, "the call was cancelled");
+      assert.equal(error.notSent, true);
+      assert.equal(grantedWhenCancelled, 0, "the cancelled call did not wait for the token");
+      assert.equal((await patient).data.dataList.length, 10);
+      assert.equal(requests(emulator(), TOKEN_ROUTE), 1);
+      assert.equal(requests(emulator(), APPS_ROUTE), 1);
     } finally {
       await client.close();
     }
