@@ -6,6 +6,7 @@ import type { MoreLoginClient } from "../../src/client";
 import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls, type FlowNode } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
+import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
 
 type Msg = NodeMessage & Record<string, unknown>;
 const LOCAL_TOKEN = "local-token-7f3a9c21e5";
@@ -114,7 +115,8 @@ describe("nodes: errors, status, secrets and lifecycle", function () {
   });
 
   it("shows blue while requests are in flight, counted, then green with a summary", async () => {
-    emulator().setFaults({ latencyMs: [150, 150] });
+    // Slower than the status's update interval, so the count has its turn while both are in flight.
+    emulator().setFaults({ latencyMs: [BUSY_UPDATE_MS * 4, BUSY_UPDATE_MS * 4] });
     await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }), credentialsFor(emulator()));
     const out = new Collector("out");
     const node = helper.getNode("n1");
@@ -128,6 +130,37 @@ describe("nodes: errors, status, secrets and lifecycle", function () {
       { fill: "blue", shape: "dot", text: "requesting…" },
       { fill: "green", shape: "dot", text: "5 items, page 1/3" },
     ]);
+  });
+
+  it("under load the status changes a few times, not twice per message, and ends green", async () => {
+    emulator().setFaults({ latencyMs: [50, 150] });
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const node = helper.getNode("n1");
+    for (let i = 0; i < 200; i++) node.receive({ payload: "" } as NodeMessage);
+    await out.next(200);
+    emulator().setFaults({});
+    const statuses = statusCalls(node);
+    assert.deepEqual(statuses[0], { fill: "blue", shape: "dot", text: "requesting…" });
+    assert.deepEqual(statuses.at(-1), { fill: "green", shape: "dot", text: "5 items, page 1/3" });
+    // One blue at once, a count at most every BUSY_UPDATE_MS while they overlap, one green.
+    assert.ok(statuses.length <= 6, `${statuses.length} status updates for 200 messages: ${JSON.stringify(statuses)}`);
+    assert.ok(statuses.slice(1, -1).every((status) => status.fill === "blue" && /^\d+ in flight$/.test(String(status.text))), JSON.stringify(statuses));
+  });
+
+  it("a request that starts soon after another finished still turns blue while it waits", async () => {
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const node = helper.getNode("n1");
+    node.receive({ payload: "" } as NodeMessage);
+    await out.next(1);
+    emulator().setFaults({ latencyMs: [BUSY_UPDATE_MS * 3, BUSY_UPDATE_MS * 3] });
+    node.receive({ payload: "" } as NodeMessage);
+    await settle(BUSY_UPDATE_MS * 2);
+    emulator().setFaults({});
+    assert.deepEqual(statusCalls(node).at(-1), { fill: "blue", shape: "dot", text: "requesting…" });
+    await out.next(2);
+    assert.deepEqual(statusCalls(node).at(-1), { fill: "green", shape: "dot", text: "5 items, page 1/3" });
   });
 
   it("a later success clears an earlier red status", async () => {
@@ -194,7 +227,7 @@ describe("nodes: errors, status, secrets and lifecycle", function () {
     await settle(100);
     await helper.unload();
     assert.equal(client.isClosed, true);
-    assert.match(await ended, /^list profiles failed: the MoreLogin client was closed while the call was in flight$/);
+    assert.equal(await ended, "list profiles failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight");
   });
 });
 

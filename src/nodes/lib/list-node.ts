@@ -1,8 +1,9 @@
 import type { NodeAPI } from "node-red";
-import { DEFAULT_MAX_ITEMS, ENDPOINTS, fetchAll, isPlainObjectValue, positiveInteger, type PagedEndpointName } from "../../client";
+import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, positiveInteger, type PagedEndpointName } from "../../client";
 import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
 import { outputMode, single, split } from "./output";
-import { fieldsToBody, overlay, type FieldSpec } from "./properties";
+import { fieldsToBody, fixedFields, overlay, type FieldSpec } from "./properties";
+import type { OperationNodeDef } from "./types";
 
 export interface ListNodeSpec {
   type: string;
@@ -24,15 +25,38 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
     ...spec.filters,
   ];
 
+  /**
+   * Per node: its one-page request body, checked and turned into JSON once, when all its fields are
+   * plain values (null when some field is dynamic, or its settings are wrong and each message must
+   * say so).
+   */
+  const fixedBodies = new WeakMap<OperationNodeDef, PreparedBody | null>();
+  const fixedBodyOf = (def: OperationNodeDef): PreparedBody | null => {
+    let prepared = fixedBodies.get(def);
+    if (prepared === undefined) {
+      try {
+        const own = fixedFields(def, fields);
+        prepared = own ? PreparedBody.for(spec.endpoint, own) : null;
+      } catch {
+        prepared = null;
+      }
+      fixedBodies.set(def, prepared);
+    }
+    return prepared;
+  };
+
   registerOperationNode(RED, spec.type, {
     label: spec.label,
     async run(context: OperationContext): Promise<OperationResult> {
       const { def, msg, client, signal, t } = context;
-      const ownFields = await fieldsToBody(RED, context.node, def, msg, fields);
-      const body = isPlainObjectValue(msg.payload) ? overlay(ownFields, msg.payload) : ownFields;
       const mode = outputMode(def.output);
+      const fromMessage = isPlainObjectValue(msg.payload);
+      const all = def.all === true || def.all === "true";
+      const fixed = fromMessage || all ? null : fixedBodyOf(def);
+      const ownFields = fixed ? {} : await fieldsToBody(RED, context.node, def, msg, fields);
+      const body = fromMessage ? overlay(ownFields, msg.payload as Record<string, unknown>) : ownFields;
 
-      if (def.all === true || def.all === "true") {
+      if (all) {
         const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
         const collected = await fetchAll(client, spec.endpoint, body, { maxItems, signal });
         const { api, path } = ENDPOINTS[spec.endpoint];
@@ -44,12 +68,12 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
         };
       }
 
-      const result = await client.call(spec.endpoint, body, { signal });
+      const result = await client.call(spec.endpoint, fixed ?? body, { signal });
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {
         messages: mode === "split" ? split(RED, msg, items, info) : single(msg, result.data, info),
-        summary: t("morelogin.status.page", { count: items.length, page: result.data?.current ?? "?", pages: result.data?.pages ?? "?" }),
+        summary: () => t("morelogin.status.page", { count: items.length, page: result.data?.current ?? "?", pages: result.data?.pages ?? "?" }),
       };
     },
   });

@@ -1,5 +1,6 @@
+import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginError, type MoreLoginClient } from "../../client";
+import { MoreLoginAbortError, MoreLoginError, type MoreLoginClient } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
@@ -18,8 +19,8 @@ export interface OperationContext {
 export interface OperationResult {
   /** Sent in this order on the node's one output. */
   messages: NodeMessage[];
-  /** Short status text for success. */
-  summary: string;
+  /** Short status text for success; a function when working it out costs (asked for only when shown). */
+  summary: string | (() => string);
 }
 
 export interface Operation {
@@ -40,6 +41,8 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
     const node = this;
     const status = new StatusTracker(node, translate);
     const closing = new AbortController();
+    // Each message in flight listens on this signal: more than 10 at once is normal, not a leak.
+    setMaxListeners(0, closing.signal);
 
     node.on("input", (msg: NodeMessage, send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void, done: (err?: Error) => void) => {
       const message = msg as MoreLoginMessage;
@@ -49,32 +52,41 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
         done(plainError(`${operation.label} failed: ${client}`));
         return;
       }
-      let finished = false;
-      const finish = (error?: Error): void => {
-        if (finished) return;
-        finished = true;
-        done(error);
+      const end = (failure?: Error): void => {
+        try {
+          done(failure);
+        } catch {
+          // The runtime's own done() failed: this message has had its one outcome already.
+        }
       };
       status.begin();
-      operation
-        .run({ RED, node, def, msg: message, client, signal: closing.signal, t: translate })
-        .then(
-          (result) => {
+      operation.run({ RED, node, def, msg: message, client, signal: closing.signal, t: translate }).then(
+        (result) => {
+          let failure: Error | undefined;
+          try {
             status.succeed(result.summary);
             if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
             else if (result.messages.length > 1) send([result.messages]);
-            finish();
-          },
-          (error: unknown) => {
+          } catch (error) {
+            failure = asError(error);
+          }
+          end(failure);
+        },
+        (error: unknown) => {
+          let failure: Error;
+          try {
             status.fail(shortReason(error, translate));
-            finish(describeFailure(operation.label, error, message));
-          },
-        )
-        .catch((error: unknown) => finish(error instanceof Error ? error : new Error(String(error))));
+            failure = describeFailure(operation.label, error, message);
+          } catch (unexpected) {
+            failure = asError(unexpected);
+          }
+          end(failure);
+        },
+      );
     });
 
     node.on("close", (_removed: boolean, done: () => void) => {
-      closing.abort();
+      closing.abort(new MoreLoginAbortError("the node was stopped (a deploy or Node-RED shutting down) while the call was in flight", {}));
       status.clear();
       done();
     });
@@ -110,6 +122,15 @@ function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): 
     };
   }
   return plainError(`${label} failed: ${text}`);
+}
+
+function asError(value: unknown): Error {
+  if (value instanceof Error) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    return new Error("unexpected failure");
+  }
 }
 
 /** An Error whose text in Catch nodes and the Debug sidebar is the message alone, without "Error: ". */

@@ -20,16 +20,34 @@ export function evaluateProperty(
   type: unknown,
   label: string,
 ): Promise<unknown> {
+  try {
+    const literal = literalProperty(value, type, label);
+    if (literal !== DYNAMIC) return Promise.resolve(literal);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return dynamicProperty(RED, node, msg, value, type, label);
+}
+
+/** Marks a property whose value must be read from msg, context, env or JSONata. */
+const DYNAMIC = Symbol("dynamic");
+
+/** A property the node's settings hold as it is (blank, str, num), or DYNAMIC. */
+function literalProperty(value: unknown, type: unknown, label: string): unknown {
   const kind = typeof type === "string" && type !== "" ? type : "str";
-  if (value === undefined || value === null || value === "") return Promise.resolve(undefined);
-  if (!TYPES.has(kind)) return Promise.reject(new MoreLoginInputError(`${label} has an unknown source type "${kind}"`));
-  if (kind === "str") return Promise.resolve(String(value));
+  if (value === undefined || value === null || value === "") return undefined;
+  if (!TYPES.has(kind)) throw new MoreLoginInputError(`${label} has an unknown source type "${kind}"`);
+  if (kind === "str") return String(value);
   if (kind === "num") {
     const number = Number(value);
-    return Number.isFinite(number) || typeof value !== "string"
-      ? Promise.resolve(number)
-      : Promise.reject(new MoreLoginInputError(`${label} must be a number`));
+    if (Number.isFinite(number) || typeof value !== "string") return number;
+    throw new MoreLoginInputError(`${label} must be a number`);
   }
+  return DYNAMIC;
+}
+
+function dynamicProperty(RED: NodeAPI, node: Node, msg: NodeMessage, value: unknown, type: unknown, label: string): Promise<unknown> {
+  const kind = String(type);
   return new Promise((resolve, reject) => {
     RED.util.evaluateNodeProperty(String(value), kind, node, msg, (error: Error | null, result: unknown) => {
       if (error) reject(new MoreLoginInputError(`${label} could not be read from ${kind} ${String(value)}: ${error.message}`));
@@ -38,21 +56,66 @@ export function evaluateProperty(
   });
 }
 
-/** The body the node's own fields give, before msg.payload is laid over it. */
-export async function fieldsToBody(
+/**
+ * The body the node's own fields give, before msg.payload is laid over it. Fields set as plain
+ * values are read at once (no promise when all are plain); only msg, context, env and JSONata fields
+ * wait for the runtime.
+ */
+export function fieldsToBody(
   RED: NodeAPI,
   node: Node,
   def: OperationNodeDef,
   msg: NodeMessage,
   fields: readonly FieldSpec[],
-): Promise<Record<string, unknown>> {
+): Record<string, unknown> | Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
-  for (const field of fields) {
-    const type = def[`${field.name}Type`] ?? field.defaultType;
-    const value = await evaluateProperty(RED, node, msg, def[field.name], type, field.name);
-    if (value !== undefined && value !== null) body[field.name] = value;
+  for (let index = 0; index < fields.length; index++) {
+    const field = fields[index] as FieldSpec;
+    const value = literalProperty(def[field.name], typeOf(def, field), field.name);
+    if (value === DYNAMIC) return readRest(RED, node, def, msg, fields.slice(index), body);
+    setField(body, field.name, value);
   }
   return body;
+}
+
+/**
+ * The body the node's own fields give when every one of them is a plain value (blank, str, num),
+ * so it is the same for every message; undefined when any is read from msg, context, env or JSONata.
+ */
+export function fixedFields(def: OperationNodeDef, fields: readonly FieldSpec[]): Record<string, unknown> | undefined {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) {
+    const value = literalProperty(def[field.name], typeOf(def, field), field.name);
+    if (value === DYNAMIC) return undefined;
+    setField(body, field.name, value);
+  }
+  return body;
+}
+
+/** fieldsToBody from the first field that must be read from the runtime on. */
+async function readRest(
+  RED: NodeAPI,
+  node: Node,
+  def: OperationNodeDef,
+  msg: NodeMessage,
+  fields: readonly FieldSpec[],
+  body: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
+  for (const field of fields) {
+    const type = typeOf(def, field);
+    let value = literalProperty(def[field.name], type, field.name);
+    if (value === DYNAMIC) value = await dynamicProperty(RED, node, msg, def[field.name], type, field.name);
+    setField(body, field.name, value);
+  }
+  return body;
+}
+
+function typeOf(def: OperationNodeDef, field: FieldSpec): unknown {
+  return def[`${field.name}Type`] ?? field.defaultType;
+}
+
+function setField(body: Record<string, unknown>, name: string, value: unknown): void {
+  if (value !== undefined && value !== null) body[name] = value;
 }
 
 /**

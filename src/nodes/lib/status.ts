@@ -1,11 +1,29 @@
 import type { Node } from "node-red";
 
+interface ShownStatus {
+  fill?: "blue" | "green" | "red";
+  shape?: "dot" | "ring";
+  text?: string;
+}
+
+/** While requests are in flight, the count on the status changes at most this often. */
+export const BUSY_UPDATE_MS = 200;
+
 /**
  * Keeps a node's status honest under concurrency: blue while any request is in flight (with a count),
- * and the outcome of the last one to finish once none is.
+ * and the outcome of the last one to finish once none is. Outcomes show at once; while requests keep
+ * overlapping, the blue count is brought up to date at most every BUSY_UPDATE_MS, and a status equal
+ * to the one on show is not sent again. At thousands of messages a second that keeps the editor (and
+ * every Status node) from receiving two status events per message.
  */
 export class StatusTracker {
   private inFlight = 0;
+  private shown = "";
+  private shownAt = Number.NEGATIVE_INFINITY;
+  /** A blue status is waiting for its turn. */
+  private busyDue = false;
+  /** One timer per node, re-armed with refresh() rather than created per message. */
+  private timer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly node: Node,
@@ -17,32 +35,69 @@ export class StatusTracker {
     this.showBusy();
   }
 
-  succeed(summary: string): void {
-    this.finish({ fill: "green", shape: "dot", text: summary });
+  succeed(summary: string | (() => string)): void {
+    this.finish("green", summary);
   }
 
   fail(reason: string): void {
-    this.finish({ fill: "red", shape: "ring", text: reason });
+    this.finish("red", reason);
   }
 
   /** A failure before any request started (no config node, bad input). */
   failEarly(reason: string): void {
-    if (this.inFlight === 0) this.node.status({ fill: "red", shape: "ring", text: reason });
+    if (this.inFlight === 0) this.show({ fill: "red", shape: "ring", text: reason });
   }
 
   clear(): void {
     this.inFlight = 0;
-    this.node.status({});
+    this.busyDue = false;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    this.show({});
   }
 
-  private finish(status: { fill: "green" | "red"; shape: "dot" | "ring"; text: string }): void {
+  /** The outcome shows only when no other request is still in flight. */
+  private finish(fill: "green" | "red", text: string | (() => string)): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
-    if (this.inFlight > 0) this.showBusy();
-    else this.node.status(status);
+    if (this.inFlight > 0) {
+      this.showBusy();
+      return;
+    }
+    this.busyDue = false;
+    this.show({ fill, shape: fill === "green" ? "dot" : "ring", text: typeof text === "function" ? text() : text });
   }
 
   private showBusy(): void {
+    if (this.busyDue) return;
+    if (performance.now() - this.shownAt >= BUSY_UPDATE_MS) {
+      this.show(this.busyStatus());
+      return;
+    }
+    this.busyDue = true;
+    if (this.timer) {
+      this.timer.refresh();
+    } else {
+      this.timer = setTimeout(() => this.showDueBusy(), BUSY_UPDATE_MS);
+      this.timer.unref();
+    }
+  }
+
+  private showDueBusy(): void {
+    if (!this.busyDue) return;
+    this.busyDue = false;
+    if (this.inFlight > 0) this.show(this.busyStatus());
+  }
+
+  private busyStatus(): ShownStatus {
     const text = this.inFlight > 1 ? this.text("morelogin.status.inFlight", { count: this.inFlight }) : this.text("morelogin.status.requesting");
-    this.node.status({ fill: "blue", shape: "dot", text });
+    return { fill: "blue", shape: "dot", text };
+  }
+
+  private show(status: ShownStatus): void {
+    const key = `${status.fill ?? ""}/${status.shape ?? ""}/${status.text ?? ""}`;
+    this.shownAt = performance.now();
+    if (key === this.shown) return;
+    this.shown = key;
+    this.node.status(status);
   }
 }
