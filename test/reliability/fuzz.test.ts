@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { connect, type AddressInfo } from "node:net";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, type FlowNode } from "../support/node-red";
@@ -19,6 +19,8 @@ const TYPES: Array<[string, Record<string, unknown>]> = [
   ["morelogin-start-profile", { envId: "", envIdType: "str" }],
   ["morelogin-close-profile", { envId: "payload.envId", envIdType: "msg" }],
   ["morelogin-request", { api: "local", method: "POST", path: "path", pathType: "msg" }],
+  // The request node once more, on the Open API (bearer token, another base URL).
+  ["morelogin-request", { api: "open", method: "POST", path: "path", pathType: "msg" }],
 ];
 
 function prototypeSnapshot(): string {
@@ -64,15 +66,21 @@ describe("reliability: hostile input", function () {
     );
     await loadFlow(flow, credentialsFor(emulator));
     const scanner = new SecretScanner([emulator.credentials.apiKey, "fuzz-local-token-8812"]);
-    const values = hostileValues(canaryUrl);
+    const values = hostileValues(canaryUrl, [emulator.data.profiles[0]?.id, emulator.data.profiles[1]?.id, 1, 5]);
     const random = mulberry32(20261122);
     const total = PER_TYPE * TYPES.length;
     const outcomes = new Map<number, { outputs: number; errors: number; completions: number }>();
+    const errorTexts = new Map<string, number>();
     let unhandled = 0;
     const onUnhandled = (): void => {
       unhandled++;
     };
     process.on("unhandledRejection", onUnhandled);
+    const warnings: string[] = [];
+    const onWarning = (warning: Error): void => {
+      warnings.push(`${warning.name}: ${warning.message}`);
+    };
+    process.on("warning", onWarning);
 
     await new Promise<void>((resolve, reject) => {
       let sent = 0;
@@ -97,7 +105,13 @@ describe("reliability: hostile input", function () {
         }
       };
       helper.getNode("out").on("input", (msg: NodeMessage) => ended(msg, "output"));
-      helper.getNode("caught").on("input", (msg: NodeMessage) => ended(msg, "error"));
+      helper.getNode("caught").on("input", (msg: NodeMessage) => {
+        const text = String((msg as { error?: { message?: unknown } }).error?.message);
+        // The error's shape, without the values that vary (IDs, lengths, request IDs).
+        const shape = text.replace(/\d+/g, "N").slice(0, 160);
+        errorTexts.set(shape, (errorTexts.get(shape) ?? 0) + 1);
+        ended(msg, "error");
+      });
       helper.getNode("completed").on("input", (msg: NodeMessage) => {
         if (msg.fuzz !== undefined && !(outcomes.get(msg.fuzz as number)?.outputs ?? 0)) ended(msg, "completion");
       });
@@ -115,11 +129,29 @@ describe("reliability: hostile input", function () {
       for (let i = 0; i < CONCURRENCY; i++) next();
     });
     process.off("unhandledRejection", onUnhandled);
+    process.off("warning", onWarning);
     scanner.scanRuntime(helper.getNode("out"));
 
     const errorsAndOutputs = [...outcomes.values()].filter((entry) => entry.errors > 0 && entry.outputs > 0).length;
     const doubleErrors = [...outcomes.values()].filter((entry) => entry.errors > 1).length;
     const silent = [...outcomes.values()].filter((entry) => entry.completions > 0).length;
+    // Every path the emulator was asked for stays under the API's base: no dot segments, even decoded.
+    const routes = Object.keys(emulator.stats.requests);
+    const escaped = routes.filter((route) => {
+      const path = route.split(" ")[2] ?? "";
+      let decoded = path;
+      try {
+        decoded = decodeURIComponent(path);
+      } catch {
+        // a broken escape is checked as it is
+      }
+      return !path.startsWith("/") || path.startsWith("//") || decoded.includes("\\") || decoded.split("/").some((segment) => segment === "." || segment === "..");
+    });
+    // Per node: how many of its messages came out and how many failed (each node gets both).
+    const perNode = TYPES.map((_entry, index) => {
+      const entries = [...outcomes.entries()].filter(([seq]) => seq % TYPES.length === index).map(([, entry]) => entry);
+      return { outputs: entries.filter((entry) => entry.outputs > 0).length, errors: entries.filter((entry) => entry.errors > 0).length };
+    });
     const figures = {
       messages: total,
       ended: outcomes.size,
@@ -129,21 +161,32 @@ describe("reliability: hostile input", function () {
       doubleErrors,
       endedWithoutOutput: silent,
       canaryHits,
+      distinctPathsAtEmulator: routes.length,
+      pathsOutsideTheApi: escaped.length,
+      distinctErrorTexts: errorTexts.size,
+      perNode: perNode.map((entry, index) => `${TYPES[index]?.[0].replace("morelogin-", "")}: ${entry.outputs} out / ${entry.errors} caught`),
       unhandled,
+      processWarnings: warnings.length,
       secretsFound: scanner.findings.length,
     };
     console.log(`RELIABILITY fuzz ${JSON.stringify(figures)}`);
+    if (process.env.FUZZ_ERRORS) console.log([...errorTexts.entries()].sort((a, b) => b[1] - a[1]).map(([text, count]) => `${count}\t${text}`).join("\n"));
     assert.equal(outcomes.size, total, "every message ended");
     assert.equal(errorsAndOutputs, 0, "no message both failed and came out");
     assert.equal(doubleErrors, 0, "no message failed twice");
     assert.equal(canaryHits, 0, "nothing reached another host");
+    assert.deepEqual(escaped, [], "no path left the API's base");
+    perNode.forEach((entry, index) => assert.ok(entry.outputs > 0, `${TYPES[index]?.[0]} made a correct call at least once`));
+    const unclear = [...errorTexts.keys()].filter((text) => !/^[a-z -]+ failed: \S/i.test(text) || /\[object Object\]|undefined|TypeError/.test(text));
+    assert.deepEqual(unclear, [], "every error names what failed and why");
     assert.equal(unhandled, 0);
+    assert.deepEqual(warnings, [], "no process warnings");
     assert.deepEqual(scanner.findings, []);
     assert.equal(prototypeSnapshot(), prototypeBefore);
     assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
-  it("the emulator's own parser survives hostile bodies and keeps serving", async () => {
+  it("the emulator's own parser survives hostile bodies and raw bytes, and keeps serving", async () => {
     const random = mulberry32(7);
     const paths = ["/api/env/page", "/api/env/start", "/api/env/close", "/api/cloudphone/page", "/api/envgroup/page", "/api/proxyInfo/page", "/api/envtag/all", "/nope", "/status"];
     const bodies: Array<string | Buffer> = [
@@ -171,6 +214,28 @@ describe("reliability: hostile input", function () {
     for (let i = 0; i < 2_000; i++) {
       const body = i < bodies.length * 5 ? (bodies[i % bodies.length] as string | Buffer) : Buffer.from(Array.from({ length: Math.floor(random() * 512) }, () => Math.floor(random() * 256)));
       await send(paths[i % paths.length] as string, body, random() < 0.5 ? "fuzz-local-token-8812" : undefined);
+    }
+    // Raw bytes on the socket: broken framing, lying lengths, bad chunking, CR/LF in the target.
+    const { port } = new URL(emulator.localUrl);
+    const raw = [
+      "POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"pageNo\":",
+      "POST /api/env/page HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
+      "POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}",
+      "GET /api/env/%0d%0aX:%20y HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET /api/../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n",
+      "GET http://evil.example/api/envtag/all HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+      "POST /api/env/start HTTP/1.1\r\nHost: x\r\nAuthorization: a\r\n b\r\nContent-Length: 2\r\n\r\n{}",
+      "\u0000\u0001\u0002garbage\r\n\r\n",
+      `GET /${"a".repeat(100_000)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+    ];
+    for (let i = 0; i < 200; i++) {
+      await new Promise<void>((resolve) => {
+        const socket = connect(Number(port), "127.0.0.1", () => socket.end(raw[i % raw.length] as string));
+        socket.setTimeout(2_000, () => socket.destroy());
+        socket.on("error", () => undefined);
+        socket.on("close", () => resolve());
+        socket.resume();
+      });
     }
     assert.equal(await send("/status", "{}"), 200);
     assert.equal(await send("/api/env/page", '{"pageNo":1}', "fuzz-local-token-8812"), 200);

@@ -4,6 +4,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { credentialsFor, flowWith, helper, loadFlow, settle } from "../support/node-red";
 
 const REDEPLOYS = 100;
+const IN_FLIGHT = 5;
 
 /** Open sockets and timers of this process, by kind. */
 function handles(): Record<string, number> {
@@ -39,22 +40,41 @@ describe("reliability: redeploys with requests in flight", function () {
 
     emulator.setFaults({ latencyMs: [300, 300] });
     let slowest = 0;
+    let aborted = 0;
+    let answered = 0;
+    const otherErrors: string[] = [];
     for (let i = 0; i < REDEPLOYS; i++) {
       await loadFlow(flowWith(emulator, { type: i % 2 ? "morelogin-list-apps" : "morelogin-start-profile", envId: emulator.data.profiles[i % 50]?.id, envIdType: "str" }), credentialsFor(emulator));
       const node = helper.getNode("n1");
-      for (let m = 0; m < 5; m++) node.receive({ payload: "" } as NodeMessage);
+      // The helper drops its spies before it stops the flows: watch this node's own error() instead.
+      node.error = (error: unknown): void => {
+        const text = error instanceof Error ? error.message : String(error);
+        if (/failed: the node was stopped \(a deploy or Node-RED shutting down\) while the call was in flight$/.test(text)) aborted++;
+        else otherErrors.push(text);
+      };
+      helper.getNode("out").on("input", () => answered++);
+      for (let m = 0; m < IN_FLIGHT; m++) node.receive({ payload: "" } as NodeMessage);
       await settle(20);
       const closing = Date.now();
       await helper.unload();
       slowest = Math.max(slowest, Date.now() - closing);
     }
+    await settle(500);
+    // With the emulator still up: its side of any socket the client left open would count too.
+    const beforeRestart = handles();
     emulator.setFaults({});
     await emulator.close();
     emulator = await startEmulator({ profiles: 50 });
     await settle(500);
     const after = handles();
-    console.log(`RELIABILITY shutdown ${JSON.stringify({ redeploys: REDEPLOYS, slowestCloseMs: slowest, handlesBefore: baseline, handlesAfter: after, listenersBefore: baselineListeners, listenersAfter: listeners() })}`);
+    console.log(`RELIABILITY shutdown ${JSON.stringify({ redeploys: REDEPLOYS, inFlight: REDEPLOYS * IN_FLIGHT, aborted, answered, slowestCloseMs: slowest, handlesBefore: baseline, handlesBeforeEmulatorRestart: beforeRestart, handlesAfter: after, listenersBefore: baselineListeners, listenersAfter: listeners() })}`);
     assert.ok(slowest < 2_000, `slowest close took ${slowest} ms`);
+    assert.deepEqual(otherErrors, []);
+    assert.equal(aborted, REDEPLOYS * IN_FLIGHT, "every request in flight was aborted by the redeploy");
+    assert.equal(answered, 0);
+    for (const kind of ["TCPSocketWrap", "Timeout"]) {
+      assert.ok((beforeRestart[kind] ?? 0) <= (baseline[kind] ?? 0), `${kind} ${JSON.stringify(baseline)} -> ${JSON.stringify(beforeRestart)}`);
+    }
     assert.ok((after.TCPSocketWrap ?? 0) <= (baseline.TCPSocketWrap ?? 0), `sockets ${JSON.stringify(baseline)} -> ${JSON.stringify(after)}`);
     assert.ok((after.Timeout ?? 0) <= (baseline.Timeout ?? 0), `timers ${JSON.stringify(baseline)} -> ${JSON.stringify(after)}`);
     assert.equal(listeners(), baselineListeners);

@@ -37,6 +37,8 @@ interface RoundFigures {
   caught: number;
   readMessages: number;
   readSucceeded: number;
+  /** Requests the emulator saw beyond one per message (retries, and re-sends after a refused token). */
+  resent: number;
   duplicateOutcomes: number;
   missingOutcomes: number;
   seconds: number;
@@ -52,9 +54,15 @@ describe("reliability: soak under faults", function () {
   const onUnhandled = (): void => {
     unhandled++;
   };
+  // Warnings such as "Possible EventTarget memory leak detected" would land in the user's log.
+  const warnings: string[] = [];
+  const onWarning = (warning: Error): void => {
+    warnings.push(`${warning.name}: ${warning.message}`);
+  };
 
   before(async () => {
     process.on("unhandledRejection", onUnhandled);
+    process.on("warning", onWarning);
     emulator = await startEmulator({ profiles: 200, apps: 30, requestLogSize: 30_000, localToken: "soak-local-token-5521" });
     scanner = new SecretScanner([emulator.credentials.apiKey, "soak-local-token-5521"]);
     await new Promise<void>((resolve) => helper.startServer(resolve));
@@ -63,13 +71,14 @@ describe("reliability: soak under faults", function () {
 
   after(async () => {
     process.off("unhandledRejection", onUnhandled);
+    process.off("warning", onWarning);
     await helper.unload();
     await new Promise<void>((resolve) => helper.stopServer(resolve));
     await emulator.close();
   });
 
   /** Sends `MESSAGES` messages, keeping `CONCURRENCY` in flight, and counts each one's outcome. */
-  async function round(label: string, beforeForget: () => void): Promise<RoundFigures> {
+  async function round(label: string, beforeForget: () => void, halfway: () => void = () => undefined): Promise<RoundFigures> {
     const outcomes = new Map<number, number>();
     let outputs = 0;
     let caught = 0;
@@ -105,6 +114,7 @@ describe("reliability: soak under faults", function () {
 
       const sendNext = (): void => {
         const seq = sent++;
+        if (seq === MESSAGES / 2) halfway();
         const type = TYPES[seq % TYPES.length] as string;
         const read = READ_TYPES.includes(type);
         if (read) readMessages++;
@@ -116,6 +126,9 @@ describe("reliability: soak under faults", function () {
     });
 
     await settle(200);
+    const callRequests = Object.entries(emulator.stats.requests)
+      .filter(([route]) => route !== "open POST /oauth2/token")
+      .reduce((sum, [, count]) => sum + count, 0);
     beforeForget();
     checkWritesAndForget();
     const duplicateOutcomes = [...outcomes.values()].filter((count) => count > 1).length;
@@ -125,6 +138,7 @@ describe("reliability: soak under faults", function () {
       caught,
       readMessages,
       readSucceeded,
+      resent: callRequests - MESSAGES,
       duplicateOutcomes,
       missingOutcomes: MESSAGES - outcomes.size,
       seconds: (Date.now() - started) / 1000,
@@ -155,12 +169,11 @@ describe("reliability: soak under faults", function () {
     emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1, tokenFailure: 1 });
     // Token grants fail for the first second, then recover.
     const recover = setTimeout(() => emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 }), 1_000);
-    const revoke = setTimeout(() => emulator.revokeAllTokens(), 6_000);
     const statsOf = () => ({ faults: { ...emulator.stats.faultsInjected }, rateLimited: emulator.stats.rateLimited, tokensGranted: emulator.stats.tokensGranted, tokenRequests: emulator.stats.tokenRequests, requests: Object.values(emulator.stats.requests).reduce((sum, count) => sum + count, 0) });
     const totals: Array<ReturnType<typeof statsOf>> = [];
-    const first = await round("first", () => totals.push(statsOf()));
+    // All Open API tokens are revoked when half of round one has been sent.
+    const first = await round("first", () => totals.push(statsOf()), () => emulator.revokeAllTokens());
     clearTimeout(recover);
-    clearTimeout(revoke);
     await settle(200);
     const heapAfterFirst = heapMb();
 
@@ -176,6 +189,7 @@ describe("reliability: soak under faults", function () {
       writeRequests,
       repeatedWrites,
       unhandledRejections: unhandled,
+      processWarnings: warnings.length,
       heapMb: { afterFirst: Math.round(heapAfterFirst * 10) / 10, afterSecond: Math.round(heapAfterSecond * 10) / 10 },
       scanned: scanner.scanned,
       secretsFound: scanner.findings.length,
@@ -190,6 +204,9 @@ describe("reliability: soak under faults", function () {
     }
     assert.equal(repeatedWrites, 0, "no start or close was sent twice for one message");
     assert.equal(unhandled, 0);
+    assert.deepEqual(warnings, [], "no process warnings");
+    assert.ok((totals[0]?.tokensGranted ?? 0) >= 2, "a new token was fetched after the revocation in round one");
+    assert.ok(first.resent > 0 && second.resent > 0, "faults were retried");
     assert.ok(heapAfterSecond - heapAfterFirst < 20, `heap grew ${heapAfterSecond - heapAfterFirst} MB`);
     assert.deepEqual(scanner.findings, []);
     const injected = totals[0]?.faults;
