@@ -1,43 +1,69 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
+import type { EmulatorOptions, EmulatorStats } from "../src/emulator";
+import { onEmulatorCore } from "./cpu";
 
 export interface EmulatorProcess {
   localUrl: string;
   openUrl: string;
   apiId: string;
   apiKey: string;
+  /** The emulator's counters, asked for over IPC. */
+  stats(): Promise<EmulatorStats>;
   stop(): Promise<void>;
 }
 
-/** The emulator in a process of its own, so its CPU is not charged to what is measured. */
-export function startEmulatorProcess(profiles: number): Promise<EmulatorProcess> {
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, "..", "dist", "emulator", "cli.js"), "--local-port", "0", "--open-port", "0", "--profiles", String(profiles)], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+/**
+ * The compiled emulator in a process of its own (on its own core when possible), so its CPU is not
+ * charged to what is measured. No faults, no rate limit.
+ */
+export function startEmulatorProcess(options: EmulatorOptions): Promise<EmulatorProcess> {
+  const [command, ...args] = onEmulatorCore([process.execPath, "--import", "tsx", join(__dirname, "emulator-main.ts"), JSON.stringify(options)]);
+  const child: ChildProcess = spawn(command as string, args, { stdio: ["ignore", "pipe", "inherit", "ipc"], cwd: join(__dirname, "..") });
+  const ask = <T>(type: string, pick: (message: Record<string, unknown>) => T): Promise<T> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`the emulator did not answer "${type}"`)), 10_000);
+      const onMessage = (message: Record<string, unknown>): void => {
+        if (message?.type !== type) return;
+        clearTimeout(timer);
+        child.off("message", onMessage);
+        resolve(pick(message));
+      };
+      child.on("message", onMessage);
+      child.send({ type });
+    });
   return new Promise((resolve, reject) => {
     let output = "";
-    const timer = setTimeout(() => reject(new Error(`the emulator did not start:\n${output}`)), 30_000);
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the emulator did not start within 60 s:\n${output}`));
+    }, 60_000);
+    const onExit = (code: number | null): void => {
+      clearTimeout(timer);
+      reject(new Error(`the emulator exited with ${String(code)}:\n${output}`));
+    };
+    child.once("exit", onExit);
     child.stdout?.on("data", (chunk: Buffer) => {
       output += chunk.toString();
-      const local = /Local API:\s+(\S+)/.exec(output)?.[1];
-      const open = /Open API:\s+(\S+)/.exec(output)?.[1];
-      const apiId = /API ID:\s+(\S+)/.exec(output)?.[1];
-      const apiKey = /API key:\s+(\S+)/.exec(output)?.[1];
-      if (local && open && apiId && apiKey && /Ctrl\+C/.test(output)) {
-        clearTimeout(timer);
-        resolve({
-          localUrl: local,
-          openUrl: open,
-          apiId,
-          apiKey,
-          stop: () =>
-            new Promise((done) => {
-              child.once("exit", () => done());
-              child.kill("SIGINT");
-            }),
-        });
-      }
+      const line = output.split("\n").find((text) => text.startsWith("{"));
+      if (!line) return;
+      clearTimeout(timer);
+      child.off("exit", onExit);
+      const urls = JSON.parse(line) as { localUrl: string; openUrl: string; apiId: string; apiKey: string };
+      resolve({
+        ...urls,
+        stats: () => ask("stats", (message) => message.stats as EmulatorStats),
+        stop: () =>
+          new Promise((done) => {
+            if (child.exitCode !== null || child.signalCode !== null) return done();
+            const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
+            child.once("exit", () => {
+              clearTimeout(kill);
+              done();
+            });
+            child.kill("SIGINT");
+          }),
+      });
     });
-    child.once("exit", (code) => reject(new Error(`the emulator exited with ${String(code)}:\n${output}`)));
   });
 }

@@ -1,15 +1,22 @@
-/** Keeps `concurrency` operations in flight until `total` have finished; reports rate and latency. */
+/** Rates, latency percentiles, wall time and peak RSS: the benchmark's only ways of measuring. */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+
 export interface Throughput {
   concurrency: number;
   requests: number;
   perSecond: number;
   p50Ms: number;
   p99Ms: number;
+  /** CPU time this process spent per request (user + system, all its threads), in microseconds. */
+  cpuUsPerRequest: number;
 }
 
+/** Keeps `concurrency` operations in flight until `total` have finished; reports rate and latency. */
 export async function throughput(concurrency: number, total: number, operation: () => Promise<void>): Promise<Throughput> {
   const latencies: number[] = [];
   let started = 0;
+  const cpuBefore = process.cpuUsage();
   const begin = performance.now();
   const worker = async (): Promise<void> => {
     while (started < total) {
@@ -21,9 +28,34 @@ export async function throughput(concurrency: number, total: number, operation: 
   };
   await Promise.all(Array.from({ length: concurrency }, worker));
   const seconds = (performance.now() - begin) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
   latencies.sort((a, b) => a - b);
-  const at = (q: number): number => round(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0);
-  return { concurrency, requests: total, perSecond: Math.round(total / seconds), p50Ms: at(0.5), p99Ms: at(0.99) };
+  return {
+    concurrency,
+    requests: total,
+    perSecond: Math.round(total / seconds),
+    p50Ms: round(percentile(latencies, 0.5)),
+    p99Ms: round(percentile(latencies, 0.99)),
+    cpuUsPerRequest: Math.round((cpu.user + cpu.system) / total),
+  };
+}
+
+/** The q-quantile of ascending `sorted` (nearest rank). */
+export function percentile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
+}
+
+/** The run with the median rate among repeated runs of the same measurement. */
+export function medianRun(runs: readonly Throughput[]): Throughput {
+  const sorted = [...runs].sort((a, b) => a.perSecond - b.perSecond);
+  return sorted[Math.floor((sorted.length - 1) / 2)] as Throughput;
+}
+
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 export function round(value: number, digits = 2): number {
@@ -31,18 +63,35 @@ export function round(value: number, digits = 2): number {
   return Math.round(value * factor) / factor;
 }
 
-/** Samples RSS while `work` runs; returns its result, the wall time and the peak RSS growth. */
-export async function withPeakRss<T>(work: () => Promise<T>): Promise<{ result: T; seconds: number; peakRssGrowthMb: number }> {
-  const before = process.memoryUsage().rss;
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+/** A full garbage collection, so RSS growth is measured from a settled heap. */
+export function collectGarbage(): void {
+  gc();
+  gc();
+}
+
+export interface Timed<T> {
+  result: T;
+  seconds: number;
+  peakRssGrowthMb: number;
+}
+
+/** Samples RSS every 10 ms while `work` runs; returns its result, the wall time and the peak RSS growth. */
+export async function withPeakRss<T>(work: () => Promise<T>): Promise<Timed<T>> {
+  collectGarbage();
+  const before = process.memoryUsage.rss();
   let peak = before;
   const timer = setInterval(() => {
-    peak = Math.max(peak, process.memoryUsage().rss);
-  }, 20);
+    peak = Math.max(peak, process.memoryUsage.rss());
+  }, 10);
   const begin = performance.now();
   try {
     const result = await work();
-    peak = Math.max(peak, process.memoryUsage().rss);
-    return { result, seconds: (performance.now() - begin) / 1000, peakRssGrowthMb: round((peak - before) / 1024 / 1024, 1) };
+    const seconds = (performance.now() - begin) / 1000;
+    peak = Math.max(peak, process.memoryUsage.rss());
+    return { result, seconds, peakRssGrowthMb: round((peak - before) / 1024 / 1024, 1) };
   } finally {
     clearInterval(timer);
   }

@@ -1,0 +1,102 @@
+/** Turns the phases' figures into named ratios with targets, a printed table and bench/results.json. */
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AllPagesResult } from "./all-pages";
+import type { ColdStartResult } from "./cold-start";
+import { median, round, type Throughput } from "./measure";
+import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
+import type { StartupResult } from "./startup";
+
+export interface Ratio {
+  name: string;
+  value: number;
+  target: string;
+  pass: boolean | null;
+  /** What the ratio compares. */
+  means: string;
+}
+
+export interface Figures {
+  perRequest: PerRequestResult;
+  coldStart: ColdStartResult;
+  allPages: AllPagesResult;
+  startup: StartupResult;
+}
+
+const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
+  const found = figures.perRequest[variant].median.find((entry) => entry.concurrency === concurrency);
+  if (!found) throw new Error(`no ${variant} figure at concurrency ${concurrency}`);
+  return found;
+};
+
+/**
+ * `a` ÷ `b` in requests/s, taken round by round (both ran in the same round, close in time) and the
+ * median of those: drift of the machine between rounds cancels out.
+ */
+function pairedRatio(figures: Figures, a: Variant, b: Variant, concurrency: number): number {
+  const index = LOADS.findIndex((load) => load.concurrency === concurrency);
+  const first = figures.perRequest[a].rounds[index] ?? [];
+  const second = figures.perRequest[b].rounds[index] ?? [];
+  if (first.length === 0 || first.length !== second.length) throw new Error(`no paired rounds for ${a} and ${b} at concurrency ${concurrency}`);
+  return median(first.map((run, round) => run.perSecond / (second[round] as Throughput).perSecond));
+}
+
+export function ratios(figures: Figures): Ratio[] {
+  const ratio = (a: Variant, b: Variant, concurrency: number): number => pairedRatio(figures, a, b, concurrency);
+  const { allPages: pages, coldStart: cold, startup } = figures;
+  const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
+  const atMost = (name: string, value: number, max: number, means: string): Ratio => ({ name, value: round(value), target: `<= ${max}`, pass: value <= max, means });
+  return [
+    atLeast("node_vs_raw_c64", ratio("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
+    atLeast("node_vs_raw_c1", ratio("ours", "raw", 1), 0.85, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 1, median of the per-round ratios"),
+    atLeast("node_vs_core_http_c64", ratio("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
+    { name: "cold_token_grants", value: cold.tokenGrants, target: "== 1", pass: cold.tokenGrants === 1 && cold.succeeded === cold.messages, means: `token grants for ${cold.messages} concurrent cold list-apps messages (all must succeed)` },
+    atMost("all_pages_vs_raw", pages.array.seconds / pages.raw.seconds, 1.2, "all pages (array) wall time ÷ raw undici page loop wall time"),
+    { name: "all_pages_rss_growth_mb", value: pages.array.peakRssGrowthMb, target: "< 300", pass: pages.array.peakRssGrowthMb < 300, means: `peak RSS growth (MB) while list-profiles collects ${pages.profiles} profiles` },
+    atMost("split_vs_array_plus_core_split", pages.split.seconds / pages.arrayThenCoreSplit.seconds, 1, "split output wall time ÷ (array output + core Split node) wall time"),
+    // Not targets: what explains the per-request ratios.
+    { name: "floor_vs_raw_c64", value: round(ratio("floor", "raw", 64)), target: "(reported)", pass: null, means: "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling" },
+    { name: "floor_vs_raw_c1", value: round(ratio("floor", "raw", 1)), target: "(reported)", pass: null, means: "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1" },
+    { name: "node_vs_floor_c64", value: round(ratio("ours", "floor", 64)), target: "(reported)", pass: null, means: "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs" },
+    { name: "node_vs_floor_c1", value: round(ratio("ours", "floor", 1)), target: "(reported)", pass: null, means: "list-profiles node ÷ the minimal node, concurrency 1" },
+    { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
+  ];
+}
+
+export function table(figures: Figures, list: Ratio[], meta: Record<string, unknown>): string {
+  const lines: string[] = [];
+  lines.push("| what | concurrency | requests/s | p50 ms | p99 ms | CPU µs/request (measured side) |", "|---|---|---|---|---|---|");
+  for (const concurrency of [1, 64]) {
+    for (const variant of VARIANTS) {
+      const entry = at(figures, variant, concurrency);
+      lines.push(`| ${LABELS[variant]} | ${concurrency} | ${entry.perSecond} | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.cpuUsPerRequest} |`);
+    }
+  }
+  const { coldStart: cold, allPages: pages, startup } = figures;
+  const pageLine = (label: string, figure: { seconds: number; itemsPerSecond: number; peakRssGrowthMb: number }): string =>
+    `| ${label} | ${figure.seconds} s, ${figure.itemsPerSecond} items/s, peak RSS +${figure.peakRssGrowthMb} MB |`;
+  lines.push(
+    "",
+    "| other figure | value |",
+    "|---|---|",
+    `| cold start: ${cold.messages} concurrent list-apps messages | ${cold.succeeded} succeeded, ${cold.tokenGrants} token grant(s) (${cold.tokenRequests} token request(s)), ${cold.seconds} s, ${cold.perSecond} messages/s |`,
+    pageLine(`all pages (${pages.profiles} profiles), raw undici loop`, pages.raw),
+    pageLine("all pages, list-profiles (array)", pages.array),
+    pageLine("all pages, list-profiles (split: one message per item)", pages.split),
+    pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
+    `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
+    "",
+    "| ratio | value | target | met |",
+    "|---|---|---|---|",
+    ...list.map((ratio) => `| ${ratio.name} | ${ratio.value} | ${ratio.target} | ${ratio.pass === null ? "—" : ratio.pass ? "yes" : "**no**"} |`),
+    "",
+    `Machine: ${String(meta.cores)} cores, Node ${String(meta.node)}, ${meta.pinned ? "measured side pinned to core 0, emulator to the last core (taskset)" : "no core pinning"}; run took ${String(meta.seconds)} s.`,
+  );
+  return lines.join("\n");
+}
+
+export function writeResults(figures: Figures, list: Ratio[], meta: Record<string, unknown>): string {
+  const file = join(__dirname, "results.json");
+  writeFileSync(file, `${JSON.stringify({ ...meta, ratios: list, ...figures }, null, 2)}\n`);
+  return file;
+}
