@@ -82,6 +82,14 @@ function jsonBody(endpoint: EndpointName, definition: EndpointDefinition, body: 
   return JSON.stringify(prepareBody(definition, body ?? {}));
 }
 
+/** A timeout in milliseconds: a positive, finite number (undici would take 0 as "no timeout"). */
+function checkTimeout(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
+    throw new MoreLoginInputError(`${name} must be a positive number of milliseconds, got ${String(value)}`);
+  }
+  return value;
+}
+
 /** A generic request's body as JSON, or the input error that says why it cannot be. */
 function toJson(body: unknown): string {
   try {
@@ -118,6 +126,7 @@ export class MoreLoginClient {
     this.apiId = settings.apiId || undefined;
     this.apiKey = settings.apiKey || undefined;
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...settings.timeouts };
+    for (const [name, value] of Object.entries(this.timeouts)) checkTimeout(value, `timeouts.${name}`);
     this.retry = { ...DEFAULT_RETRY, ...settings.retry };
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
@@ -150,7 +159,7 @@ export class MoreLoginClient {
         path: definition.path,
         json: definition.method === "POST" ? jsonBody(endpoint, definition, body) : undefined,
         idempotency: definition.idempotency,
-        timeoutMs: options.timeoutMs ?? (definition.slow ? this.timeouts.profile : this.timeouts.request),
+        timeoutMs: options.timeoutMs === undefined ? (definition.slow ? this.timeouts.profile : this.timeouts.request) : checkTimeout(options.timeoutMs, "timeoutMs"),
       },
       options.signal,
     );
@@ -181,7 +190,7 @@ export class MoreLoginClient {
         path,
         json,
         idempotency: request.method === "GET" ? "read" : "write",
-        timeoutMs: options.timeoutMs ?? this.timeouts.request,
+        timeoutMs: options.timeoutMs === undefined ? this.timeouts.request : checkTimeout(options.timeoutMs, "timeoutMs"),
         allowBareJson: true,
       },
       options.signal,

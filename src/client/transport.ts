@@ -29,6 +29,12 @@ export interface RawResponse {
 const API_LABEL: Record<ApiName, string> = { local: "Local API", open: "Open API" };
 export const apiLabel = (api: ApiName): string => API_LABEL[api];
 
+/** Where calls to one origin go: a keep-alive pool, or the proxy agent for remote hosts. */
+interface Route {
+  dispatcher: Dispatcher;
+  viaProxy: boolean;
+}
+
 /** Error codes that prove the request never left this machine. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EADDRNOTAVAIL", "UND_ERR_CONNECT_TIMEOUT"]);
 
@@ -45,7 +51,7 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * exempts them; loopback never goes through a proxy.
  */
 export class Transport {
-  private readonly pools = new Map<string, Dispatcher>();
+  private readonly routes = new Map<string, Route>();
   private readonly closing = new AbortController();
   private readonly bySignal = new WeakMap<AbortSignal, Set<Exchange>>();
   private closed = false;
@@ -73,16 +79,24 @@ export class Transport {
     // A dispatch handler rather than undici's request(): no stream and no abort listener per call
     // (one listener per caller signal, see exchangesOf), and undici's own timers for the timeout.
     // Both measurably slowed the hot path. close() destroys the pools, which ends every exchange.
+    let route: Route;
+    try {
+      route = this.route(request.origin);
+    } catch (error) {
+      return Promise.reject(this.failure(request, error));
+    }
     return new Promise<RawResponse>((resolve, reject) => {
       const exchanges = signal ? this.exchangesOf(signal) : undefined;
       const exchange = new Exchange(resolve, (error) => reject(this.failure(request, error)), (settled) => exchanges?.delete(settled));
       exchanges?.add(exchange);
-      this.pool(request.origin).dispatch(
+      route.dispatcher.dispatch(
         {
           origin: request.origin,
           method: request.method,
           path: request.path,
-          headers: request.headers,
+          // undici's proxy agent writes a host header into the object it is given: it gets a copy,
+          // so the client's shared header objects stay as they are.
+          headers: route.viaProxy ? { ...request.headers } : request.headers,
           body: request.body,
           headersTimeout: request.timeoutMs,
           bodyTimeout: request.timeoutMs,
@@ -110,9 +124,9 @@ export class Transport {
     if (this.closed) return;
     this.closed = true;
     this.closing.abort();
-    const pools = [...this.pools.values()];
-    this.pools.clear();
-    await Promise.all(pools.map((pool) => pool.destroy().catch(() => undefined)));
+    const routes = [...this.routes.values()];
+    this.routes.clear();
+    await Promise.all(routes.map((route) => route.dispatcher.destroy().catch(() => undefined)));
   }
 
   /** The typed error for a call that did not get its whole answer. */
@@ -139,15 +153,15 @@ export class Transport {
     return networkError(request, error, context);
   }
 
-  private pool(origin: string): Dispatcher {
-    let pool = this.pools.get(origin);
-    if (!pool) {
+  private route(origin: string): Route {
+    let route = this.routes.get(origin);
+    if (!route) {
       const options = { connections: 128, keepAliveTimeout: 10_000, connect: { timeout: 10_000 }, ...this.poolOptions };
       const viaProxy = proxyConfigured() && !isLoopbackHost(new URL(origin).hostname);
-      pool = viaProxy ? new EnvHttpProxyAgent(options) : new Pool(origin, options);
-      this.pools.set(origin, pool);
+      route = { dispatcher: viaProxy ? new EnvHttpProxyAgent(options) : new Pool(origin, options), viaProxy };
+      this.routes.set(origin, route);
     }
-    return pool;
+    return route;
   }
 }
 

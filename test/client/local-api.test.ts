@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginApiError, MoreLoginInputError, PreparedBody, type MoreLoginClient } from "../../src/client";
+import { MoreLoginApiError, MoreLoginClient, MoreLoginInputError, PreparedBody } from "../../src/client";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
 
 describe("client: Local API", () => {
@@ -118,6 +118,16 @@ describe("client: Local API", () => {
     assert.ok(error instanceof MoreLoginInputError);
     assert.equal(error.message, "the body was prepared for listProfiles, not for startProfile");
     assert.equal(requests(emulator(), "local POST /api/env/start"), 0);
+  });
+
+  it("refuses a timeout that is not a positive number of milliseconds, sending nothing", async () => {
+    assert.throws(() => new MoreLoginClient({ timeouts: { request: 0 } }), /^MoreLoginInputError: timeouts\.request must be a positive number of milliseconds, got 0$/);
+    for (const timeoutMs of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      const error = await rejection(client.call("listProfiles", { pageNo: 1 }, { timeoutMs }));
+      assert.ok(error instanceof MoreLoginInputError, String(timeoutMs));
+      assert.match(error.message, /^timeoutMs must be a positive number of milliseconds/);
+    }
+    assert.equal(requests(emulator(), "local POST /api/env/page"), 0);
   });
 
   it("needs a profile for start and close", async () => {

@@ -76,4 +76,39 @@ describe("client: HTTPS_PROXY and NO_PROXY", () => {
       await client.close();
     }
   });
+
+  it("a proxied call leaves the headers of other clients alone", async () => {
+    process.env.HTTPS_PROXY = proxyUrl;
+    const remote = remoteClient();
+    const local = clientFor(emulator());
+    try {
+      await rejection(remote.call("listApps", { pageNum: 1 }));
+      assert.deepEqual(tunnels, ["api.morelogin.test:443"]);
+      await local.call("listApps", { pageNum: 1 });
+      const host = new URL(emulator().openUrl).host;
+      assert.deepEqual(
+        emulator().requestLog.slice(-2).map((entry) => `${entry.path} ${String(entry.headers.host)}`),
+        [`/oauth2/token ${host}`, `/cloudphone/app/page ${host}`],
+      );
+    } finally {
+      await remote.close();
+      await local.close();
+    }
+  });
+
+  it("a proxy address that is not a URL is a clear network error, every time", async () => {
+    process.env.HTTPS_PROXY = "10.0.0.1:3128";
+    const client = remoteClient();
+    try {
+      for (let i = 0; i < 2; i++) {
+        const error = await rejection(client.call("listApps", { pageNum: 1 }));
+        assert.ok(error instanceof MoreLoginError);
+        assert.equal(error.kind, "network");
+        assert.equal(error.message, "Open API token request failed: cannot reach the Open API at https://api.morelogin.test (ERR_INVALID_URL)");
+      }
+      assert.deepEqual(tunnels, []);
+    } finally {
+      await client.close();
+    }
+  });
 });
