@@ -45,18 +45,20 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
     return prepared;
   };
 
+  /** The node's fields for this message, with msg.payload's laid over them. */
+  const bodyOf = async ({ node, def, msg }: OperationContext): Promise<Record<string, unknown>> => {
+    const own = await fieldsToBody(RED, node, def, msg, fields);
+    return isPlainObjectValue(msg.payload) ? overlay(own, msg.payload) : own;
+  };
+
   registerOperationNode(RED, spec.type, {
     label: spec.label,
     async run(context: OperationContext): Promise<OperationResult> {
       const { def, msg, client, signal, t } = context;
       const mode = outputMode(def.output);
-      const fromMessage = isPlainObjectValue(msg.payload);
-      const all = def.all === true || def.all === "true";
-      const fixed = fromMessage || all ? null : fixedBodyOf(def);
-      const ownFields = fixed ? {} : await fieldsToBody(RED, context.node, def, msg, fields);
-      const body = fromMessage ? overlay(ownFields, msg.payload as Record<string, unknown>) : ownFields;
 
-      if (all) {
+      if (def.all === true || def.all === "true") {
+        const body = await bodyOf(context);
         const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
         const collected = await fetchAll(client, spec.endpoint, body, { maxItems, signal });
         const { api, path } = ENDPOINTS[spec.endpoint];
@@ -68,7 +70,8 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
         };
       }
 
-      const result = await client.call(spec.endpoint, fixed ?? body, { signal });
+      const fixed = isPlainObjectValue(msg.payload) ? null : fixedBodyOf(def);
+      const result = await client.call(spec.endpoint, fixed ?? (await bodyOf(context)), { signal });
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {

@@ -57,9 +57,9 @@ function dynamicProperty(RED: NodeAPI, node: Node, msg: NodeMessage, value: unkn
 }
 
 /**
- * The body the node's own fields give, before msg.payload is laid over it. Fields set as plain
- * values are read at once (no promise when all are plain); only msg, context, env and JSONata fields
- * wait for the runtime.
+ * The body the node's own fields give, before msg.payload is laid over it. When every field is a
+ * plain value it comes at once, without a promise; otherwise msg, context, env and JSONata fields
+ * are read from the runtime.
  */
 export function fieldsToBody(
   RED: NodeAPI,
@@ -68,14 +68,7 @@ export function fieldsToBody(
   msg: NodeMessage,
   fields: readonly FieldSpec[],
 ): Record<string, unknown> | Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {};
-  for (let index = 0; index < fields.length; index++) {
-    const field = fields[index] as FieldSpec;
-    const value = literalProperty(def[field.name], typeOf(def, field), field.name);
-    if (value === DYNAMIC) return readRest(RED, node, def, msg, fields.slice(index), body);
-    setField(body, field.name, value);
-  }
-  return body;
+  return fixedFields(def, fields) ?? readFields(RED, node, def, msg, fields);
 }
 
 /**
@@ -92,15 +85,15 @@ export function fixedFields(def: OperationNodeDef, fields: readonly FieldSpec[])
   return body;
 }
 
-/** fieldsToBody from the first field that must be read from the runtime on. */
-async function readRest(
+/** Every field in order, dynamic ones read from the runtime. */
+async function readFields(
   RED: NodeAPI,
   node: Node,
   def: OperationNodeDef,
   msg: NodeMessage,
   fields: readonly FieldSpec[],
-  body: Record<string, unknown>,
 ): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
   for (const field of fields) {
     const type = typeOf(def, field);
     let value = literalProperty(def[field.name], type, field.name);
