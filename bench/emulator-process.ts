@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { join } from "node:path";
 import type { EmulatorOptions, EmulatorStats } from "../src/emulator";
+import { stopChild } from "../tools/sandbox";
 import { onEmulatorCore } from "./cpu";
 
 export interface EmulatorProcess {
@@ -53,16 +54,7 @@ export function startEmulatorProcess(options: EmulatorOptions): Promise<Emulator
       resolve({
         ...urls,
         stats: () => ask("stats", (message) => message.stats as EmulatorStats),
-        stop: () =>
-          new Promise((done) => {
-            if (child.exitCode !== null || child.signalCode !== null) return done();
-            const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-            child.once("exit", () => {
-              clearTimeout(kill);
-              done();
-            });
-            child.kill("SIGINT");
-          }),
+        stop: () => stopChild(child),
       });
     });
   });

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { freePort, packPackage, prepareUserDir, writeSettings } from "../tools/sandbox";
+import { freePort, packPackage, prepareUserDir, stopChild, writeSettings } from "../tools/sandbox";
 import { median } from "./measure";
 
 export interface StartupResult {
@@ -46,16 +46,7 @@ async function timeStart(userDir: string): Promise<number> {
       });
     });
   } finally {
-    await new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
-      child.removeAllListeners("exit");
-      child.once("exit", () => {
-        clearTimeout(kill);
-        resolve();
-      });
-      child.kill("SIGINT");
-    });
+    await stopChild(child);
   }
 }
 

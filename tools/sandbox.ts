@@ -150,7 +150,8 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
   throw new Error(`Node-RED did not answer at ${url} within ${timeoutMs / 1000} s:\n${output()}`);
 }
 
-function stopChild(child: ChildProcess): Promise<void> {
+/** SIGINT, then SIGKILL if the process has not exited within 10 s. */
+export function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolveStop) => {
     const kill = setTimeout(() => child.kill("SIGKILL"), 10_000);
