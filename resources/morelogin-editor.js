@@ -56,6 +56,7 @@
   }
 
   function failureText(xhr) {
+    if (xhr && xhr.status === 403) return t("morelogin.picker.forbidden");
     if (xhr && xhr.responseJSON && xhr.responseJSON.error) return xhr.responseJSON.error;
     if (xhr && xhr.status === 401) return t("morelogin.picker.unauthorized");
     return t("morelogin.picker.failed");

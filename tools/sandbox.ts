@@ -107,6 +107,8 @@ export interface StartOptions {
   redJs?: string;
   echo?: boolean;
   adminUsers?: AdminUser[];
+  /** Variables added to Node-RED's environment. */
+  env?: Record<string, string>;
 }
 
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
@@ -115,7 +117,7 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
   const child = spawn(options.node ?? process.execPath, [redJs, "-u", options.userDir, "-s", settings], {
     cwd: options.userDir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, NODE_OPTIONS: "" },
+    env: { ...process.env, ...options.env, NODE_OPTIONS: "" },
   });
   let output = "";
   const record = (chunk: Buffer): void => {
@@ -206,11 +208,16 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
   return { flows: [...flows, ...configs.values()], byExample };
 }
 
-/** Deploys flows (credentials included on the nodes that have them) through the admin API. */
-export async function deploy(url: string, flows: FlowNode[]): Promise<void> {
+/** Deploys flows (credentials included on the nodes that have them) through the admin API, as `token`'s user when given. */
+export async function deploy(url: string, flows: FlowNode[], token?: string): Promise<void> {
   const response = await fetch(`${url}/flows`, {
     method: "POST",
-    headers: { "content-type": "application/json", "Node-RED-Deployment-Type": "full", "Node-RED-API-Version": "v2" },
+    headers: {
+      "content-type": "application/json",
+      "Node-RED-Deployment-Type": "full",
+      "Node-RED-API-Version": "v2",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    },
     body: JSON.stringify({ flows }),
   });
   if (!response.ok) throw new Error(`deploy failed: HTTP ${response.status} ${await response.text()}`);

@@ -86,6 +86,20 @@ describe("nodes: editor pickers and connection test (admin endpoints)", function
     assert.equal(unknown.status, 404);
   });
 
+  it("refuses settings that are not text with 400 before anything is sent", async () => {
+    for (const [body, text] of [
+      [{ id: CONFIG_ID, localUrl: 5 }, /^localUrl must be a string$/],
+      [{ id: ["x"] }, /^id must be a string$/],
+      [{ id: CONFIG_ID, credentials: "__PWRD__" }, /^credentials must be an object$/],
+      [{ id: CONFIG_ID, credentials: { apiKey: { $: 1 } } }, /^credentials\.apiKey must be a string$/],
+    ] as const) {
+      const response = await post("/morelogin/test", body);
+      assert.equal(response.status, 400, JSON.stringify(body));
+      assert.match(response.body.error, text);
+    }
+    assert.equal(emulator().requestLog.length, 0);
+  });
+
   it("tests the connection: Local API, then the Open API when credentials are set", async () => {
     const ok = await post("/morelogin/test", { id: CONFIG_ID });
     assert.equal(ok.status, 200);

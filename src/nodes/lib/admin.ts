@@ -1,10 +1,17 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
-import { MoreLoginClient, fetchAll, isPlainObjectValue, type ClientSettings, type PagedEndpointName } from "../../client";
-import type { ConfigCredentials, ConfigNode } from "./types";
+import { fetchAll, type MoreLoginClient, type PagedEndpointName } from "../../client";
+import {
+  CHANGE_PERMISSION,
+  EditorRequestError,
+  changesFromDeployed,
+  clientForSettings,
+  deployedClient,
+  findDeployedConfig,
+  parseEditorSettings,
+  type EditorClient,
+} from "./editor-access";
 
-/** The editor sends this placeholder for a password credential it already has stored. */
-const STORED = "__PWRD__";
 const PICKER_LIMIT = 200;
 
 interface PickerItem {
@@ -13,19 +20,11 @@ interface PickerItem {
   detail?: string;
 }
 
-interface EditorSettings {
-  id?: string;
-  localUrl?: string;
-  openUrl?: string;
-  credentials?: Partial<Record<keyof ConfigCredentials, string>>;
-}
-
-type Resolved = { client: MoreLoginClient; temporary: boolean };
-
 /**
- * The editor's live pickers and the config node's connection test, under `morelogin/`, readable by
- * whoever may read config nodes. They work before the config node is deployed: the editor posts
- * the settings it has, and stored credentials are used only towards the URLs they were deployed for.
+ * The editor's live pickers and the config node's connection test, under `morelogin/`. Whoever may
+ * read config nodes gets what the deployed config node already reaches, with its own client; other
+ * URLs or credentials, `${...}` values and config nodes not deployed yet need the permission to
+ * change config nodes, since they make the runtime send requests (and secrets) where the editor says.
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
   const canRead = RED.auth.needsPermission("morelogin-config.read");
@@ -42,7 +41,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       res.status(404).json({ error: `unknown list "${String(req.params.resource)}"` });
       return;
     }
-    void withClient(RED, req.body as unknown, res, async (client) => {
+    void serve(RED, req, res, async (client) => {
       const query: Record<string, unknown> = {};
       const text = typeof (req.body as { q?: unknown })?.q === "string" ? ((req.body as { q: string }).q).trim() : "";
       if (picker.filter && text) query[picker.filter] = text;
@@ -52,7 +51,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   });
 
   RED.httpAdmin.post("/morelogin/tags", canRead, (req: Request, res: Response) => {
-    void withClient(RED, req.body as unknown, res, async (client) => {
+    void serve(RED, req, res, async (client) => {
       const result = await client.call("listTags");
       const tags = Array.isArray(result.data) ? result.data : [];
       return { items: tags.map((tag) => ({ id: String(tag.id), name: String(tag.tagName) })) };
@@ -60,7 +59,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   });
 
   RED.httpAdmin.post("/morelogin/test", canRead, (req: Request, res: Response) => {
-    void withClient(RED, req.body as unknown, res, async (client) => {
+    void serve(RED, req, res, async (client) => {
       const local = await client.call("listProfiles", { pageNo: 1, pageSize: 1 }).then(
         (result) => ({ ok: true, message: `Local API reachable: ${result.data.total} profiles` }),
         (error: unknown) => ({ ok: false, message: `Local API: ${errorText(error)}` }),
@@ -76,12 +75,13 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   });
 }
 
-async function withClient(RED: NodeAPI, body: unknown, res: Response, work: (client: MoreLoginClient) => Promise<unknown>): Promise<void> {
-  let resolved: Resolved;
+/** Decides which client may serve the request (or answers 400/403/503 before anything is sent), runs `work`, answers. */
+async function serve(RED: NodeAPI, req: Request, res: Response, work: (client: MoreLoginClient) => Promise<unknown>): Promise<void> {
+  let resolved: EditorClient;
   try {
-    resolved = resolveClient(RED, isPlainObjectValue(body) ? (body as EditorSettings) : {});
+    resolved = await editorClient(RED, req);
   } catch (error) {
-    res.status(400).json({ error: errorText(error) });
+    res.status(error instanceof EditorRequestError ? error.status : 400).json({ error: errorText(error) });
     return;
   }
   try {
@@ -93,45 +93,32 @@ async function withClient(RED: NodeAPI, body: unknown, res: Response, work: (cli
   }
 }
 
-function resolveClient(RED: NodeAPI, settings: EditorSettings): Resolved {
-  const deployed = settings.id ? (RED.nodes.getNode(settings.id) as ConfigNode | null) : null;
-  const stored = (settings.id ? (RED.nodes.getCredentials(settings.id) as ConfigCredentials | undefined) : undefined) ?? {};
-  const localUrl = substituteEnv(settings.localUrl) ?? deployed?.localUrl;
-  const openUrl = substituteEnv(settings.openUrl) ?? deployed?.openUrl;
-  const posted = settings.credentials ?? {};
-  const sameUrls = Boolean(deployed) && localUrl === deployed?.localUrl && openUrl === deployed?.openUrl;
-  const names = ["localToken", "apiId", "apiKey"] as const;
-
-  const wantsStored = names.some((name) => posted[name] === STORED);
-  if (wantsStored && !sameUrls) {
-    // A stored secret only ever goes where the deployed config node already sends it.
-    throw new Error("stored credentials are only used with the URLs they were deployed with: deploy first, or type the credentials again");
+async function editorClient(RED: NodeAPI, req: Request): Promise<EditorClient> {
+  const settings = parseEditorSettings(req.body as unknown);
+  const deployed = findDeployedConfig(RED, settings.id);
+  const changes = changesFromDeployed(settings, deployed);
+  if (changes.length === 0 && deployed) return deployedClient(deployed);
+  if (!(await mayChangeConfigNodes(RED, req))) {
+    throw new EditorRequestError(
+      403,
+      `only a user who may change config nodes (${CHANGE_PERMISSION}) can use ${changes.join(", ")}: ` +
+        "your user can pick from and test the config node as it is deployed",
+    );
   }
-  const secret = (name: keyof ConfigCredentials): string | undefined => {
-    const value = posted[name];
-    if (value === undefined || value === STORED) return sameUrls ? stored[name] : undefined;
-    return typeof value === "string" ? value : undefined;
-  };
-
-  const unchanged = sameUrls && names.every((name) => secret(name) === stored[name]);
-  if (unchanged && deployed?.client && !deployed.client.isClosed) return { client: deployed.client, temporary: false };
-
-  const clientSettings: ClientSettings = {
-    localUrl,
-    openUrl,
-    localToken: substituteEnv(secret("localToken")),
-    apiId: substituteEnv(secret("apiId")),
-    apiKey: substituteEnv(secret("apiKey")),
-    retry: { attempts: 1 },
-    timeouts: { request: 8_000, token: 8_000 },
-  };
-  return { client: new MoreLoginClient(clientSettings), temporary: true };
+  return clientForSettings(settings, deployed);
 }
 
-/** `${NAME}` as the whole value is read from the environment, as Node-RED does for deployed nodes. */
-function substituteEnv(value: string | undefined): string | undefined {
-  const match = value?.match(/^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/);
-  return match?.[1] ? process.env[match[1]] : value;
+/**
+ * Asks Node-RED's own permission check, so every adminAuth set-up (users, tokens, default
+ * permissions, custom strategies) decides as it does for Node-RED's routes. Without adminAuth
+ * everyone may change everything, as in the rest of the editor.
+ */
+function mayChangeConfigNodes(RED: NodeAPI, req: Request): Promise<boolean> {
+  return new Promise((resolve) => {
+    const refused = (): void => resolve(false);
+    const standIn = { statusCode: 200, status: () => standIn, setHeader: () => standIn, end: refused, json: refused, send: refused };
+    RED.auth.needsPermission(CHANGE_PERMISSION)(req, standIn as unknown as Response, () => resolve(true));
+  });
 }
 
 function errorText(error: unknown): string {

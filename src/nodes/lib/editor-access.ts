@@ -1,0 +1,140 @@
+import type { NodeAPI } from "node-red";
+import { MoreLoginClient, isPlainObjectValue, type ClientSettings } from "../../client";
+import type { ConfigCredentials, ConfigNode } from "./types";
+
+/** The editor sends this placeholder for a password credential it already has stored. */
+export const STORED = "__PWRD__";
+/** What a user needs to reach MoreLogin with settings the deployed config node does not have. */
+export const CHANGE_PERMISSION = "morelogin-config.write";
+
+const CREDENTIAL_NAMES = ["localToken", "apiId", "apiKey"] as const;
+type CredentialName = (typeof CREDENTIAL_NAMES)[number];
+
+/** What the editor posts: a config node's id and the URLs and credentials it has in the dialog. */
+export interface EditorSettings {
+  id?: string;
+  localUrl?: string;
+  openUrl?: string;
+  credentials: Partial<Record<CredentialName, string>>;
+}
+
+/** A config node as deployed: the live node, and its settings and credentials as saved (before `${...}`). */
+interface DeployedConfig {
+  node: ConfigNode;
+  saved: { localUrl?: unknown; openUrl?: unknown };
+  savedCredentials: ConfigCredentials;
+}
+
+/** An editor request that cannot be served, with the HTTP status that says why. */
+export class EditorRequestError extends Error {
+  constructor(
+    readonly status: 400 | 403 | 503,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface EditorClient {
+  client: MoreLoginClient;
+  /** A client made for this request only, closed when the request ends. */
+  temporary: boolean;
+}
+
+export function parseEditorSettings(body: unknown): EditorSettings {
+  if (!isPlainObjectValue(body)) return { credentials: {} };
+  const text = (field: string, value: unknown): string | undefined => {
+    if (value === undefined || value === null) return undefined;
+    if (typeof value !== "string") throw new EditorRequestError(400, `${field} must be a string`);
+    return value;
+  };
+  const posted = body.credentials ?? {};
+  if (!isPlainObjectValue(posted)) throw new EditorRequestError(400, "credentials must be an object");
+  const credentials: EditorSettings["credentials"] = {};
+  for (const name of CREDENTIAL_NAMES) {
+    const value = text(`credentials.${name}`, posted[name]);
+    if (value !== undefined) credentials[name] = value;
+  }
+  return { id: text("id", body.id) || undefined, localUrl: text("localUrl", body.localUrl), openUrl: text("openUrl", body.openUrl), credentials };
+}
+
+export function findDeployedConfig(RED: NodeAPI, id: string | undefined): DeployedConfig | undefined {
+  if (!id) return undefined;
+  const node = RED.nodes.getNode(id) as ConfigNode | null;
+  if (!node || node.type !== "morelogin-config") return undefined;
+  let saved: DeployedConfig["saved"] = {};
+  RED.nodes.eachNode((def) => {
+    if (def.id === id) saved = def as DeployedConfig["saved"];
+  });
+  const savedCredentials = (RED.nodes.getCredentials(id) as ConfigCredentials | undefined) ?? {};
+  return { node, saved, savedCredentials };
+}
+
+/**
+ * What in the posted settings the deployed config node does not have, in words; empty when the
+ * request only asks for what the deployed flows can already reach. A value left out, the saved
+ * value itself, or the stored-password placeholder for a stored credential all mean "as deployed".
+ */
+export function changesFromDeployed(settings: EditorSettings, deployed: DeployedConfig | undefined): string[] {
+  if (!deployed) return [settings.id ? "the config node is not deployed" : "no deployed config node was named"];
+  const changes: string[] = [];
+  const differs = (posted: string | undefined, saved: unknown): boolean => posted !== undefined && posted !== (saved ?? "");
+  if (differs(settings.localUrl, deployed.saved.localUrl)) changes.push("a Local API URL other than the deployed one");
+  if (differs(settings.openUrl, deployed.saved.openUrl)) changes.push("an Open API URL other than the deployed one");
+  for (const name of CREDENTIAL_NAMES) {
+    const posted = settings.credentials[name];
+    const stored = deployed.savedCredentials[name];
+    if (posted === STORED && stored) continue;
+    if (differs(posted, stored)) changes.push(`a ${name} other than the deployed one`);
+  }
+  return changes;
+}
+
+/** The deployed config node's own client: the pickers and the test then reach exactly what its flows reach. */
+export function deployedClient(deployed: DeployedConfig): EditorClient {
+  const { client, clientError } = deployed.node;
+  if (client && !client.isClosed) return { client, temporary: false };
+  if (clientError) throw new EditorRequestError(400, clientError);
+  throw new EditorRequestError(503, "the config node is being redeployed: try again in a moment");
+}
+
+/**
+ * A client for settings typed into the editor, for users who may change config nodes. `${NAME}` is
+ * read from the environment as Node-RED does for a deployed node; a stored credential only ever goes
+ * to the URLs the deployed config node sends it to.
+ */
+export function clientForSettings(settings: EditorSettings, deployed: DeployedConfig | undefined): EditorClient {
+  const node = deployed?.node;
+  const localUrl = substituteEnv(settings.localUrl) ?? node?.localUrl;
+  const openUrl = substituteEnv(settings.openUrl) ?? node?.openUrl;
+  const sameUrls = Boolean(node) && localUrl === node?.localUrl && openUrl === node?.openUrl;
+  const posted = settings.credentials;
+  if (!sameUrls && CREDENTIAL_NAMES.some((name) => posted[name] === STORED)) {
+    throw new EditorRequestError(400, "stored credentials are only used with the URLs they were deployed with: deploy first, or type the credentials again");
+  }
+  const credential = (name: CredentialName): string | undefined => {
+    const value = posted[name];
+    if (value === undefined || value === STORED) return sameUrls ? node?.credentials?.[name] : undefined;
+    return substituteEnv(value);
+  };
+  const clientSettings: ClientSettings = {
+    localUrl,
+    openUrl,
+    localToken: credential("localToken"),
+    apiId: credential("apiId"),
+    apiKey: credential("apiKey"),
+    retry: { attempts: 1 },
+    timeouts: { request: 8_000, token: 8_000 },
+  };
+  try {
+    return { client: new MoreLoginClient(clientSettings), temporary: true };
+  } catch (error) {
+    throw new EditorRequestError(400, error instanceof Error ? error.message : String(error));
+  }
+}
+
+/** `${NAME}` as the whole value is read from the environment, as Node-RED does for deployed nodes. */
+function substituteEnv(value: string | undefined): string | undefined {
+  const match = value?.match(/^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/);
+  return match?.[1] ? process.env[match[1]] : value;
+}
