@@ -47,9 +47,18 @@ for (const lang of readdirSync(localesDir)) {
     const catalog = existsSync(own) ? deepMerge(shared, readJson(own)) : shared;
     writeFileSync(join(nodesOut, "locales", lang, `${nodeFile}.json`), JSON.stringify(catalog, null, 2));
   }
-  for (const file of files) {
-    if (!file.startsWith("_") && !file.endsWith(".json")) copyFileSync(join(langDir, file), join(nodesOut, "locales", lang, file));
+  for (const file of files.filter((name) => name.endsWith(".html") && !name.startsWith("_"))) {
+    writeFileSync(join(nodesOut, "locales", lang, file), withSharedHelp(readFileSync(join(langDir, file), "utf8"), join(langDir, "_help"), file));
   }
+}
+
+/** Help pages share sections (errors, status) written once per language in `_help/<name>.html`. */
+function withSharedHelp(page, helpDir, file) {
+  return page.replace(/<!-- include (\w+) -->\n?/g, (_, name) => {
+    const fragment = join(helpDir, `${name}.html`);
+    if (!existsSync(fragment)) throw new Error(`${file} includes "${name}", but ${fragment} does not exist`);
+    return readFileSync(fragment, "utf8");
+  });
 }
 
 const iconsDir = join(root, "icons");
