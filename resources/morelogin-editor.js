@@ -130,35 +130,96 @@
   var STRING_TYPES = ["str", "msg", "flow", "global", "env", "jsonata"];
   var NUMBER_TYPES = ["num", "msg", "flow", "global", "env", "jsonata"];
 
-  /**
-   * Turns `#node-input-<name>` into a TypedInput whose type is kept in `#node-input-<name>Type`.
-   * kind "num" or "str"; `resource` adds live MoreLogin suggestions (profiles, groups, …).
-   */
-  function typedField(name, kind, resource) {
-    var typeField = $("#node-input-" + name + "Type");
-    if (!typeField.val()) typeField.val(kind);
-    var types = resource ? pickerTypes(resource, "#node-input-server") : kind === "num" ? NUMBER_TYPES : STRING_TYPES;
-    $("#node-input-" + name).typedInput({ default: kind, types: types, typeField: typeField });
+  /** Turns `#node-input-<name>` into a TypedInput whose type is kept in `#node-input-<name>Type`. */
+  function typedField(field) {
+    var typeField = $("#node-input-" + field.name + "Type");
+    if (!typeField.val()) typeField.val(field.defaultType);
+    var types = field.picker ? pickerTypes(field.picker, "#node-input-server") : field.defaultType === "num" ? NUMBER_TYPES : STRING_TYPES;
+    $("#node-input-" + field.name).typedInput({ default: field.defaultType, types: types, typeField: typeField });
   }
 
-  /** A page number or size: blank, a positive integer, or any value taken from elsewhere. */
-  function pageValidator(name) {
+  /** Only a fixed value is checked; one taken from msg, context, env or JSONata is checked when the message comes. */
+  function fixedValueCheck(name, test) {
     return function (value) {
-      var type = $("#node-input-" + name + "Type").val() || this[name + "Type"] || "num";
-      if (type !== "num") return true;
-      return value === "" || value === undefined || /^\s*[1-9]\d*\s*$/.test(String(value)) || /^\$\{\w+\}$/.test(String(value));
+      var type = $("#node-input-" + name + "Type").val() || this[name + "Type"] || "str";
+      return type !== "str" && type !== "num" ? true : test(String(value === undefined ? "" : value));
     };
   }
 
-  /** List dialogs: "all pages" hides the page number and shows the item limit. */
-  function listDialog(pageField) {
-    var sync = function () {
-      var all = $("#node-input-all").is(":checked");
-      $(".morelogin-row-" + pageField).toggle(!all);
-      $(".morelogin-row-maxItems").toggle(all);
-    };
-    $("#node-input-all").on("change", sync);
-    sync();
+  var CHECKS = {
+    /** A page number or size: blank, a positive integer, or ${ENV_VAR}. */
+    page: function (value) {
+      return value === "" || /^\s*[1-9]\d*\s*$/.test(value) || /^\$\{\w+\}$/.test(value);
+    },
+    /** A path below the API's base: no other host, no dot segments. */
+    path: function (value) {
+      return /^\/[^\/]/.test(value) && value.indexOf("://") < 0 && !/(^|\/)\.\.?(\/|$)/.test(value);
+    },
+  };
+
+  function isCount(value) {
+    return /^[1-9]\d*$/.test(String(value));
+  }
+
+  /** "All pages" shows the item limit and hides the page number. */
+  function syncAllPages() {
+    var all = $("#node-input-all").is(":checked");
+    $(".morelogin-when-one-page").toggle(!all);
+    $(".morelogin-when-all").toggle(all);
+  }
+
+  /**
+   * Registers an operation node type from its declaration (src/nodes/lib/node-declarations.ts), the
+   * same one its runtime and its dialog (written by the build) come from.
+   */
+  function registerNode(declaration) {
+    var type = declaration.type;
+    var defaults = { name: { value: "" }, server: { value: "", type: "morelogin-config", required: true } };
+    declaration.fields.forEach(function (field) {
+      if (field.input === "typed") {
+        defaults[field.name] = { value: field.default || "", required: Boolean(field.required) };
+        if (field.check) defaults[field.name].validate = fixedValueCheck(field.name, CHECKS[field.check]);
+        defaults[field.name + "Type"] = { value: field.defaultType };
+      } else if (field.input === "checkbox") {
+        defaults[field.name] = { value: false };
+      } else if (field.input === "count") {
+        defaults[field.name] = { value: field.default, validate: isCount };
+      } else {
+        defaults[field.name] = { value: field.default };
+      }
+    });
+    RED.nodes.registerType(type, {
+      category: "MoreLogin",
+      color: "#A6BBCF",
+      defaults: defaults,
+      inputs: 1,
+      outputs: 1,
+      icon: declaration.icon,
+      paletteLabel: function () {
+        return this._(type + ".paletteLabel");
+      },
+      label: function () {
+        return this.name || this._(type + ".paletteLabel");
+      },
+      labelStyle: function () {
+        return this.name ? "node_label_italic" : "";
+      },
+      inputLabels: function () {
+        return this._(type + ".inputLabel");
+      },
+      outputLabels: function () {
+        return this._(type + ".outputLabel");
+      },
+      oneditprepare: function () {
+        declaration.fields.forEach(function (field) {
+          if (field.input === "typed") typedField(field);
+        });
+        if (declaration.list) {
+          $("#node-input-all").on("change", syncAllPages);
+          syncAllPages();
+        }
+      },
+    });
   }
 
   function isUrl(value, httpsOnly) {
@@ -170,12 +231,8 @@
   }
 
   window.MoreLoginEditor = {
-    pickerTypes: pickerTypes,
+    registerNode: registerNode,
     testConnection: testConnection,
-    settingsForConfig: settingsForConfig,
-    typedField: typedField,
-    pageValidator: pageValidator,
-    listDialog: listDialog,
     isUrl: isUrl,
   };
 })();

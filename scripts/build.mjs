@@ -2,7 +2,9 @@
 // beside the compiled node files, where Node-RED looks for them.
 import { execFileSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
+import { editorHtml } from "./editor-html.mjs";
 
 const root = new URL("..", import.meta.url).pathname;
 const dist = join(root, "dist");
@@ -14,9 +16,14 @@ execFileSync(process.execPath, [join(root, "node_modules/typescript/bin/tsc"), "
   stdio: "inherit",
 });
 
+// Operation nodes' dialogs are written from their declarations; the config node's is by hand in nodes/.
 mkdirSync(nodesOut, { recursive: true });
 for (const file of readdirSync(editorDir)) {
   if (file.endsWith(".html")) copyFileSync(join(editorDir, file), join(nodesOut, file));
+}
+const { NODE_DECLARATIONS } = createRequire(import.meta.url)(join(nodesOut, "lib", "node-declarations.js"));
+for (const declaration of Object.values(NODE_DECLARATIONS)) {
+  writeFileSync(join(nodesOut, `${declaration.type}.html`), editorHtml(declaration));
 }
 
 function deepMerge(base, extra) {

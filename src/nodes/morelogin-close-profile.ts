@@ -2,13 +2,18 @@ import type { NodeAPI } from "node-red";
 import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
+import { bodyFields } from "./lib/declaration";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { fieldsToBody } from "./lib/properties";
 
+const declaration = NODE_DECLARATIONS["morelogin-close-profile"];
+const fields = bodyFields(declaration);
+
 export = function (RED: NodeAPI): void {
-  registerOperationNode(RED, "morelogin-close-profile", {
-    label: "close profile",
+  registerOperationNode(RED, declaration.type, {
+    label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {
-      const ownFields = await fieldsToBody(RED, node, def, msg, [{ name: "envId", defaultType: "str" }]);
+      const ownFields = await fieldsToBody(RED, node, def, msg, fields);
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body);
       const result = await client.call("closeProfile", body, { signal });

@@ -1,11 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
 export = function (RED: NodeAPI): void {
-  registerListNode(RED, {
-    type: "morelogin-list-cloud-phones",
-    label: "list cloud phones",
-    endpoint: "listCloudPhones",
-    filters: [{ name: "keyword", defaultType: "str" }],
-  });
+  registerListNode(RED, NODE_DECLARATIONS["morelogin-list-cloud-phones"]);
 };

@@ -1,11 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
 export = function (RED: NodeAPI): void {
-  registerListNode(RED, {
-    type: "morelogin-list-groups",
-    label: "list groups",
-    endpoint: "listGroups",
-    filters: [{ name: "groupName", defaultType: "str" }],
-  });
+  registerListNode(RED, NODE_DECLARATIONS["morelogin-list-groups"]);
 };

@@ -1,14 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
 export = function (RED: NodeAPI): void {
-  registerListNode(RED, {
-    type: "morelogin-list-profiles",
-    label: "list profiles",
-    endpoint: "listProfiles",
-    filters: [
-      { name: "envName", defaultType: "str" },
-      { name: "groupId", defaultType: "str" },
-    ],
-  });
+  registerListNode(RED, NODE_DECLARATIONS["morelogin-list-profiles"]);
 };

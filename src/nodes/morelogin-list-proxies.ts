@@ -1,11 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
 export = function (RED: NodeAPI): void {
-  registerListNode(RED, {
-    type: "morelogin-list-proxies",
-    label: "list proxies",
-    endpoint: "listProxies",
-    filters: [],
-  });
+  registerListNode(RED, NODE_DECLARATIONS["morelogin-list-proxies"]);
 };

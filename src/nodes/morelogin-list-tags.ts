@@ -1,10 +1,13 @@
 import type { NodeAPI } from "node-red";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { registerOperationNode } from "./lib/operation-node";
 import { outputMode, single, split } from "./lib/output";
 
+const declaration = NODE_DECLARATIONS["morelogin-list-tags"];
+
 export = function (RED: NodeAPI): void {
-  registerOperationNode(RED, "morelogin-list-tags", {
-    label: "list tags",
+  registerOperationNode(RED, declaration.type, {
+    label: declaration.label,
     async run({ def, msg, client, signal, t }) {
       const result = await client.call("listTags", undefined, { signal });
       const info = { api: result.api, path: result.path, requestId: result.requestId };

@@ -1,12 +1,15 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue, MoreLoginInputError, type ApiName, type HttpMethod } from "../client";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { registerOperationNode } from "./lib/operation-node";
+
 import { single } from "./lib/output";
 import { evaluateProperty } from "./lib/properties";
+const declaration = NODE_DECLARATIONS["morelogin-request"];
 
 export = function (RED: NodeAPI): void {
-  registerOperationNode(RED, "morelogin-request", {
-    label: "MoreLogin request",
+  registerOperationNode(RED, declaration.type, {
+    label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {
       const api = (def.api === "open" ? "open" : "local") satisfies ApiName;
       const method = (def.method === "GET" ? "GET" : "POST") satisfies HttpMethod;

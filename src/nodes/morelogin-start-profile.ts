@@ -3,13 +3,18 @@ import { cdpUrlFor, fetchWebSocketDebuggerUrl } from "../client";
 import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
+import { bodyFields } from "./lib/declaration";
+import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { fieldsToBody } from "./lib/properties";
 
+const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
+const fields = bodyFields(declaration);
+
 export = function (RED: NodeAPI): void {
-  registerOperationNode(RED, "morelogin-start-profile", {
-    label: "start profile",
+  registerOperationNode(RED, declaration.type, {
+    label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {
-      const ownFields = await fieldsToBody(RED, node, def, msg, [{ name: "envId", defaultType: "str" }]);
+      const ownFields = await fieldsToBody(RED, node, def, msg, fields);
       if (def.isHeadless === true) ownFields.isHeadless = true;
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);

@@ -1,29 +1,18 @@
 import type { NodeAPI } from "node-red";
-import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, positiveInteger, type PagedEndpointName } from "../../client";
+import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, positiveInteger } from "../../client";
 import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
 import { outputMode, single, split } from "./output";
-import { fieldsToBody, fixedFields, overlay, type FieldSpec } from "./properties";
+import { bodyFields, type ListDeclaration } from "./declaration";
+import { fieldsToBody, fixedFields, overlay } from "./properties";
 import type { OperationNodeDef } from "./types";
-
-export interface ListNodeSpec {
-  type: string;
-  label: string;
-  endpoint: PagedEndpointName;
-  /** Filters the node offers besides the page fields. */
-  filters: readonly FieldSpec[];
-}
 
 /**
  * A node for a paged list endpoint: one page, or every page with `all`, sent as one array or as one
  * message per item.
  */
-export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
-  const pageField = ENDPOINTS[spec.endpoint].pageField;
-  const fields: FieldSpec[] = [
-    { name: pageField, defaultType: "num" },
-    { name: "pageSize", defaultType: "num" },
-    ...spec.filters,
-  ];
+export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): void {
+  const endpoint = declaration.list;
+  const fields = bodyFields(declaration);
 
   /**
    * Per node: its one-page request body, checked and turned into JSON once, when all its fields are
@@ -36,7 +25,7 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
     if (prepared === undefined) {
       try {
         const own = fixedFields(def, fields);
-        prepared = own ? PreparedBody.for(spec.endpoint, own) : null;
+        prepared = own ? PreparedBody.for(endpoint, own) : null;
       } catch {
         prepared = null;
       }
@@ -51,8 +40,8 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
     return isPlainObjectValue(msg.payload) ? overlay(own, msg.payload) : own;
   };
 
-  registerOperationNode(RED, spec.type, {
-    label: spec.label,
+  registerOperationNode(RED, declaration.type, {
+    label: declaration.label,
     async run(context: OperationContext): Promise<OperationResult> {
       const { def, msg, client, signal, t } = context;
       const mode = outputMode(def.output);
@@ -60,8 +49,8 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
       if (def.all === true || def.all === "true") {
         const body = await bodyOf(context);
         const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
-        const collected = await fetchAll(client, spec.endpoint, body, { maxItems, signal });
-        const { api, path } = ENDPOINTS[spec.endpoint];
+        const collected = await fetchAll(client, endpoint, body, { maxItems, signal });
+        const { api, path } = ENDPOINTS[endpoint];
         const info = { api, path, requestId: collected.requestId, pages: collected.pagesFetched, truncated: collected.truncated };
         const summaryKey = collected.truncated ? "morelogin.status.itemsCapped" : "morelogin.status.items";
         return {
@@ -71,7 +60,7 @@ export function registerListNode(RED: NodeAPI, spec: ListNodeSpec): void {
       }
 
       const fixed = isPlainObjectValue(msg.payload) ? null : fixedBodyOf(def);
-      const result = await client.call(spec.endpoint, fixed ?? (await bodyOf(context)), { signal });
+      const result = await client.call(endpoint, fixed ?? (await bodyOf(context)), { signal });
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {

@@ -1,0 +1,60 @@
+// Writes an operation node's editor HTML (registration and dialog) from its declaration in
+// src/nodes/lib/node-declarations.ts; resources/morelogin-editor.js turns the declaration into the
+// node's definition in the browser.
+
+const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+function label(field) {
+  const icon = field.icon ? `<i class="fa ${field.icon}"></i> ` : "";
+  const text = field.label ? `<span data-i18n="${escape(field.label)}"></span>` : "&nbsp;";
+  return `<label for="node-input-${field.name}">${icon}${text}</label>`;
+}
+
+function control(field) {
+  const id = `node-input-${field.name}`;
+  switch (field.input) {
+    case "typed": {
+      const placeholder = field.placeholder ? ` data-i18n="[placeholder]${escape(field.placeholder)}"` : "";
+      return `<input type="text" id="${id}" style="width: 70%"${placeholder}>\n        <input type="hidden" id="${id}Type">`;
+    }
+    case "checkbox":
+      return `<label for="${id}" style="width: auto"><input type="checkbox" id="${id}" style="display: inline-block; width: auto; vertical-align: top;"> <span data-i18n="${escape(field.text)}"></span></label>`;
+    case "select": {
+      const options = field.options.map((option) =>
+        option.text ? `<option value="${escape(option.value)}" data-i18n="${escape(option.text)}"></option>` : `<option value="${escape(option.value)}">${escape(option.value)}</option>`,
+      );
+      return `<select id="${id}" style="width: ${field.narrow ? "120px" : "70%"}">\n            ${options.join("\n            ")}\n        </select>`;
+    }
+    case "count":
+      return `<input type="text" id="${id}" style="width: 120px">`;
+    default:
+      throw new Error(`field ${field.name}: unknown input "${field.input}"`);
+  }
+}
+
+function row(field) {
+  const when = field.whenAll === undefined ? "" : field.whenAll ? " morelogin-when-all" : " morelogin-when-one-page";
+  return `    <div class="form-row${when}">\n        ${label(field)}\n        ${control(field)}\n    </div>`;
+}
+
+const SERVER_ROW = `    <div class="form-row">
+        <label for="node-input-server"><i class="fa fa-globe"></i> <span data-i18n="morelogin.label.server"></span></label>
+        <input type="text" id="node-input-server">
+    </div>`;
+const NAME_ROW = `    <div class="form-row">
+        <label for="node-input-name"><i class="fa fa-tag"></i> <span data-i18n="node-red:common.label.name"></span></label>
+        <input type="text" id="node-input-name" data-i18n="[placeholder]node-red:common.label.name">
+    </div>`;
+
+export function editorHtml(declaration) {
+  const json = JSON.stringify(declaration).replace(/</g, "\\u003c");
+  return `<script type="text/javascript" src="resources/node-red-contrib-morelogin/morelogin-editor.js"></script>
+<script type="text/javascript">
+    MoreLoginEditor.registerNode(${json});
+</script>
+
+<script type="text/html" data-template-name="${escape(declaration.type)}">
+${[SERVER_ROW, ...declaration.fields.map(row), NAME_ROW].join("\n")}
+</script>
+`;
+}

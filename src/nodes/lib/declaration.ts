@@ -1,0 +1,78 @@
+import type { EndpointName, PagedEndpointName } from "../../client";
+
+/** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
+export type Picker = "profiles" | "groups" | "cloud-phones" | "proxies";
+
+interface FieldBase {
+  /** The node property, e.g. `envId`; a typed field keeps its TypedInput type in `<name>Type`. */
+  name: string;
+  /** Font Awesome icon of the dialog row, e.g. `fa-search`. */
+  icon: string;
+  /** Catalog key of the row's label. */
+  label: string;
+  /** Shown only while "all pages" is on (true) or off (false). */
+  whenAll?: boolean;
+}
+
+/** A TypedInput: a fixed value, or msg, flow, global, env or JSONata. Sent in the request body unless `inBody` is false. */
+export interface TypedField extends FieldBase {
+  input: "typed";
+  /** The type a flow saved without `<name>Type` reads the value as. */
+  defaultType: "str" | "num";
+  default?: string;
+  placeholder?: string;
+  picker?: Picker;
+  required?: boolean;
+  /** How the editor checks a fixed value: a page number or size, or a path relative to the API's base. */
+  check?: "page" | "path";
+  inBody?: false;
+}
+
+export interface CheckboxField extends FieldBase {
+  input: "checkbox";
+  /** Catalog key of the text beside the box. */
+  text: string;
+}
+
+export interface SelectField extends FieldBase {
+  input: "select";
+  default: string;
+  /** Each option's value, with the catalog key of its text (none: the value itself is shown). */
+  options: ReadonlyArray<{ value: string; text?: string }>;
+  narrow?: boolean;
+}
+
+/** A positive whole number typed as is (no TypedInput). */
+export interface CountField extends FieldBase {
+  input: "count";
+  default: number;
+}
+
+export type FieldDeclaration = TypedField | CheckboxField | SelectField | CountField;
+
+/**
+ * Everything about one operation node type that its runtime, its editor dialog and its help share:
+ * the build writes the dialog from it, the runtime reads its fields from it.
+ */
+export interface NodeDeclaration {
+  type: string;
+  /** Names the operation in error texts: "<label> failed: …". */
+  label: string;
+  /** The SVG in icons/. */
+  icon: string;
+  /** The paged list endpoint of a list node; list nodes get the page, all-pages and output fields. */
+  list?: PagedEndpointName;
+  endpoint?: EndpointName;
+  fields: readonly FieldDeclaration[];
+}
+
+export type ListDeclaration = NodeDeclaration & { list: PagedEndpointName };
+
+export function typedFields(declaration: NodeDeclaration): TypedField[] {
+  return declaration.fields.filter((field): field is TypedField => field.input === "typed");
+}
+
+/** The fields whose values go into the request body. */
+export function bodyFields(declaration: NodeDeclaration): TypedField[] {
+  return typedFields(declaration).filter((field) => field.inBody !== false);
+}

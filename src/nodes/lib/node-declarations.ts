@@ -1,0 +1,104 @@
+import { ENDPOINTS, type PagedEndpointName } from "../../client";
+import type { FieldDeclaration, ListDeclaration, NodeDeclaration, TypedField } from "./declaration";
+
+const OUTPUT: FieldDeclaration = {
+  name: "output",
+  input: "select",
+  icon: "fa-sign-out",
+  label: "morelogin.label.output",
+  default: "array",
+  options: [
+    { value: "array", text: "morelogin.output.array" },
+    { value: "split", text: "morelogin.output.split" },
+  ],
+};
+
+const PROFILE: TypedField = {
+  name: "envId",
+  input: "typed",
+  defaultType: "str",
+  icon: "fa-id-card-o",
+  label: "morelogin.label.envId",
+  placeholder: "morelogin.placeholder.envId",
+  picker: "profiles",
+};
+
+/** A list node: page, page size, its own filters, all pages, item limit and output mode. */
+function listNode(type: string, label: string, icon: string, endpoint: PagedEndpointName, filters: TypedField[]): ListDeclaration {
+  const pageField = ENDPOINTS[endpoint].pageField;
+  return {
+    type,
+    label,
+    icon,
+    list: endpoint,
+    fields: [
+      { name: pageField, input: "typed", defaultType: "num", default: "1", check: "page", icon: "fa-file-o", label: `morelogin.label.${pageField}`, whenAll: false },
+      { name: "pageSize", input: "typed", defaultType: "num", check: "page", icon: "fa-arrows-v", label: "morelogin.label.pageSize", placeholder: "morelogin.placeholder.pageSize" },
+      ...filters,
+      { name: "all", input: "checkbox", icon: "fa-files-o", label: "morelogin.label.all", text: "morelogin.label.allPages" },
+      { name: "maxItems", input: "count", default: 10_000, icon: "fa-hand-paper-o", label: "morelogin.label.maxItems", whenAll: true },
+      OUTPUT,
+    ],
+  };
+}
+
+/** A text filter of a list node, labelled from the node's own catalog. */
+function filter(type: string, name: string, icon = "fa-search", picker?: TypedField["picker"]): TypedField {
+  return { name, input: "typed", defaultType: "str", icon, label: `${type}.label.${name}`, placeholder: `${type}.placeholder.${name}`, picker };
+}
+
+export const NODE_DECLARATIONS = {
+  "morelogin-list-profiles": listNode("morelogin-list-profiles", "list profiles", "morelogin-list.svg", "listProfiles", [
+    filter("morelogin-list-profiles", "envName"),
+    filter("morelogin-list-profiles", "groupId", "fa-folder-o", "groups"),
+  ]),
+  "morelogin-start-profile": {
+    type: "morelogin-start-profile",
+    label: "start profile",
+    icon: "morelogin-start.svg",
+    endpoint: "startProfile",
+    fields: [
+      PROFILE,
+      { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless" },
+      { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion" },
+    ],
+  },
+  "morelogin-close-profile": { type: "morelogin-close-profile", label: "close profile", icon: "morelogin-close.svg", endpoint: "closeProfile", fields: [PROFILE] },
+  "morelogin-list-cloud-phones": listNode("morelogin-list-cloud-phones", "list cloud phones", "morelogin-phone.svg", "listCloudPhones", [
+    filter("morelogin-list-cloud-phones", "keyword"),
+  ]),
+  "morelogin-list-proxies": listNode("morelogin-list-proxies", "list proxies", "morelogin-list.svg", "listProxies", []),
+  "morelogin-list-groups": listNode("morelogin-list-groups", "list groups", "morelogin-list.svg", "listGroups", [filter("morelogin-list-groups", "groupName")]),
+  "morelogin-list-tags": { type: "morelogin-list-tags", label: "list tags", icon: "morelogin-list.svg", endpoint: "listTags", fields: [OUTPUT] },
+  "morelogin-list-apps": listNode("morelogin-list-apps", "list cloud-phone apps", "morelogin-phone.svg", "listApps", [filter("morelogin-list-apps", "appName")]),
+  "morelogin-request": {
+    type: "morelogin-request",
+    label: "MoreLogin request",
+    icon: "morelogin-request.svg",
+    fields: [
+      {
+        name: "api",
+        input: "select",
+        icon: "fa-plug",
+        label: "morelogin-request.label.api",
+        default: "local",
+        options: [
+          { value: "local", text: "morelogin-request.api.local" },
+          { value: "open", text: "morelogin-request.api.open" },
+        ],
+      },
+      { name: "method", input: "select", icon: "fa-tasks", label: "morelogin-request.label.method", default: "POST", options: [{ value: "POST" }, { value: "GET" }], narrow: true },
+      {
+        name: "path",
+        input: "typed",
+        defaultType: "str",
+        required: true,
+        check: "path",
+        inBody: false,
+        icon: "fa-road",
+        label: "morelogin-request.label.path",
+        placeholder: "morelogin-request.placeholder.path",
+      },
+    ],
+  },
+} satisfies Record<string, NodeDeclaration>;
