@@ -43,7 +43,8 @@ export const ourErrors = (errors: string[]): string[] => errors.filter((error) =
 
 export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
 
-export async function openEditor(viewport = { width: 1280, height: 800 }): Promise<EditorSession> {
+/** `locale` is the browser's language (navigator.language), which the editor uses for its texts and help, e.g. "zh-CN". */
+export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string): Promise<EditorSession> {
   const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
   const tarball = await packPackage(join(work, "pack"));
   await prepareUserDir(join(work, "user"), tarball, { fresh: true });
@@ -58,7 +59,7 @@ export async function openEditor(viewport = { width: 1280, height: 800 }): Promi
   };
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
-    const page = await browser.newPage({ viewport });
+    const page = await browser.newPage(locale ? { viewport, locale } : { viewport });
     page.setDefaultTimeout(20_000);
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(`page error: ${error.stack ?? error.message}`));
