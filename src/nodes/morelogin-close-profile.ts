@@ -4,7 +4,7 @@ import { single } from "./lib/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
 import { fieldsToBody } from "./lib/properties";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, "morelogin-close-profile", {
     label: "close profile",
     async run({ node, def, msg, client, signal, t }) {

@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerListNode(RED, {
     type: "morelogin-list-profiles",
     label: "list profiles",

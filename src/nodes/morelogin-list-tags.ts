@@ -2,7 +2,7 @@ import type { NodeAPI } from "node-red";
 import { registerOperationNode } from "./lib/operation-node";
 import { outputMode, single, split } from "./lib/output";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, "morelogin-list-tags", {
     label: "list tags",
     async run({ def, msg, client, signal, t }) {

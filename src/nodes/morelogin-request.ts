@@ -4,7 +4,7 @@ import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
 import { evaluateProperty } from "./lib/properties";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, "morelogin-request", {
     label: "MoreLogin request",
     async run({ node, def, msg, client, signal, t }) {
