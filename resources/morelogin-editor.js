@@ -224,7 +224,7 @@
 
   function isUrl(value, httpsOnly) {
     if (/^\$\{\w+\}$/.test(value)) return true;
-    var match = /^(https?):\/\/(\[[^\]]+\]|[^\/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(String(value || "").trim());
+    var match = /^(https?):\/\/(\[[^\]]+\]|[^/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(String(value || "").trim());
     if (!match) return false;
     if (!httpsOnly || match[1].toLowerCase() === "https") return true;
     return /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i.test(match[2]);

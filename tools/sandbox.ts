@@ -101,7 +101,7 @@ export interface RunningNodeRed {
 export interface StartOptions {
   userDir: string;
   port: number;
-  /** The node binary (default: this one); another for the Node-RED 5 / Node 22 run. */
+  /** The node binary (default: this one); another for the Node-RED 5 runs on Node 22 and 24. */
   node?: string;
   /** Node-RED's red.js (default: this project's Node-RED 4). */
   redJs?: string;

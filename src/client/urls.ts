@@ -76,6 +76,7 @@ export function checkRelativePath(path: unknown): string {
   } catch {
     throw new MoreLoginInputError("request path has a broken %-escape");
   }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this check refuses
   if (decoded.includes("\\") || /[\u0000-\u001f\u007f]/.test(decoded)) {
     throw new MoreLoginInputError("request path contains characters that are not allowed in a URL path");
   }

@@ -67,7 +67,9 @@ function explainUnsafe(value: unknown, path: string, depth: number): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, index) => explainUnsafe(item, `${path}[${index}]`, depth + 1));
+    value.forEach((item, index) => {
+      explainUnsafe(item, `${path}[${index}]`, depth + 1);
+    });
     return;
   }
   if (value !== null && typeof value === "object") {

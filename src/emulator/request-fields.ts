@@ -10,7 +10,7 @@ export class ParamError extends Error {
 export type Body = Readonly<Record<string, unknown>>;
 
 function field(body: Body, name: string): unknown {
-  return Object.prototype.hasOwnProperty.call(body, name) ? body[name] : undefined;
+  return Object.hasOwn(body, name) ? body[name] : undefined;
 }
 
 /** A positive integer sent as a JSON number or a numeric string; `fallback` when absent. */
@@ -49,5 +49,5 @@ export function readBoolean(body: Body, name: string): boolean | undefined {
 }
 
 export function containsIgnoringCase(haystack: string | null, needle: string): boolean {
-  return haystack !== null && haystack.toLowerCase().includes(needle.toLowerCase());
+  return haystack?.toLowerCase().includes(needle.toLowerCase()) ?? false;
 }

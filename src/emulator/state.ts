@@ -26,7 +26,9 @@ export class EmulatorState {
 
   constructor(readonly options: ResolvedOptions) {
     this.data = generateData(options);
-    this.data.profiles.forEach((profile, index) => this.profilesById.set(profile.id, { profile, uniqueId: index + 1 }));
+    this.data.profiles.forEach((profile, index) => {
+      this.profilesById.set(profile.id, { profile, uniqueId: index + 1 });
+    });
     this.log = new RequestLog(options.requestLogSize);
     this.faults = new FaultInjector(options.faults);
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };

@@ -9,7 +9,7 @@ import { fieldsToBody } from "./lib/properties";
 const declaration = NODE_DECLARATIONS["morelogin-close-profile"];
 const fields = bodyFields(declaration);
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {

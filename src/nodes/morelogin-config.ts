@@ -4,7 +4,7 @@ import { registerAdminRoutes } from "./lib/admin";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   function MoreLoginConfigNode(this: ConfigNode, def: ConfigNodeDef): void {
     RED.nodes.createNode(this, def);
@@ -35,7 +35,7 @@ export = function (RED: NodeAPI): void {
 
   registerAdminRoutes(RED);
 
-  RED.nodes.registerType<ConfigNode, ConfigNodeDef, {}, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
+  RED.nodes.registerType<ConfigNode, ConfigNodeDef, Record<string, never>, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
     credentials: {
       localToken: { type: "password" },
       apiId: { type: "text" },

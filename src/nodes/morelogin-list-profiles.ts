@@ -2,6 +2,6 @@ import type { NodeAPI } from "node-red";
 import { registerListNode } from "./lib/list-node";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerListNode(RED, NODE_DECLARATIONS["morelogin-list-profiles"]);
 };

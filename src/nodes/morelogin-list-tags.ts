@@ -5,7 +5,7 @@ import { outputMode, single, split } from "./lib/output";
 
 const declaration = NODE_DECLARATIONS["morelogin-list-tags"];
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
     async run({ def, msg, client, signal, t }) {

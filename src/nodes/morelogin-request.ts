@@ -7,7 +7,7 @@ import { single } from "./lib/output";
 import { evaluateProperty } from "./lib/properties";
 const declaration = NODE_DECLARATIONS["morelogin-request"];
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {

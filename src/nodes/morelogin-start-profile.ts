@@ -10,7 +10,7 @@ import { fieldsToBody } from "./lib/properties";
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);
 
-export = function (RED: NodeAPI): void {
+export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
     async run({ node, def, msg, client, signal, t }) {

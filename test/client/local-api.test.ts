@@ -82,9 +82,11 @@ describe("client: Local API", () => {
   });
 
   it("keeps 19-digit IDs as strings and refuses a number that has lost precision, sending nothing", async () => {
+    // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is what this test refuses
     const error = await rejection(client.call("startProfile", { envId: 1993244721490239488 }));
     assert.ok(error instanceof MoreLoginInputError);
     assert.match(error.message, /envId .*not a safe integer.*strings/);
+    // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is what this test refuses
     const nested = await rejection(client.call("listProfiles", { pageNo: 1, filter: { ids: [1993244721490239488] } }));
     assert.ok(nested instanceof MoreLoginInputError);
     assert.match(nested.message, /body\.filter\.ids\[0\]/);

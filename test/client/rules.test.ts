@@ -62,6 +62,7 @@ describe("client: values", () => {
     assert.equal(normalizeId(" 42 ", "envId"), "42");
     assert.equal(normalizeId(42, "envId"), "42");
     assert.equal(normalizeId(1993244721490239488n, "envId"), "1993244721490239488");
+    // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is what this test refuses
     assert.throws(() => normalizeId(1993244721490239488, "envId"), /not a safe integer/);
     assert.throws(() => normalizeId("12a", "envId"), /decimal ID/);
     assert.throws(() => normalizeId("1\r\nX-Evil: 1", "envId"), /decimal ID/);

@@ -4,7 +4,7 @@ import { useEmulator } from "../support/emulator";
 
 const TOKEN = "admin-local-token-4821";
 
-describe("nodes: editor pickers and connection test (admin endpoints)", function () {
+describe("nodes: editor pickers and connection test (admin endpoints)", () => {
   const { emulator } = useEmulator({ profiles: 30, localToken: TOKEN });
   before((done) => {
     helper.startServer(done);

@@ -5,7 +5,7 @@ import { useEmulator } from "../support/emulator";
 
 type Msg = NodeMessage & Record<string, unknown>;
 
-describe("nodes: list nodes", function () {
+describe("nodes: list nodes", () => {
   const { emulator } = useEmulator({ profiles: 235, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 });
   before((done) => {
     helper.startServer(done);
@@ -58,14 +58,14 @@ describe("nodes: list nodes", function () {
   it("with all, collects every page into one array", async () => {
     const [msg] = await run({ type: "morelogin-list-profiles", all: true, output: "array", maxItems: 10000 });
     assert.deepEqual(msg?.payload, emulator().data.profiles);
-    assert.equal((msg?.morelogin as { pages: number }).pages, 3);
+    assert.equal((msg?.morelogin as { pages: number } | undefined)?.pages, 3);
     assert.equal(emulator().stats.requests["local POST /api/env/page"], 3);
   });
 
   it("stops at maxItems and says so", async () => {
     const [msg] = await run({ type: "morelogin-list-profiles", all: true, output: "array", maxItems: 150 });
     assert.deepEqual(msg?.payload, emulator().data.profiles.slice(0, 150));
-    assert.equal((msg?.morelogin as { truncated: boolean }).truncated, true);
+    assert.equal((msg?.morelogin as { truncated: boolean } | undefined)?.truncated, true);
   });
 
   it("split sends one message per item with msg.parts, and a Join node rebuilds the same array", async () => {
@@ -82,7 +82,7 @@ describe("nodes: list nodes", function () {
       const parts = msg.parts as { id: string; index: number; count: number };
       assert.equal(parts.index, index);
       assert.equal(parts.count, 235);
-      assert.equal(parts.id, (messages[0]?.parts as { id: string }).id);
+      assert.equal(parts.id, (messages[0]?.parts as { id: string } | undefined)?.id);
       assert.equal(msg.res, "kept");
       assert.deepEqual(msg.payload, emulator().data.profiles[index]);
     });
@@ -98,7 +98,7 @@ describe("nodes: list nodes", function () {
 
   it("list cloud phones, proxies and groups return their pages", async () => {
     const [phones] = await run({ type: "morelogin-list-cloud-phones", pageSize: "100", pageSizeType: "num" });
-    assert.deepEqual((phones?.payload as { dataList: unknown[] }).dataList, emulator().data.cloudPhones);
+    assert.deepEqual((phones?.payload as { dataList: unknown[] } | undefined)?.dataList, emulator().data.cloudPhones);
     await helper.unload();
     const [proxies] = await run({ type: "morelogin-list-proxies", all: true });
     assert.deepEqual(proxies?.payload, emulator().data.proxies);

@@ -18,7 +18,7 @@ function getJson(url: string): Promise<Record<string, unknown>> {
   });
 }
 
-describe("nodes: start and close profile", function () {
+describe("nodes: start and close profile", () => {
   const { emulator } = useEmulator({ profiles: 5 });
   before((done) => {
     helper.startServer(done);

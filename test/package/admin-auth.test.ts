@@ -5,10 +5,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deploy, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { startRecorder, type Recorder } from "../support/recorder";
-
-/** Node-RED 5 on Node 22 when the compatibility run sets these (see tools/compat.sh). */
-const nodeBinary = process.env.MORELOGIN_COMPAT_NODE || undefined;
-const redJs = process.env.MORELOGIN_COMPAT_RED || undefined;
+import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
 const PATHS = ["/morelogin/test", "/morelogin/tags", "/morelogin/pick/profiles", "/morelogin/pick/groups", "/morelogin/pick/cloud-phones", "/morelogin/pick/proxies"];
 const CONFIG = "adminauth-config";
@@ -26,7 +23,7 @@ const ENV = {
   MORELOGIN_ADMINAUTH_API_KEY: API_KEY,
 };
 
-describe(`package: admin endpoints behind adminAuth (${redJs ? "Node-RED 5" : "Node-RED 4"})`, function () {
+describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function () {
   this.timeout(180_000);
   let work: string;
   let nodeRed: RunningNodeRed;

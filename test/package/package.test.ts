@@ -15,12 +15,9 @@ import {
   type RunningNodeRed,
 } from "../../tools/sandbox";
 import { NODE_TYPES } from "../support/node-types";
+import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
-/** Node-RED 5 on Node 22 when the compatibility run sets these (see tools/compat.sh). */
-const nodeBinary = process.env.MORELOGIN_COMPAT_NODE || undefined;
-const redJs = process.env.MORELOGIN_COMPAT_RED || undefined;
-
-describe(`package: installed from its tarball into ${redJs ? "Node-RED 5 on Node 22" : "Node-RED 4"}`, function () {
+describe(`package: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(180_000);
   let work: string;
   let emulator: Emulator;

@@ -28,11 +28,17 @@ export class SecretScanner {
     const prototype = Object.getPrototypeOf(anyNode) as Record<string, unknown>;
     for (const method of ["status", "error", "warn", "log", "send"]) {
       const spy = prototype[method] as Partial<Spy>;
-      if (method !== "send") spy.args?.forEach((args) => this.scan(args));
+      if (method !== "send") {
+        spy.args?.forEach((args) => {
+          this.scan(args);
+        });
+      }
       spy.resetHistory?.();
     }
     const log = helper.log() as unknown as Spy;
-    log.args.forEach((args) => this.scan(args));
+    log.args.forEach((args) => {
+      this.scan(args);
+    });
     log.resetHistory();
   }
 }

@@ -55,7 +55,9 @@ describe("reliability: hostile input", function () {
 
   it(`${PER_TYPE} hostile messages per node type: one outcome each, no crash, no other host, prototype untouched`, async () => {
     const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator)];
-    TYPES.forEach(([type, props], index) => flow.push({ id: `fuzz-${index}`, type, z: TAB, server: CONFIG_ID, wires: [["out"]], ...props }));
+    TYPES.forEach(([type, props], index) => {
+      flow.push({ id: `fuzz-${index}`, type, z: TAB, server: CONFIG_ID, wires: [["out"]], ...props });
+    });
     flow.push(
       { id: "out", z: TAB, type: "helper" },
       { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
@@ -176,7 +178,9 @@ describe("reliability: hostile input", function () {
     assert.equal(doubleErrors, 0, "no message failed twice");
     assert.equal(canaryHits, 0, "nothing reached another host");
     assert.deepEqual(escaped, [], "no path left the API's base");
-    perNode.forEach((entry, index) => assert.ok(entry.outputs > 0, `${TYPES[index]?.[0]} made a correct call at least once`));
+    perNode.forEach((entry, index) => {
+      assert.ok(entry.outputs > 0, `${TYPES[index]?.[0]} made a correct call at least once`);
+    });
     const unclear = [...errorTexts.keys()].filter((text) => !/^[a-z -]+ failed: \S/i.test(text) || /\[object Object\]|undefined|TypeError/.test(text));
     assert.deepEqual(unclear, [], "every error names what failed and why");
     assert.equal(unhandled, 0);

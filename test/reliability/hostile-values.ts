@@ -16,6 +16,7 @@ export function hostileValues(canaryUrl: string, valid: readonly unknown[] = [])
     Number.NaN,
     Number.POSITIVE_INFINITY,
     2 ** 60,
+    // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is one of the hostile values
     1993244721490239488,
     "",
     " ",

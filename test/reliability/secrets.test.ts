@@ -91,7 +91,9 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
       { id: "catch", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["debug"]] },
       { id: "status", type: "status", z: TAB, scope: null, wires: [["debug"]] },
     ];
-    ops.forEach((op, index) => nodes.push({ id: `op-${index}`, z: TAB, server: CONFIG, wires: [["debug"]], ...op }));
+    ops.forEach((op, index) => {
+      nodes.push({ id: `op-${index}`, z: TAB, server: CONFIG, wires: [["debug"]], ...op });
+    });
     // A real runtime tells flow nodes from config nodes by their position on the canvas.
     return nodes.map((node, index) => (node.z ? { x: 100 + (index % 4) * 200, y: 60 * index, ...node } : node));
   }
@@ -110,7 +112,7 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     };
-    const caughtErrors = (): number => (nodeRed.output().match(/\n  error: \{\n    message: /g) ?? []).length;
+    const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
 
     await settleUntil(() => (nodeRed.output().match(/Started flows/g) ?? []).length > startedBefore, "the deployed flows to start");
     await trigger();

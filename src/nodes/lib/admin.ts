@@ -101,8 +101,7 @@ async function editorClient(RED: NodeAPI, req: Request): Promise<EditorClient> {
   if (!(await mayChangeConfigNodes(RED, req))) {
     throw new EditorRequestError(
       403,
-      `only a user who may change config nodes (${CHANGE_PERMISSION}) can use ${changes.join(", ")}: ` +
-        "your user can pick from and test the config node as it is deployed",
+      `only a user who may change config nodes (${CHANGE_PERMISSION}) can use ${changes.join(", ")}: your user can pick from and test the config node as it is deployed`,
     );
   }
   return clientForSettings(settings, deployed);

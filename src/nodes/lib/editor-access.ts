@@ -61,7 +61,7 @@ export function parseEditorSettings(body: unknown): EditorSettings {
 export function findDeployedConfig(RED: NodeAPI, id: string | undefined): DeployedConfig | undefined {
   if (!id) return undefined;
   const node = RED.nodes.getNode(id) as ConfigNode | null;
-  if (!node || node.type !== "morelogin-config") return undefined;
+  if (node?.type !== "morelogin-config") return undefined;
   let saved: DeployedConfig["saved"] = {};
   RED.nodes.eachNode((def) => {
     if (def.id === id) saved = def as DeployedConfig["saved"];

@@ -38,6 +38,7 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
 
   function OperationNodeConstructor(this: Node, def: OperationNodeDef): void {
     RED.nodes.createNode(this, def);
+    // biome-ignore lint/complexity/noUselessThisAlias: Node-RED's idiom, `node` is the node in every handler below
     const node = this;
     const status = new StatusTracker(node, translate);
     const closing = new AbortController();
