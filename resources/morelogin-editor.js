@@ -153,7 +153,7 @@
     },
     /** A path below the API's base: no other host, no dot segments. */
     path: function (value) {
-      return /^\/[^\/]/.test(value) && value.indexOf("://") < 0 && !/(^|\/)\.\.?(\/|$)/.test(value);
+      return /^\/[^/]/.test(value) && value.indexOf("://") < 0 && !/(^|\/)\.\.?(\/|$)/.test(value);
     },
   };
 

@@ -2,11 +2,11 @@
 // src/nodes/lib/node-declarations.ts; resources/morelogin-editor.js turns the declaration into the
 // node's definition in the browser.
 
-const escape = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+const escapeHtml = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
 
 function label(field) {
   const icon = field.icon ? `<i class="fa ${field.icon}"></i> ` : "";
-  const text = field.label ? `<span data-i18n="${escape(field.label)}"></span>` : "&nbsp;";
+  const text = field.label ? `<span data-i18n="${escapeHtml(field.label)}"></span>` : "&nbsp;";
   return `<label for="node-input-${field.name}">${icon}${text}</label>`;
 }
 
@@ -14,14 +14,14 @@ function control(field) {
   const id = `node-input-${field.name}`;
   switch (field.input) {
     case "typed": {
-      const placeholder = field.placeholder ? ` data-i18n="[placeholder]${escape(field.placeholder)}"` : "";
+      const placeholder = field.placeholder ? ` data-i18n="[placeholder]${escapeHtml(field.placeholder)}"` : "";
       return `<input type="text" id="${id}" style="width: 70%"${placeholder}>\n        <input type="hidden" id="${id}Type">`;
     }
     case "checkbox":
-      return `<label for="${id}" style="width: auto"><input type="checkbox" id="${id}" style="display: inline-block; width: auto; vertical-align: top;"> <span data-i18n="${escape(field.text)}"></span></label>`;
+      return `<label for="${id}" style="width: auto"><input type="checkbox" id="${id}" style="display: inline-block; width: auto; vertical-align: top;"> <span data-i18n="${escapeHtml(field.text)}"></span></label>`;
     case "select": {
       const options = field.options.map((option) =>
-        option.text ? `<option value="${escape(option.value)}" data-i18n="${escape(option.text)}"></option>` : `<option value="${escape(option.value)}">${escape(option.value)}</option>`,
+        option.text ? `<option value="${escapeHtml(option.value)}" data-i18n="${escapeHtml(option.text)}"></option>` : `<option value="${escapeHtml(option.value)}">${escapeHtml(option.value)}</option>`,
       );
       return `<select id="${id}" style="width: ${field.narrow ? "120px" : "70%"}">\n            ${options.join("\n            ")}\n        </select>`;
     }
@@ -53,7 +53,7 @@ export function editorHtml(declaration) {
     MoreLoginEditor.registerNode(${json});
 </script>
 
-<script type="text/html" data-template-name="${escape(declaration.type)}">
+<script type="text/html" data-template-name="${escapeHtml(declaration.type)}">
 ${[SERVER_ROW, ...declaration.fields.map(row), NAME_ROW].join("\n")}
 </script>
 `;
