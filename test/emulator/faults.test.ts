@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
-import { bearer, call, dataOf, expectError, useEmulator } from "./helpers";
+import { call, dataOf, expectError } from "../support/http";
+import { bearer, useEmulator } from "../support/emulator";
 
 /** Sends a request with node:http and reports how it ended. */
 function rawPost(url: string, body: string): Promise<{ status?: number; error?: string }> {
@@ -17,7 +18,7 @@ function rawPost(url: string, body: string): Promise<{ status?: number; error?: 
 }
 
 describe("emulator: scripted faults", () => {
-  const emulator = useEmulator();
+  const { emulator } = useEmulator();
   const page = "/api/env/page";
   const injected = (kind: FaultKind): number => emulator().stats.faultsInjected[kind];
 
@@ -142,7 +143,7 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
 });
 
 describe("emulator: rate limit", () => {
-  const emulator = useEmulator({ rateLimitPerMinute: 3 });
+  const { emulator } = useEmulator({ rateLimitPerMinute: 3 });
 
   it("answers 429 with Retry-After past the per-minute limit, per API", async () => {
     for (let i = 0; i < 3; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
