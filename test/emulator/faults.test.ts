@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
 import { call, dataOf, expectError } from "../support/http";
-import { bearer, useEmulator } from "../support/emulator";
+import { bearer, requests, useEmulator } from "../support/emulator";
 
 /** Sends a request with node:http and reports how it ended. */
 function rawPost(url: string, body: string): Promise<{ status?: number; error?: string }> {
@@ -21,6 +21,11 @@ describe("emulator: scripted faults", () => {
   const { emulator } = useEmulator();
   const page = "/api/env/page";
   const injected = (kind: FaultKind): number => emulator().stats.faultsInjected[kind];
+  // Each test starts from zero counters and no random faults, whichever tests ran before it.
+  beforeEach(() => {
+    emulator().resetStats();
+    emulator().setFaults({});
+  });
 
   it("http503: HTTP 503 with the envelope, then normal again", async () => {
     emulator().script({ kind: "http503", api: "local", path: page });
@@ -123,8 +128,14 @@ describe("emulator: scripted faults", () => {
     }
   });
 
-  it("counts faulted requests in stats.requests", () => {
-    assert.ok((emulator().stats.requests["local POST /api/env/page"] ?? 0) >= 10);
+  it("counts faulted requests in stats.requests", async () => {
+    emulator().script({ kind: "http503", path: page });
+    emulator().script({ kind: "reset", path: page });
+    expectError(await call(emulator().localUrl, page, { body: {} }), 503, 503);
+    await assert.rejects(call(emulator().localUrl, page, { body: {} }), TypeError);
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    assert.equal(requests(emulator(), "local POST /api/env/page"), 3);
+    assert.equal(injected("http503") + injected("reset"), 2);
   });
 });
 
@@ -144,6 +155,11 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
 
 describe("emulator: rate limit", () => {
   const { emulator } = useEmulator({ rateLimitPerMinute: 3 });
+  // A fresh window of 3 per minute for each test, whichever tests ran before it.
+  beforeEach(() => {
+    emulator().setRateLimit(3);
+    emulator().resetStats();
+  });
 
   it("answers 429 with Retry-After past the per-minute limit, per API", async () => {
     for (let i = 0; i < 3; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
