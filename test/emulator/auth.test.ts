@@ -5,6 +5,8 @@ import { bearer, sleep, useEmulator } from "../support/emulator";
 
 describe("emulator: Local API token", () => {
   const { emulator } = useEmulator({ localToken: "local-secret" });
+  // "switches the token off and on" changes it: every test starts from the suite's token.
+  beforeEach(() => emulator().setLocalToken("local-secret"));
 
   it("answers 35001 without an Authorization header", async () => {
     expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001, "API authentication info missing");
