@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
-import { call, dataOf, expectError } from "../support/http";
+import { call, dataOf, envelopeOf, expectError } from "../support/http";
 import { bearer, requests, useEmulator } from "../support/emulator";
 
 /** Sends a request with node:http and reports how it ended. */
@@ -93,6 +93,22 @@ describe("emulator: scripted faults", () => {
     expectError(await call(emulator().openUrl, "/oauth2/token", { body }), 500, 500, "Token service unavailable");
     dataOf(await call(emulator().openUrl, "/oauth2/token", { body }));
     assert.equal(injected("tokenFailure"), 1);
+  });
+
+  it("echo: HTTP 500 whose msg repeats the request as received, headers and body, on any route", async () => {
+    emulator().script({ kind: "echo", path: page });
+    const answer = await call(emulator().localUrl, page, { body: { pageNo: 1, note: "hello" }, headers: { Authorization: "a-local-token" } });
+    expectError(answer, 500, 500);
+    const msg = String(envelopeOf(answer).msg);
+    assert.match(msg, /^echo of POST \/api\/env\/page: headers \{.*\}, body \{"pageNo":1,"note":"hello"\}$/);
+    assert.ok(msg.includes('"authorization":"a-local-token"'), msg);
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    const { apiId, apiKey } = emulator().credentials;
+    emulator().script({ kind: "echo", api: "open", path: "/oauth2/token" });
+    const token = await call(emulator().openUrl, "/oauth2/token", { body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" } });
+    expectError(token, 500, 500);
+    assert.ok(String(envelopeOf(token).msg).includes(`"client_secret":"${apiKey}"`));
+    assert.equal(injected("echo"), 2);
   });
 
   it("applies a fault `times` times, only to the matching API and path", async () => {
