@@ -38,8 +38,14 @@ function headerText(value: string | string[] | undefined): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
+/** The request as this server received it, for the echo fault: what a careless server repeats in an error. */
+function echoOf(req: IncomingMessage, raw: RawBody): string {
+  const body = raw.kind === "ok" ? raw.text : `(${raw.kind === "tooLarge" ? "too large" : "aborted"})`;
+  return `echo of ${req.method ?? "GET"} ${req.url ?? "/"}: headers ${JSON.stringify(req.headers)}, body ${body}`;
+}
+
 /** Answers with the fault instead of the route; returns false when no fault replaces the answer. */
-function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse): boolean {
+function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse, raw: RawBody): boolean {
   switch (plan.kind) {
     case undefined:
       return false;
@@ -64,6 +70,9 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse)
       return true; // the socket stays open until the client gives up or the emulator closes
     case "tokenFailure":
       send(res, fail(500, "Token service unavailable", 500));
+      return true;
+    case "echo":
+      send(res, fail(500, echoOf(req, raw), 500));
       return true;
   }
 }
@@ -116,7 +125,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
     await state.timers.sleep(plan.delayMs);
   }
   if (plan.kind !== undefined) state.stats.faultsInjected[plan.kind]++;
-  if (injectFault(plan, req, res)) return;
+  if (injectFault(plan, req, res, raw)) return;
 
   if (!route) return send(res, notFound());
   const denied = authenticate(api, route, req, state);

@@ -11,7 +11,8 @@ export type FaultKind =
   | "malformed" // HTTP 200 with a body that is not valid JSON
   | "tooMany" // HTTP 429 with Retry-After and the {code: 429} envelope
   | "hang" // accept the request and never answer (until the emulator closes)
-  | "tokenFailure"; // Open API /oauth2/token answers HTTP 500 {code: 500}
+  | "tokenFailure" // Open API /oauth2/token answers HTTP 500 {code: 500}
+  | "echo"; // HTTP 500 {code: 500} whose msg repeats the request as received: method, path, headers, body
 
 /** Random faults, each with a probability in [0, 1]. All default to 0 (off). */
 export interface FaultRates {
@@ -21,6 +22,11 @@ export interface FaultRates {
   malformed?: number;
   tooMany?: number;
   hang?: number;
+  /**
+   * Probability that the answer echoes the request (headers, credentials included, and body) in its
+   * `msg`, as a careless server might: for testing that a client keeps secrets out of its errors.
+   */
+  echo?: number;
   /** Probability that a token grant fails. */
   tokenFailure?: number;
   /** Random extra latency added to every answer, uniformly in [min, max] milliseconds. */

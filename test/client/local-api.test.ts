@@ -104,12 +104,27 @@ describe("client: Local API", () => {
   });
 
   it("sends a prepared body exactly as the same body given each time, and checks it once when prepared", async () => {
-    const prepared = PreparedBody.for("listProfiles", { pageNo: "2", pageSize: 5, groupId: 7 });
+    // Checking the body walks its fields and serializing it reads them again: this getter counts both.
+    let reads = 0;
+    const watched = {
+      get note(): string {
+        reads++;
+        return "x";
+      },
+    };
+    const body = (): Record<string, unknown> => ({ pageNo: "2", pageSize: 5, groupId: 7, watched });
+    const prepared = PreparedBody.for("listProfiles", body());
+    const readsToPrepare = reads;
+    assert.ok(readsToPrepare > 0, "preparing reads the body");
     const fromPrepared = await client.call("listProfiles", prepared);
     const bodyFromPrepared = emulator().requestLog.at(-1)?.body;
-    const fromPlain = await client.call("listProfiles", { pageNo: "2", pageSize: 5, groupId: 7 });
+    await client.call("listProfiles", prepared);
+    await client.call("listProfiles", prepared);
+    assert.equal(reads, readsToPrepare, "calls with a prepared body neither check nor serialize it again");
+    const fromPlain = await client.call("listProfiles", body());
+    assert.equal(reads, 2 * readsToPrepare, "a plain body is checked and serialized on its call");
     assert.deepEqual(bodyFromPrepared, emulator().requestLog.at(-1)?.body);
-    assert.deepEqual(bodyFromPrepared, { pageNo: 2, pageSize: 5, groupId: "7" });
+    assert.deepEqual(bodyFromPrepared, { pageNo: 2, pageSize: 5, groupId: "7", watched: { note: "x" } });
     assert.deepEqual(fromPrepared.data, fromPlain.data);
     assert.throws(() => PreparedBody.for("listProfiles", { pageNo: 0 }), /pageNo must be a positive integer/);
     assert.throws(() => PreparedBody.for("listTags", {}), /listTags takes no body/);

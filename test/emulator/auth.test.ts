@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
 import type { App } from "../../src/emulator";
-import { bearer, call, dataOf, expectError, sleep, useEmulator, type PageShape } from "./helpers";
+import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { bearer, sleep, useEmulator } from "../support/emulator";
 
 describe("emulator: Local API token", () => {
-  const emulator = useEmulator({ localToken: "local-secret" });
+  const { emulator } = useEmulator({ localToken: "local-secret" });
+  // "switches the token off and on" changes it: every test starts from the suite's token.
+  beforeEach(() => emulator().setLocalToken("local-secret"));
 
   it("answers 35001 without an Authorization header", async () => {
     expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001, "API authentication info missing");
@@ -32,7 +35,7 @@ describe("emulator: Local API token", () => {
 });
 
 describe("emulator: Open API OAuth", () => {
-  const emulator = useEmulator({ tokenLifetimeSeconds: 1, apps: 23 });
+  const { emulator } = useEmulator({ tokenLifetimeSeconds: 1, apps: 23 });
 
   it("grants a JWT-like bearer token for the right credentials, with client_id as number or string", async () => {
     const { apiId, apiKey } = emulator().credentials;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { call, dataOf, type PageShape } from "./helpers";
+import { call, dataOf, type PageShape } from "../support/http";
 
 const root = join(__dirname, "..", "..");
 const cli = join(root, "src", "emulator", "cli.ts");

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { startEmulator, type Profile } from "../../src/emulator";
 import { generateData } from "../../src/emulator/data";
-import { call, dataOf, useEmulator, type PageShape } from "./helpers";
+import { call, dataOf, type PageShape } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const counts = { seed: 42, profiles: 50, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 };
 
@@ -49,7 +50,7 @@ describe("emulator: seeded data", () => {
 });
 
 describe("emulator: 100,000 profiles", () => {
-  const emulator = useEmulator({ profiles: 100_000 });
+  const { emulator } = useEmulator({ profiles: 100_000 });
 
   it("serves them all, with the right last page", async () => {
     assert.equal(emulator().data.profiles.length, 100_000);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
-import { bearer, call, dataOf, expectError, useEmulator } from "./helpers";
+import { call, dataOf, envelopeOf, expectError } from "../support/http";
+import { bearer, requests, useEmulator } from "../support/emulator";
 
 /** Sends a request with node:http and reports how it ended. */
 function rawPost(url: string, body: string): Promise<{ status?: number; error?: string }> {
@@ -17,9 +18,14 @@ function rawPost(url: string, body: string): Promise<{ status?: number; error?: 
 }
 
 describe("emulator: scripted faults", () => {
-  const emulator = useEmulator();
+  const { emulator } = useEmulator();
   const page = "/api/env/page";
   const injected = (kind: FaultKind): number => emulator().stats.faultsInjected[kind];
+  // Each test starts from zero counters and no random faults, whichever tests ran before it.
+  beforeEach(() => {
+    emulator().resetStats();
+    emulator().setFaults({});
+  });
 
   it("http503: HTTP 503 with the envelope, then normal again", async () => {
     emulator().script({ kind: "http503", api: "local", path: page });
@@ -89,6 +95,22 @@ describe("emulator: scripted faults", () => {
     assert.equal(injected("tokenFailure"), 1);
   });
 
+  it("echo: HTTP 500 whose msg repeats the request as received, headers and body, on any route", async () => {
+    emulator().script({ kind: "echo", path: page });
+    const answer = await call(emulator().localUrl, page, { body: { pageNo: 1, note: "hello" }, headers: { Authorization: "a-local-token" } });
+    expectError(answer, 500, 500);
+    const msg = String(envelopeOf(answer).msg);
+    assert.match(msg, /^echo of POST \/api\/env\/page: headers \{.*\}, body \{"pageNo":1,"note":"hello"\}$/);
+    assert.ok(msg.includes('"authorization":"a-local-token"'), msg);
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    const { apiId, apiKey } = emulator().credentials;
+    emulator().script({ kind: "echo", api: "open", path: "/oauth2/token" });
+    const token = await call(emulator().openUrl, "/oauth2/token", { body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" } });
+    expectError(token, 500, 500);
+    assert.ok(String(envelopeOf(token).msg).includes(`"client_secret":"${apiKey}"`));
+    assert.equal(injected("echo"), 2);
+  });
+
   it("applies a fault `times` times, only to the matching API and path", async () => {
     emulator().script({ kind: "http503", api: "open", path: "/envgroup/page", times: 2 });
     dataOf(await call(emulator().localUrl, "/api/envgroup/page", { body: {} }));
@@ -122,8 +144,14 @@ describe("emulator: scripted faults", () => {
     }
   });
 
-  it("counts faulted requests in stats.requests", () => {
-    assert.ok((emulator().stats.requests["local POST /api/env/page"] ?? 0) >= 10);
+  it("counts faulted requests in stats.requests", async () => {
+    emulator().script({ kind: "http503", path: page });
+    emulator().script({ kind: "reset", path: page });
+    expectError(await call(emulator().localUrl, page, { body: {} }), 503, 503);
+    await assert.rejects(call(emulator().localUrl, page, { body: {} }), TypeError);
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    assert.equal(requests(emulator(), "local POST /api/env/page"), 3);
+    assert.equal(injected("http503") + injected("reset"), 2);
   });
 });
 
@@ -142,7 +170,12 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
 });
 
 describe("emulator: rate limit", () => {
-  const emulator = useEmulator({ rateLimitPerMinute: 3 });
+  const { emulator } = useEmulator({ rateLimitPerMinute: 3 });
+  // A fresh window of 3 per minute for each test, whichever tests ran before it.
+  beforeEach(() => {
+    emulator().setRateLimit(3);
+    emulator().resetStats();
+  });
 
   it("answers 429 with Retry-After past the per-minute limit, per API", async () => {
     for (let i = 0; i < 3; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { call, dataOf, expectError, useEmulator } from "./helpers";
+import { call, dataOf, expectError } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 const prototypeIsClean = (): void => {
   const probe: Record<string, unknown> = {};
@@ -9,7 +10,7 @@ const prototypeIsClean = (): void => {
 };
 
 describe("emulator: hostile input", () => {
-  const emulator = useEmulator();
+  const { emulator } = useEmulator();
 
   afterEach(async () => {
     prototypeIsClean();

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
 import type { CloudPhone, Group, Profile, ProxyInfo, Tag } from "../../src/emulator";
-import { call, dataOf, envelopeOf, expectError, useEmulator, type PageShape } from "./helpers";
+import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 describe("emulator: Local API lists", () => {
-  const emulator = useEmulator({ profiles: 23, seed: 7 });
+  const { emulator } = useEmulator({ profiles: 23, seed: 7 });
 
   it("answers the envelope with code 0, msg null and a 32-hex requestId that differs per request", async () => {
     const first = await call(emulator().localUrl, "/api/env/page", { body: { pageNo: 1, pageSize: 5 } });

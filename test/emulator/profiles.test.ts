@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../src/emulator";
-import { call, dataOf, expectError, useEmulator } from "./helpers";
+import { call, dataOf, expectError } from "../support/http";
+import { useEmulator } from "../support/emulator";
 
 interface StartData {
   envId: string;
@@ -23,7 +24,7 @@ async function refused(url: string): Promise<boolean> {
 }
 
 describe("emulator: profile start, close, status", () => {
-  const emulator = useEmulator({ profiles: 5 });
+  const { emulator } = useEmulator({ profiles: 5 });
   const profileId = (index: number): string => {
     const profile = emulator().data.profiles[index];
     assert.ok(profile);

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
+import { DEFAULT_RETRY } from "../../src/client/retry";
 import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 
 const TOKEN = "admin-local-token-4821";
+const API_KEY = "admin-api-key-6605";
 
 describe("nodes: editor pickers and connection test (admin endpoints)", () => {
-  const { emulator } = useEmulator({ profiles: 30, localToken: TOKEN });
+  const { emulator } = useEmulator({ profiles: 30, localToken: TOKEN, apiKey: API_KEY });
   before((done) => {
     helper.startServer(done);
   });
@@ -84,6 +86,27 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
     assert.match(badUrl.body.error, /Local API URL must start with http/);
     const unknown = await post("/morelogin/pick/secrets", { id: CONFIG_ID });
     assert.equal(unknown.status, 404);
+  });
+
+  it("never shows a credential the API repeats, in a picker's error or the connection test", async () => {
+    // The emulator's echo fault answers with an error whose msg repeats the request as received.
+    emulator().script({ kind: "echo", api: "local", path: "/api/env/page" });
+    const deployed = await post("/morelogin/pick/profiles", { id: CONFIG_ID });
+    assert.equal(deployed.status, 502);
+    assert.match(deployed.body.error, /echo of POST \/api\/env\/page: headers .*"authorization":"\*\*\*"/);
+    emulator().script({ kind: "echo", api: "local", path: "/api/env/page" });
+    const typed = await post("/morelogin/pick/profiles", { localUrl: emulator().localUrl, openUrl: emulator().openUrl, credentials: { localToken: "typed-in-token-3318" } });
+    assert.equal(typed.status, 502);
+    assert.match(typed.body.error, /"authorization":"\*\*\*"/);
+    emulator().script({ kind: "echo", api: "local", path: "/api/env/page" });
+    // A token request that fails is tried again: every attempt gets the echo.
+    emulator().script({ kind: "echo", api: "open", path: "/oauth2/token", times: DEFAULT_RETRY.attempts });
+    const tested = await post("/morelogin/test", { id: CONFIG_ID });
+    assert.match(tested.body.local.message, /^Local API: echo of POST \/api\/env\/page: headers .*"authorization":"\*\*\*"/);
+    assert.match(tested.body.open.message, /^Open API: Open API token request failed: echo of POST \/oauth2\/token: .*"client_secret":"\*\*\*"/);
+    for (const response of [deployed, typed, tested]) {
+      assert.doesNotMatch(JSON.stringify(response.body), new RegExp(`${TOKEN}|typed-in-token-3318|${API_KEY}`));
+    }
   });
 
   it("refuses settings that are not text with 400 before anything is sent", async () => {

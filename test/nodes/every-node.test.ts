@@ -1,11 +1,8 @@
 import assert from "node:assert/strict";
-import type { Node, NodeMessage } from "node-red";
 import type { Emulator } from "../../src/emulator";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls } from "../support/node-red";
+import { helper, sendTo, statusCalls, type Outcome } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
-
-type Msg = NodeMessage & Record<string, unknown>;
 
 interface Case {
   type: string;
@@ -98,15 +95,9 @@ describe("nodes: every operation node", () => {
   });
   afterEach(() => helper.unload());
 
-  async function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<{ out: Msg[]; caught: Msg[]; node: Node }> {
-    await loadFlow(flowWith(emulator(), { type: testCase.type, ...testCase.props }, config), credentialsFor(emulator(), credentials));
-    const out = new Collector("out");
-    const caught = new Collector("caught");
-    const node = helper.getNode("n1");
-    node.receive({ payload, res: { upstream: true }, topic: "kept" } as NodeMessage);
-    await Promise.race([out.next(1), caught.next(1)]);
-    await settle(100);
-    return { out: out.messages as Msg[], caught: caught.messages as Msg[], node };
+  /** The case's node gets one message that carries upstream properties. */
+  function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<Outcome> {
+    return sendTo(emulator(), { type: testCase.type, ...testCase.props }, { payload, res: { upstream: true }, topic: "kept" }, { config, credentials });
   }
 
   for (const testCase of CASES) {

@@ -3,17 +3,20 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
-import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, settle, statusCalls, type FlowNode } from "../support/node-red";
+import { DEFAULT_RETRY } from "../../src/client/retry";
+import type { ScriptedFault } from "../../src/emulator";
+import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, settle, statusCalls, type FlowNode, type Msg } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
+import { SecretScanner } from "../support/secrets";
 import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
 
-type Msg = NodeMessage & Record<string, unknown>;
 const LOCAL_TOKEN = "local-token-7f3a9c21e5";
+const API_KEY = "open-api-key-do-not-leak-9921";
 
 
 describe("nodes: errors, status, secrets and lifecycle", () => {
-  const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN });
+  const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN, apiKey: API_KEY });
   before((done) => {
     helper.startServer(done);
   });
@@ -26,22 +29,10 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
   });
   afterEach(() => helper.unload());
 
-  /** Sends one message and waits until it has either come out or been caught. */
-  async function outcome(flow: FlowNode[], input: Record<string, unknown>, credentials = credentialsFor(emulator())): Promise<{ out: Msg[]; caught: Msg[]; node: Node }> {
-    await loadFlow(flow, credentials);
-    const out = new Collector("out");
-    const caught = new Collector("caught");
-    const node = helper.getNode("n1");
-    node.receive(input as NodeMessage);
-    await Promise.race([out.next(1), caught.next(1)]);
-    await settle(150);
-    return { out: out.messages as Msg[], caught: caught.messages as Msg[], node };
-  }
-
   const errorOf = (msg: Msg | undefined): { message: string } => msg?.error as { message: string };
 
   it("a business error reaches the Catch node once, with the API's msg and code and msg.morelogin.error", async () => {
-    const { out, caught } = await outcome(flowWith(emulator(), { type: "morelogin-start-profile", envId: "1000000000000000001", envIdType: "str" }), { payload: "", res: "kept" });
+    const { out, caught } = await sendTo(emulator(), { type: "morelogin-start-profile", envId: "1000000000000000001", envIdType: "str" }, { payload: "", res: "kept" });
     assert.equal(out.length, 0);
     assert.equal(caught.length, 1);
     assert.equal(errorOf(caught[0]).message, "start profile failed: Profile does not exist (code 19099)");
@@ -57,7 +48,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
   it("an unreachable desktop client is one clear error, and the runtime goes on", async () => {
     const port = await freePort();
     const flow = flowWith(emulator(), { type: "morelogin-list-profiles" }, { localUrl: `http://127.0.0.1:${port}` });
-    const { out, caught, node } = await outcome(flow, { payload: "" });
+    const { out, caught, node } = await sendAndCollect(flow, { payload: "" }, credentialsFor(emulator()));
     assert.equal(out.length, 0);
     assert.equal(caught.length, 1);
     assert.match(errorOf(caught[0]).message, /^list profiles failed: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is the MoreLogin desktop client running/);
@@ -76,7 +67,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       [{ type: "morelogin-request", api: "local", method: "POST", path: "url", pathType: "msg" }, { payload: {}, url: "/api/%2e%2e/x" }, /^MoreLogin request failed: request path must not contain/],
     ];
     for (const [node, input, expected] of cases) {
-      const { out, caught } = await outcome(flowWith(emulator(), node), input);
+      const { out, caught } = await sendTo(emulator(), node, input);
       assert.equal(out.length, 0, String(expected));
       assert.equal(caught.length, 1, String(expected));
       assert.match(errorOf(caught[0]).message, expected);
@@ -87,12 +78,12 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
 
   it("a missing config node is a clear error, not a crash", async () => {
     const noServer = flowWith(emulator(), { type: "morelogin-list-tags", server: "" });
-    const first = await outcome(noServer, { payload: "" });
+    const first = await sendAndCollect(noServer, { payload: "" }, credentialsFor(emulator()));
     assert.equal(first.caught.length, 1);
     assert.equal(errorOf(first.caught[0]).message, "list tags failed: no MoreLogin config node is selected: open the node and choose one");
     await helper.unload();
     const deleted = flowWith(emulator(), { type: "morelogin-list-tags", server: "gone" });
-    const second = await outcome(deleted, { payload: "" });
+    const second = await sendAndCollect(deleted, { payload: "" }, credentialsFor(emulator()));
     assert.equal(second.caught.length, 1);
     assert.match(errorOf(second.caught[0]).message, /^list tags failed: the selected MoreLogin config node does not exist/);
     assert.deepEqual(statusCalls(second.node).at(-1), { fill: "red", shape: "ring", text: "no config" });
@@ -100,16 +91,16 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
 
   it("a config node with an unusable URL makes its nodes fail clearly", async () => {
     const flow = flowWith(emulator(), { type: "morelogin-list-tags" }, { openUrl: "http://api.morelogin.com" });
-    const { caught } = await outcome(flow, { payload: "" });
+    const { caught } = await sendAndCollect(flow, { payload: "" }, credentialsFor(emulator()));
     assert.equal(caught.length, 1);
     assert.match(errorOf(caught[0]).message, /^list tags failed: the MoreLogin config node is not usable: Open API URL must use https/);
   });
 
   it("sends the Local token exactly as configured, and a wrong one explains itself without showing it", async () => {
-    await outcome(flowWith(emulator(), { type: "morelogin-list-tags" }), { payload: "" });
+    await sendTo(emulator(), { type: "morelogin-list-tags" }, { payload: "" });
     assert.equal(emulator().requestLog.at(-1)?.headers.authorization, LOCAL_TOKEN);
     await helper.unload();
-    const wrong = await outcome(flowWith(emulator(), { type: "morelogin-list-tags" }), { payload: "" }, credentialsFor(emulator(), { localToken: "wrong-token-value" }));
+    const wrong = await sendTo(emulator(), { type: "morelogin-list-tags" }, { payload: "" }, { credentials: { localToken: "wrong-token-value" } });
     assert.equal(wrong.caught.length, 1);
     assert.match(errorOf(wrong.caught[0]).message, /^list tags failed: API authentication failed \(code 35002\)/);
     assert.doesNotMatch(JSON.stringify(wrong.caught[0]), /wrong-token-value|local-token-7f3a9c21e5/);
@@ -193,23 +184,42 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
 
   it("the request node calls any endpoint with msg.payload as the body", async () => {
     const envId = emulator().data.profiles[5]?.id;
-    const { out } = await outcome(flowWith(emulator(), { type: "morelogin-request", api: "local", method: "POST", path: "/api/env/detail", pathType: "str" }), { payload: { envId } });
+    const { out } = await sendTo(emulator(), { type: "morelogin-request", api: "local", method: "POST", path: "/api/env/detail", pathType: "str" }, { payload: { envId } });
     assert.equal((out[0]?.payload as { id: string } | undefined)?.id, envId);
     assert.deepEqual(out[0]?.morelogin, { api: "local", path: "/api/env/detail", requestId: (out[0]?.morelogin as { requestId: string } | undefined)?.requestId });
     assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId });
   });
 
-  it("never puts a secret into messages, status, errors or logs", async () => {
-    const secretKey = "open-api-key-do-not-leak-9921";
-    const flow = flowWith(emulator(), { type: "morelogin-list-apps" });
-    const { caught, node } = await outcome(flow, { payload: "" }, credentialsFor(emulator(), { apiKey: secretKey }));
-    assert.equal(caught.length, 1);
-    assert.match(errorOf(caught[0]).message, /^list cloud-phone apps failed: Open API token request failed/);
-    const logs = JSON.stringify(helper.log().args);
-    for (const secret of [secretKey, LOCAL_TOKEN]) {
-      assert.doesNotMatch(JSON.stringify(caught), new RegExp(secret));
-      assert.doesNotMatch(JSON.stringify(statusCalls(node)), new RegExp(secret));
-      assert.doesNotMatch(logs, new RegExp(secret));
+  it("never puts a secret into messages, status, errors or logs, even when the API repeats the request", async () => {
+    // The emulator's echo fault answers with an error whose msg repeats the request as received.
+    const cases: Array<{ node: Record<string, unknown>; fault: ScriptedFault; shows: string }> = [
+      { node: { type: "morelogin-list-tags" }, fault: { kind: "echo", api: "local", path: "/api/envtag/all" }, shows: '"authorization":"***"' },
+      // A token request that fails is tried again: every attempt gets the echo.
+      { node: { type: "morelogin-list-apps" }, fault: { kind: "echo", api: "open", path: "/oauth2/token", times: DEFAULT_RETRY.attempts }, shows: '"client_secret":"***"' },
+      {
+        node: { type: "morelogin-request", api: "open", method: "POST", path: "/envgroup/page", pathType: "str" },
+        fault: { kind: "echo", api: "open", path: "/envgroup/page" },
+        shows: '"authorization":"Bearer ***"',
+      },
+    ];
+    for (const { node: type, fault, shows } of cases) {
+      emulator().script(fault);
+      const { out, caught, node } = await sendTo(emulator(), type, { payload: "" });
+      assert.equal(out.length, 0);
+      assert.equal(caught.length, 1);
+      const text = errorOf(caught[0]).message;
+      assert.ok(text.includes(` ${fault.path}: headers `), `the error text carries the echo: ${text}`);
+      // Every Authorization value sent: the Local token, and "Bearer <token>" once a token was granted.
+      const sent = emulator().requestLog.map((entry) => entry.headers.authorization).filter((value): value is string => typeof value === "string");
+      const scanner = new SecretScanner([LOCAL_TOKEN, API_KEY, ...sent, ...sent.map((value) => value.replace(/^Bearer /, ""))]);
+      scanner.scan(out);
+      scanner.scan(caught);
+      scanner.scan(statusCalls(node));
+      scanner.scanRuntime(node);
+      assert.deepEqual(scanner.findings, []);
+      assert.ok(scanner.scanned > 3, "status and log calls were scanned");
+      assert.ok(text.includes(shows), text);
+      await helper.unload();
     }
   });
 

@@ -1,9 +1,6 @@
 import assert from "node:assert/strict";
-import type { NodeMessage } from "node-red";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, settle } from "../support/node-red";
+import { credentialsFor, flowWith, helper, sendAndCollect, sendTo, type Msg } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
-
-type Msg = NodeMessage & Record<string, unknown>;
 
 describe("nodes: list nodes", () => {
   const { emulator } = useEmulator({ profiles: 235, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 });
@@ -16,11 +13,12 @@ describe("nodes: list nodes", () => {
   beforeEach(() => emulator().resetStats());
   afterEach(() => helper.unload());
 
+  /** Sends one message to `node` and returns every message it sent on, which must be `count`. */
   async function run(node: Record<string, unknown>, input: Record<string, unknown> = { payload: "" }, count = 1): Promise<Msg[]> {
-    await loadFlow(flowWith(emulator(), node), credentialsFor(emulator()));
-    const out = new Collector("out");
-    helper.getNode("n1").receive(input as NodeMessage);
-    return (await out.next(count)) as Msg[];
+    const { out, caught } = await sendTo(emulator(), node, input);
+    assert.deepEqual(caught.map((msg) => msg.error), []);
+    assert.equal(out.length, count, `${count} message(s) expected`);
+    return out;
   }
 
   it("list profiles sends the page as the API gives it, keeping the message's other properties", async () => {
@@ -71,13 +69,10 @@ describe("nodes: list nodes", () => {
   it("split sends one message per item with msg.parts, and a Join node rebuilds the same array", async () => {
     const flow = flowWith(emulator(), { type: "morelogin-list-profiles", all: true, output: "split", wires: [["out", "join1"]] });
     flow.push({ id: "join1", z: "tab1", type: "join", mode: "auto", build: "array", wires: [["joined"]] }, { id: "joined", z: "tab1", type: "helper" });
-    await loadFlow(flow, credentialsFor(emulator()));
-    const out = new Collector("out");
-    const joined = new Collector("joined");
-    helper.getNode("n1").receive({ payload: "", res: "kept" } as NodeMessage);
-    const messages = (await out.next(235)) as Msg[];
-    const [whole] = (await joined.next(1)) as Msg[];
-    assert.deepEqual(whole?.payload, emulator().data.profiles);
+    const { out: messages, received } = await sendAndCollect(flow, { payload: "", res: "kept" }, credentialsFor(emulator()));
+    assert.equal(messages.length, 235);
+    assert.equal(received.joined?.length, 1);
+    assert.deepEqual(received.joined?.[0]?.payload, emulator().data.profiles);
     messages.forEach((msg, index) => {
       const parts = msg.parts as { id: string; index: number; count: number };
       assert.equal(parts.index, index);
@@ -90,10 +85,11 @@ describe("nodes: list nodes", () => {
   });
 
   it("split without all sends the items of one page", async () => {
-    const messages = await run({ type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num", output: "split" }, { payload: "" }, 5);
-    await settle();
-    assert.equal(messages.length, 5);
-    assert.deepEqual(messages.map((msg) => msg.payload), emulator().data.profiles.slice(0, 5));
+    const { out, caught, completed } = await sendTo(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num", output: "split" }, { payload: "" });
+    assert.equal(caught.length, 0);
+    assert.equal(completed.length, 1);
+    // Every message that came out until the flow went quiet, not only the first five.
+    assert.deepEqual(out.map((msg) => msg.payload), emulator().data.profiles.slice(0, 5));
   });
 
   it("list cloud phones, proxies and groups return their pages", async () => {

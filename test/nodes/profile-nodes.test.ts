@@ -1,10 +1,8 @@
 import assert from "node:assert/strict";
 import { request } from "node:http";
 import type { NodeMessage } from "node-red";
-import { Collector, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, type Msg } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
-
-type Msg = NodeMessage & Record<string, unknown>;
 
 function getJson(url: string): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
@@ -37,11 +35,12 @@ describe("nodes: start and close profile", () => {
     return id;
   };
 
+  /** Sends one message to `node` and returns the one message it sent on. */
   async function send(node: Record<string, unknown>, input: Record<string, unknown>): Promise<Msg> {
-    await loadFlow(flowWith(emulator(), node), credentialsFor(emulator()));
-    const out = new Collector("out");
-    helper.getNode("n1").receive(input as NodeMessage);
-    const [msg] = (await out.next(1)) as Msg[];
+    const { out, caught } = await sendTo(emulator(), node, input);
+    assert.deepEqual(caught.map((msg) => msg.error), []);
+    assert.equal(out.length, 1);
+    const [msg] = out;
     assert.ok(msg);
     return msg;
   }

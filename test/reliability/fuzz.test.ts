@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from "node:net";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, type FlowNode } from "../support/node-red";
-import { SecretScanner } from "./capture";
+import { SecretScanner } from "../support/secrets";
 import { hostileMessage, hostileValues, mulberry32 } from "./hostile-values";
 
 const PER_TYPE = 2_000;

@@ -5,13 +5,16 @@ import { join } from "node:path";
 import { WebSocket } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { ROOT, deploy, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { SecretScanner } from "./capture";
+import { SecretScanner } from "../support/secrets";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
 const API_KEY = "secrets-api-key-4409-do-not-log";
 const CONFIG = "secrets-config";
 const BAD_CONFIG = "secrets-config-wrong-token";
 const TAB = "secrets-tab";
+/** Paths only the two echo nodes call, so that their scripted echo faults hit nothing else. */
+const ECHO_LOCAL = "/api/env/detail";
+const ECHO_OPEN = "/envgroup/page";
 
 /**
  * A real Node-RED (this checkout linked into its user folder, as `npm install <folder>` would) with
@@ -63,10 +66,13 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
       { type: "morelogin-start-profile", envId: profile, envIdType: "str" },
       { type: "morelogin-close-profile", envId: profile, envIdType: "str" },
       { type: "morelogin-request", api: "open", method: "POST", path: "/cloudphone/app/page", pathType: "str" },
-      // Failures: a refused Local token, an Open API path that does not exist, a hostile path.
+      // Failures: a refused Local token, an Open API path that does not exist, a hostile path, and
+      // two answers that repeat the request, credentials included (the emulator's echo fault).
       { type: "morelogin-list-tags", server: BAD_CONFIG },
       { type: "morelogin-request", api: "open", method: "GET", path: "/no/such/endpoint", pathType: "str" },
       { type: "morelogin-request", api: "local", method: "GET", path: "/api/../oauth2/token", pathType: "str" },
+      { type: "morelogin-request", api: "local", method: "POST", path: ECHO_LOCAL, pathType: "str" },
+      { type: "morelogin-request", api: "open", method: "POST", path: ECHO_OPEN, pathType: "str" },
     ];
     const nodes: FlowNode[] = [
       { id: TAB, type: "tab", label: "secrets" },
@@ -115,17 +121,20 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
     const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
 
     await settleUntil(() => (nodeRed.output().match(/Started flows/g) ?? []).length > startedBefore, "the deployed flows to start");
+    emulator.script({ kind: "echo", api: "local", path: ECHO_LOCAL, times: 2 });
+    emulator.script({ kind: "echo", api: "open", path: ECHO_OPEN, times: 2 });
     await trigger();
-    await settleUntil(() => caughtErrors() >= 3, "three caught errors");
+    await settleUntil(() => caughtErrors() >= 5, "five caught errors");
     // The Open API token is revoked: the next round gets 401, fetches a new token and carries on.
     emulator.revokeAllTokens();
     await trigger();
-    await settleUntil(() => caughtErrors() >= 6, "six caught errors");
+    await settleUntil(() => caughtErrors() >= 10, "ten caught errors");
     await new Promise((resolve) => setTimeout(resolve, 500));
     assert.ok(emulator.stats.tokensGranted >= 2, "a second token was fetched after the revocation");
 
     const log = nodeRed.output();
     assert.match(log, /API authentication failed \(code 35002\)/, "the wrong Local token is reported");
+    assert.equal(emulator.stats.faultsInjected.echo, 4, "each echo node got the echo in both rounds");
     assert.match(log, /morelogin-list-apps/);
     const editorFlows = await (await fetch(`${nodeRed.url}/flows`, { headers: { "Node-RED-API-Version": "v2" } })).text();
     const flowsFile = readFileSync(join(work, "user", "flows.json"), "utf8");
@@ -155,6 +164,8 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
     assert.ok(debugFrames >= 20, `the debug sidebar received messages (${debugFrames})`);
     assert.ok(statusFrames >= 10, `the editor received status texts (${statusFrames})`);
     assert.deepEqual(scanner.findings, []);
+    assert.match(log, new RegExp(`echo of POST ${ECHO_LOCAL}: headers .*authorization\\W{1,8}\\*\\*\\*`), "the Local token was echoed, masked");
+    assert.match(log, new RegExp(`echo of POST ${ECHO_OPEN}: headers .*authorization\\W{1,8}Bearer \\*\\*\\*`), "the bearer token was echoed, masked");
     // flows.json holds no credential at all (not even the API ID); the editor only learns what is set.
     assert.equal(flowsFile.includes(emulator.credentials.apiId), false, "flows.json holds no API ID");
     assert.doesNotMatch(flowsFile, /"credentials"/);

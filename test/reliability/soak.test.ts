@@ -5,7 +5,7 @@ import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
 import { OPERATION_TYPES } from "../support/node-types";
-import { SecretScanner } from "./capture";
+import { SecretScanner } from "../support/secrets";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

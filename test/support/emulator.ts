@@ -1,7 +1,9 @@
+import assert from "node:assert/strict";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { MoreLoginClient, type ClientSettings } from "../../src/client";
+import { call, dataOf } from "./http";
 
-/** Starts an emulator on OS-chosen ports for one suite, and a client pointed at it. */
+/** Starts an emulator on OS-chosen ports for one suite, and closes it after the suite. */
 export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Emulator } {
   let emulator: Emulator | undefined;
   before(async () => {
@@ -12,7 +14,7 @@ export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Em
   });
   return {
     emulator: () => {
-      if (!emulator) throw new Error("emulator not started");
+      assert.ok(emulator, "emulator not started");
       return emulator;
     },
   };
@@ -35,6 +37,16 @@ export function requests(emulator: Emulator, route: string): number {
   return emulator.stats.requests[route] ?? 0;
 }
 
+/** The `Authorization` header of a freshly granted Open API token, fetched over raw HTTP. */
+export async function bearer(emulator: Emulator): Promise<Record<string, string>> {
+  const { apiId, apiKey } = emulator.credentials;
+  const answer = await call(emulator.openUrl, "/oauth2/token", {
+    body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" },
+  });
+  const data = dataOf<{ access_token: string }>(answer);
+  return { Authorization: `Bearer ${data.access_token}` };
+}
+
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;
@@ -44,3 +56,5 @@ export async function rejection(promise: Promise<unknown>): Promise<Error> {
   }
   throw new Error("expected the promise to reject, but it resolved");
 }
+
+export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -2,6 +2,7 @@ import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
 import { dirname } from "node:path";
 import type { Emulator } from "../../src/emulator";
+import { sleep } from "./emulator";
 import { NODE_TYPES } from "./node-types";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
@@ -18,6 +19,7 @@ const load = (name: string): NodeModule => require(`../../dist/nodes/${name}.js`
 export const NODE_MODULES = NODE_TYPES.map(load);
 
 export const catchNode = coreNode("common/25-catch.js");
+export const completeNode = coreNode("common/24-complete.js");
 export const joinNode = coreNode("sequence/17-split.js");
 export const httpRequestNode = coreNode("network/21-httprequest.js");
 
@@ -42,7 +44,8 @@ export function credentialsFor(emulator: Emulator, overrides: Record<string, str
 
 /**
  * A flow on one tab: the operation node under test wired to an "out" helper, a Catch node wired to a
- * "caught" helper, and the config node.
+ * "caught" helper, a Complete node (for the node under test) wired to a "completed" helper, and the
+ * config node.
  */
 export function flowWith(emulator: Emulator, node: Record<string, unknown>, config: Record<string, unknown> = {}): FlowNode[] {
   return [
@@ -52,11 +55,13 @@ export function flowWith(emulator: Emulator, node: Record<string, unknown>, conf
     { id: "out", z: TAB, type: "helper" },
     { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
     { id: "caught", z: TAB, type: "helper" },
+    { id: "complete1", z: TAB, type: "complete", scope: ["n1"], uncaught: false, wires: [["completed"]] },
+    { id: "completed", z: TAB, type: "helper" },
   ];
 }
 
 export async function loadFlow(flow: FlowNode[], credentials: Record<string, Record<string, string>> = {}): Promise<void> {
-  await helper.load([...NODE_MODULES, catchNode, joinNode, httpRequestNode] as never, flow as never, credentials as never);
+  await helper.load([...NODE_MODULES, catchNode, completeNode, joinNode, httpRequestNode] as never, flow as never, credentials as never);
 }
 
 /** Collects messages arriving at a helper node. */
@@ -64,7 +69,7 @@ export class Collector {
   readonly messages: NodeMessage[] = [];
   private waiters: Array<{ count: number; resolve: (messages: NodeMessage[]) => void }> = [];
 
-  constructor(nodeId: string) {
+  constructor(readonly nodeId: string) {
     const node = helper.getNode(nodeId);
     node.on("input", (msg: NodeMessage) => {
       this.messages.push(msg);
@@ -94,7 +99,62 @@ export class Collector {
 
 /** Lets queued message deliveries and status updates run. */
 export function settle(ms = 100): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
+  return sleep(ms);
+}
+
+export type Msg = NodeMessage & Record<string, unknown>;
+
+/** Everything that came of one message sent to the node under test. */
+export interface Outcome {
+  /** Every message that reached "out", extra ones included. */
+  out: Msg[];
+  /** Every message the Catch node passed on (the node ended the message with done(err)). */
+  caught: Msg[];
+  /** Every message the Complete node passed on (the node ended the message with done()). */
+  completed: Msg[];
+  /** Every message that reached each helper node of the flow, by the helper's id. */
+  received: Record<string, Msg[]>;
+  /** The node under test ("n1"). */
+  node: Node;
+}
+
+/** How long the flow must go without a new message before it counts as quiet. */
+export const QUIET_MS = 100;
+
+/**
+ * Loads the flow (one made by flowWith, maybe with more nodes), sends `input` to the node under test
+ * and waits until the node has ended the message (with done() or done(err)) and then until the flow
+ * is quiet: no new message at any helper node for QUIET_MS. Every message counts, so a node that
+ * sends one message too many, or ends a message twice, is seen.
+ */
+export async function sendAndCollect(flow: FlowNode[], input: Record<string, unknown>, credentials: Record<string, Record<string, string>> = {}, ms = 10_000): Promise<Outcome> {
+  await loadFlow(flow, credentials);
+  const collectors = flow.filter((node) => node.type === "helper").map((node) => new Collector(node.id));
+  const received = Object.fromEntries(collectors.map((collector) => [collector.nodeId, collector.messages as Msg[]]));
+  const at = (id: string): Msg[] => received[id] ?? [];
+  const node = helper.getNode("n1");
+  node.receive(input as NodeMessage);
+  const deadline = Date.now() + ms;
+  while (at("completed").length + at("caught").length === 0) {
+    if (Date.now() > deadline) throw new Error(`the node did not end the message within ${ms} ms (${at("out").length} message(s) out)`);
+    await sleep(10);
+  }
+  const arrived = (): number => collectors.reduce((sum, collector) => sum + collector.messages.length, 0);
+  for (let seen = -1; seen !== arrived(); ) {
+    seen = arrived();
+    await sleep(QUIET_MS);
+  }
+  return { out: at("out"), caught: at("caught"), completed: at("completed"), received, node };
+}
+
+/** sendAndCollect with the usual flow: `node` (the node under test) in flowWith, with the emulator's credentials. */
+export function sendTo(
+  emulator: Emulator,
+  node: Record<string, unknown>,
+  input: Record<string, unknown>,
+  options: { config?: Record<string, unknown>; credentials?: Record<string, string> } = {},
+): Promise<Outcome> {
+  return sendAndCollect(flowWith(emulator, node, options.config), input, credentialsFor(emulator, options.credentials));
 }
 
 export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; text?: string }> {

@@ -1,9 +1,11 @@
 import type { Node } from "node-red";
-import { helper } from "../support/node-red";
+import { helper } from "./node-red";
 
 type Spy = { args: unknown[][]; resetHistory: () => void };
 
 const JWT_LIKE = /eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]{4,}\./;
+/** A bearer credential of 8 characters or more; "Bearer ***", a masked one, is none. */
+const BEARER = /bearer\s+(?!\*\*\*)[^\s"'\\,;]{8,}/i;
 
 /**
  * Searches what a user could see (messages out, errors caught, status texts, log lines) for
@@ -20,7 +22,7 @@ export class SecretScanner {
     const text = typeof value === "string" ? value : safeJson(value);
     this.scanned++;
     for (const secret of this.secrets) if (secret && text.includes(secret)) this.findings.push(`secret in: ${text.slice(0, 200)}`);
-    if (JWT_LIKE.test(text) || /bearer\s+\S{8,}/i.test(text)) this.findings.push(`token in: ${text.slice(0, 200)}`);
+    if (JWT_LIKE.test(text) || BEARER.test(text)) this.findings.push(`token in: ${text.slice(0, 200)}`);
   }
 
   /** Scans every status and log call the test helper's spies recorded, then forgets them. */

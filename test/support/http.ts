@@ -1,5 +1,5 @@
+/** Raw HTTP calls to the emulator (fetch, no client) and checks of the envelope they get back. */
 import assert from "node:assert/strict";
-import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 
 export interface Answer {
   status: number;
@@ -72,29 +72,3 @@ export interface PageShape<T> {
   pages: string;
   dataList: T[];
 }
-
-/** Starts an emulator for one suite (ports 0) and closes it afterwards. */
-export function useEmulator(options: EmulatorOptions = {}): () => Emulator {
-  let emulator: Emulator | undefined;
-  before(async () => {
-    emulator = await startEmulator(options);
-  });
-  after(async () => {
-    await emulator?.close();
-  });
-  return () => {
-    assert.ok(emulator, "emulator not started");
-    return emulator;
-  };
-}
-
-export async function bearer(emulator: Emulator): Promise<Record<string, string>> {
-  const { apiId, apiKey } = emulator.credentials;
-  const answer = await call(emulator.openUrl, "/oauth2/token", {
-    body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" },
-  });
-  const data = dataOf<{ access_token: string }>(answer);
-  return { Authorization: `Bearer ${data.access_token}` };
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
