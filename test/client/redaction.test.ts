@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginApiError, MoreLoginClient } from "../../src/client";
+import { MoreLoginApiError, type MoreLoginClient } from "../../src/client";
 import { clientFor, rejection, useEmulator } from "../support/emulator";
 
 const LOCAL_TOKEN = "redaction-local-token-5519";
