@@ -64,8 +64,12 @@
 
   function option(item) {
     var label = $("<div>", { class: "morelogin-picker-option" });
-    $("<span>", { class: "morelogin-picker-name" }).text(item.name || item.id).appendTo(label);
-    $("<span>", { class: "morelogin-picker-id" }).text(item.id + (item.detail ? " · " + item.detail : "")).appendTo(label);
+    $("<span>", { class: "morelogin-picker-name" })
+      .text(item.name || item.id)
+      .appendTo(label);
+    $("<span>", { class: "morelogin-picker-id" })
+      .text(item.id + (item.detail ? " · " + item.detail : ""))
+      .appendTo(label);
     return { value: item.id, label: label };
   }
 
@@ -88,7 +92,10 @@
         post("pick/" + resource, $.extend({ q: /^\d+$/.test(value) ? "" : value }, settings))
           .done(function (reply) {
             var items = reply.items || [];
-            if (/^\d+$/.test(value)) items = items.filter(function (item) { return item.id.indexOf(value) === 0; });
+            if (/^\d+$/.test(value))
+              items = items.filter(function (item) {
+                return item.id.indexOf(value) === 0;
+              });
             done(items.length ? items.map(option) : message(t("morelogin.picker.none")));
           })
           .fail(function (xhr) {
@@ -114,7 +121,9 @@
           var icon = result.ok === true ? "fa-check" : result.ok === false ? "fa-times" : "fa-minus";
           var line = $("<div>", { class: "morelogin-test-line morelogin-test-" + (result.ok === true ? "ok" : result.ok === false ? "failed" : "skipped") });
           $("<i>", { class: "fa " + icon }).appendTo(line);
-          $("<span>").text(" " + result.message).appendTo(line);
+          $("<span>")
+            .text(" " + result.message)
+            .appendTo(line);
           line.appendTo(box);
         });
       })
@@ -122,7 +131,9 @@
         box.empty();
         var line = $("<div>", { class: "morelogin-test-line morelogin-test-failed" });
         $("<i>", { class: "fa fa-times" }).appendTo(line);
-        $("<span>").text(" " + failureText(xhr)).appendTo(line);
+        $("<span>")
+          .text(" " + failureText(xhr))
+          .appendTo(line);
         line.appendTo(box);
       });
   }

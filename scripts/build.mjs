@@ -38,16 +38,12 @@ const readJson = (file) => JSON.parse(readFileSync(file, "utf8"));
 
 // Every node file has its own catalog namespace, so the shared catalogs (files starting with "_")
 // are merged into each node's own catalog.
-const nodeFiles = Object.values(readJson(join(root, "package.json"))["node-red"].nodes).map((file) =>
-  file.replace(/^dist\/nodes\//, "").replace(/\.js$/, ""),
-);
+const nodeFiles = Object.values(readJson(join(root, "package.json"))["node-red"].nodes).map((file) => file.replace(/^dist\/nodes\//, "").replace(/\.js$/, ""));
 const localesDir = join(editorDir, "locales");
 for (const lang of readdirSync(localesDir)) {
   const langDir = join(localesDir, lang);
   const files = readdirSync(langDir).sort();
-  const shared = files
-    .filter((file) => file.startsWith("_") && file.endsWith(".json"))
-    .reduce((acc, file) => deepMerge(acc, readJson(join(langDir, file))), {});
+  const shared = files.filter((file) => file.startsWith("_") && file.endsWith(".json")).reduce((acc, file) => deepMerge(acc, readJson(join(langDir, file))), {});
   mkdirSync(join(nodesOut, "locales", lang), { recursive: true });
   for (const nodeFile of nodeFiles) {
     const own = join(langDir, `${nodeFile}.json`);

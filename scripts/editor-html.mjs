@@ -21,7 +21,9 @@ function control(field) {
       return `<label for="${id}" style="width: auto"><input type="checkbox" id="${id}" style="display: inline-block; width: auto; vertical-align: top;"> <span data-i18n="${escapeHtml(field.text)}"></span></label>`;
     case "select": {
       const options = field.options.map((option) =>
-        option.text ? `<option value="${escapeHtml(option.value)}" data-i18n="${escapeHtml(option.text)}"></option>` : `<option value="${escapeHtml(option.value)}">${escapeHtml(option.value)}</option>`,
+        option.text
+          ? `<option value="${escapeHtml(option.value)}" data-i18n="${escapeHtml(option.text)}"></option>`
+          : `<option value="${escapeHtml(option.value)}">${escapeHtml(option.value)}</option>`,
       );
       return `<select id="${id}" style="width: ${field.narrow ? "120px" : "70%"}">\n            ${options.join("\n            ")}\n        </select>`;
     }

@@ -179,7 +179,9 @@ export interface ExampleSet {
  */
 export function loadExamples(config: Record<string, unknown>): ExampleSet {
   const dir = join(ROOT, "examples");
-  const files = readdirSync(dir).filter((file) => file.endsWith(".json")).sort();
+  const files = readdirSync(dir)
+    .filter((file) => file.endsWith(".json"))
+    .sort();
   const flows: FlowNode[] = [];
   const byExample = new Map<string, FlowNode[]>();
   const configs = new Map<string, FlowNode>();

@@ -1,18 +1,5 @@
 import type { Idempotency } from "./retry";
-import type {
-  ApiName,
-  App,
-  ClosedProfile,
-  CloudPhone,
-  Group,
-  HttpMethod,
-  Page,
-  Profile,
-  ProfileStatus,
-  ProxyInfo,
-  StartedProfile,
-  Tag,
-} from "./types";
+import type { ApiName, App, ClosedProfile, CloudPhone, Group, HttpMethod, Page, Profile, ProfileStatus, ProxyInfo, StartedProfile, Tag } from "./types";
 
 export interface EndpointDefinition {
   api: ApiName;

@@ -1,9 +1,4 @@
-import {
-  MoreLoginApiError,
-  MoreLoginHttpError,
-  MoreLoginResponseError,
-  type ErrorContext,
-} from "./errors";
+import { MoreLoginApiError, MoreLoginHttpError, MoreLoginResponseError, type ErrorContext } from "./errors";
 import { apiLabel, type RawResponse } from "./transport";
 import type { ApiName, Envelope } from "./types";
 import { parseRetryAfter } from "./retry";
@@ -67,15 +62,9 @@ function failure(response: RawResponse, options: ReadOptions, parsed: unknown): 
     throw new MoreLoginResponseError(`${label} answered HTTP ${status} with an empty body`, context);
   }
   if (parsed === undefined) {
-    throw new MoreLoginResponseError(
-      `${label} answered HTTP ${status} with a body that is not JSON${excerpt(response.text, options.redact)}`,
-      context,
-    );
+    throw new MoreLoginResponseError(`${label} answered HTTP ${status} with a body that is not JSON${excerpt(response.text, options.redact)}`, context);
   }
-  throw new MoreLoginResponseError(
-    `${label} answered HTTP ${status} with JSON that is not a MoreLogin reply (no numeric "code")${excerpt(response.text, options.redact)}`,
-    context,
-  );
+  throw new MoreLoginResponseError(`${label} answered HTTP ${status} with JSON that is not a MoreLogin reply (no numeric "code")${excerpt(response.text, options.redact)}`, context);
 }
 
 function parseJson(text: string): unknown {

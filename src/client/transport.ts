@@ -87,7 +87,11 @@ export class Transport {
     }
     return new Promise<RawResponse>((resolve, reject) => {
       const exchanges = signal ? this.exchangesOf(signal) : undefined;
-      const exchange = new Exchange(resolve, (error) => reject(this.failure(request, error)), (settled) => exchanges?.delete(settled));
+      const exchange = new Exchange(
+        resolve,
+        (error) => reject(this.failure(request, error)),
+        (settled) => exchanges?.delete(settled),
+      );
       exchanges?.add(exchange);
       route.dispatcher.dispatch(
         {
@@ -111,9 +115,13 @@ export class Transport {
     let exchanges = this.bySignal.get(signal);
     if (!exchanges) {
       const watched = new Set<Exchange>();
-      signal.addEventListener("abort", () => {
-        for (const exchange of watched) exchange.cancel(new Error("the call was cancelled"));
-      }, { once: true });
+      signal.addEventListener(
+        "abort",
+        () => {
+          for (const exchange of watched) exchange.cancel(new Error("the call was cancelled"));
+        },
+        { once: true },
+      );
       this.bySignal.set(signal, watched);
       exchanges = watched;
     }
@@ -134,16 +142,10 @@ export class Transport {
     const context = contextOf(request);
     const code = errorCode(error);
     if (code === "UND_ERR_HEADERS_TIMEOUT") {
-      return new MoreLoginTimeoutError(
-        `no answer from the ${apiLabel(request.api)} within ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
-        context,
-      );
+      return new MoreLoginTimeoutError(`no answer from the ${apiLabel(request.api)} within ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`, context);
     }
     if (code === "UND_ERR_BODY_TIMEOUT") {
-      return new MoreLoginTimeoutError(
-        `the ${apiLabel(request.api)} stopped sending its answer for ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`,
-        context,
-      );
+      return new MoreLoginTimeoutError(`the ${apiLabel(request.api)} stopped sending its answer for ${formatSeconds(request.timeoutMs)} (${request.method} ${request.displayPath})`, context);
     }
     if (error instanceof ReplyTooLargeError) {
       return new MoreLoginResponseError(`the ${apiLabel(request.api)} sent a reply that is too large: ${error.message} (${request.method} ${request.displayPath})`, context);
@@ -182,10 +184,7 @@ function networkError(request: RawRequest, error: unknown, context: ErrorContext
   const code = errorCode(error) ?? "connection failed";
   const notSent = NOT_SENT_CODES.has(code);
   const where = `the ${apiLabel(request.api)} at ${request.origin}`;
-  const hint =
-    request.api === "local" && code === "ECONNREFUSED"
-      ? ": is the MoreLogin desktop client running and logged in, and is the port right?"
-      : "";
+  const hint = request.api === "local" && code === "ECONNREFUSED" ? ": is the MoreLogin desktop client running and logged in, and is the port right?" : "";
   return new MoreLoginNetworkError(`cannot reach ${where} (${code})${hint}`, { ...context, notSent }, error);
 }
 

@@ -9,9 +9,7 @@ const DECIMAL_ID = /^\d{1,20}$/;
 export function normalizeId(value: unknown, field: string): string {
   if (typeof value === "number") {
     if (!Number.isSafeInteger(value) || value < 0) {
-      throw new MoreLoginInputError(
-        `${field} ${Number.isFinite(value) ? String(value) : "value"} is not a safe integer: pass MoreLogin IDs as strings (numbers beyond 2^53 lose digits)`,
-      );
+      throw new MoreLoginInputError(`${field} ${Number.isFinite(value) ? String(value) : "value"} is not a safe integer: pass MoreLogin IDs as strings (numbers beyond 2^53 lose digits)`);
     }
     return String(value);
   }
@@ -60,9 +58,7 @@ function explainUnsafe(value: unknown, path: string, depth: number): void {
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new MoreLoginInputError(`${path} is ${String(value)}, which JSON cannot carry`);
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
-      throw new MoreLoginInputError(
-        `${path} ${String(value)} is beyond 2^53 and has lost digits: pass MoreLogin IDs as strings`,
-      );
+      throw new MoreLoginInputError(`${path} ${String(value)} is beyond 2^53 and has lost digits: pass MoreLogin IDs as strings`);
     }
     return;
   }

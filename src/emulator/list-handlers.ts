@@ -7,11 +7,7 @@ import type { CloudPhone } from "./types";
 /** List endpoints that the Local API (under /api) and the Open API both serve with the same shapes. */
 
 function cloudPhoneMatches(phone: CloudPhone, keyword: string): boolean {
-  return (
-    containsIgnoringCase(phone.envName, keyword) ||
-    containsIgnoringCase(phone.groupName, keyword) ||
-    phone.tagInfos.some((tag) => containsIgnoringCase(tag.tagName, keyword))
-  );
+  return containsIgnoringCase(phone.envName, keyword) || containsIgnoringCase(phone.groupName, keyword) || phone.tagInfos.some((tag) => containsIgnoringCase(tag.tagName, keyword));
 }
 
 export function cloudPhonePage(state: EmulatorState, body: Body): Reply {

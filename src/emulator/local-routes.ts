@@ -18,9 +18,7 @@ function envPage(state: EmulatorState, body: Body): Reply {
     profiles = found ? [found.profile] : [];
   }
   if (envName !== undefined || groupId !== undefined) {
-    profiles = profiles.filter(
-      (p) => (envName === undefined || containsIgnoringCase(p.envName, envName)) && (groupId === undefined || p.groupId === groupId),
-    );
+    profiles = profiles.filter((p) => (envName === undefined || containsIgnoringCase(p.envName, envName)) && (groupId === undefined || p.groupId === groupId));
   }
   return ok(pageOf(profiles, page));
 }

@@ -15,8 +15,7 @@ function clientIdText(value: unknown): string | undefined {
 
 function grantToken(state: EmulatorState, body: Body): Reply {
   const { apiId, apiKey } = state.options;
-  const valid =
-    clientIdText(body.client_id) === apiId && body.client_secret === apiKey && body.grant_type === "client_credentials";
+  const valid = clientIdText(body.client_id) === apiId && body.client_secret === apiKey && body.grant_type === "client_credentials";
   if (!valid) return invalidCredentials();
   const { accessToken, expiresIn } = state.tokens.grant();
   state.stats.tokensGranted++;

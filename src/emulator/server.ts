@@ -10,8 +10,7 @@ import { countRequest } from "./stats";
 import type { ApiName } from "./types";
 
 const JSON_TYPE = "application/json; charset=utf-8";
-const BAD_GATEWAY_PAGE =
-  "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
+const BAD_GATEWAY_PAGE = "<html>\r\n<head><title>502 Bad Gateway</title></head>\r\n<body>\r\n<center><h1>502 Bad Gateway</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n";
 
 /** The path without query string; absolute-form request targets are reduced to their path. */
 function pathOf(url: string | undefined): string {

@@ -37,8 +37,7 @@ describe("client: HTTPS_PROXY and NO_PROXY", () => {
     for (const name of names) delete process.env[name];
   });
 
-  const remoteClient = (): MoreLoginClient =>
-    new MoreLoginClient({ openUrl: "https://api.morelogin.test", apiId: "id", apiKey: "key", retry: { attempts: 1 }, timeouts: { token: 3_000 } });
+  const remoteClient = (): MoreLoginClient => new MoreLoginClient({ openUrl: "https://api.morelogin.test", apiId: "id", apiKey: "key", retry: { attempts: 1 }, timeouts: { token: 3_000 } });
 
   it("sends Open API calls to a remote host through the proxy HTTPS_PROXY names", async () => {
     process.env.HTTPS_PROXY = proxyUrl;
@@ -87,7 +86,9 @@ describe("client: HTTPS_PROXY and NO_PROXY", () => {
       await local.call("listApps", { pageNum: 1 });
       const host = new URL(emulator().openUrl).host;
       assert.deepEqual(
-        emulator().requestLog.slice(-2).map((entry) => `${entry.path} ${String(entry.headers.host)}`),
+        emulator()
+          .requestLog.slice(-2)
+          .map((entry) => `${entry.path} ${String(entry.headers.host)}`),
         [`/oauth2/token ${host}`, `/cloudphone/app/page ${host}`],
       );
     } finally {

@@ -1,12 +1,5 @@
 import assert from "node:assert/strict";
-import {
-  MoreLoginClient,
-  MoreLoginInputError,
-  checkRelativePath,
-  fetchAll,
-  isLoopbackHost,
-  normalizeId,
-} from "../../src/client";
+import { MoreLoginClient, MoreLoginInputError, checkRelativePath, fetchAll, isLoopbackHost, normalizeId } from "../../src/client";
 import { parseRetryAfter, retryDelay, DEFAULT_RETRY, isRetryable } from "../../src/client/retry";
 import { MoreLoginApiError, MoreLoginNetworkError } from "../../src/client/errors";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
@@ -106,7 +99,9 @@ describe("client: paging", () => {
       assert.deepEqual(all.items, emulator().data.profiles);
       assert.equal(all.pagesFetched, 3);
       assert.equal(all.truncated, false);
-      const sizes = emulator().requestLog.filter((entry) => entry.path === "/api/env/page").map((entry) => entry.body);
+      const sizes = emulator()
+        .requestLog.filter((entry) => entry.path === "/api/env/page")
+        .map((entry) => entry.body);
       assert.deepEqual(sizes, [
         { pageNo: 1, pageSize: 100 },
         { pageNo: 2, pageSize: 100 },

@@ -12,16 +12,7 @@ import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRe
 /** Debian's chromium (`apt-get install -y chromium`); MORELOGIN_CHROMIUM points elsewhere, e.g. to try a missing one. */
 export const CHROMIUM = process.env.MORELOGIN_CHROMIUM || "/usr/bin/chromium";
 export const LOCAL_TOKEN = "e2e-local-token";
-const LAUNCH_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--disable-dev-shm-usage",
-];
+const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
 export interface EditorSession {
   page: Page;
@@ -86,7 +77,9 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
       else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
     await page.goto(nodeRed.url);
-    await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-start-profile")), null, { timeout: 60_000 });
+    await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-start-profile")), null, {
+      timeout: 60_000,
+    });
     await settle(page);
     return { page, emulator, nodeRed, errors, close };
   } catch (error) {

@@ -86,14 +86,16 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await suggestions.first().waitFor({ state: "visible" });
     const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 00")).map((profile) => profile.envName);
     // Each key typed asks again; wait for the answer to the whole text, not an earlier, wider one.
-    await page.waitForFunction(
-      (wanted) => {
-        const shown = [...document.querySelectorAll(".red-ui-autoComplete-container .morelogin-picker-name")].map((element) => element.textContent);
-        return JSON.stringify(shown) === JSON.stringify(wanted);
-      },
-      expected,
-      { timeout: 10_000 },
-    ).catch(() => undefined);
+    await page
+      .waitForFunction(
+        (wanted) => {
+          const shown = [...document.querySelectorAll(".red-ui-autoComplete-container .morelogin-picker-name")].map((element) => element.textContent);
+          return JSON.stringify(shown) === JSON.stringify(wanted);
+        },
+        expected,
+        { timeout: 10_000 },
+      )
+      .catch(() => undefined);
     const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
     assert.deepEqual(names, expected);
     await screenshot(page, SHOTS, "picker.png", await trayBox(page, ".red-ui-autoComplete-container"));
@@ -155,6 +157,9 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const others = session.errors.filter((error) => !ourErrors([error]).length);
     if (others.length) console.log(`    other errors in the page:\n${others.join("\n")}`);
     assert.deepEqual(ourErrors(session.errors), []);
-    assert.deepEqual(session.errors.filter((error) => error.startsWith("page error:")), []);
+    assert.deepEqual(
+      session.errors.filter((error) => error.startsWith("page error:")),
+      [],
+    );
   });
 });

@@ -111,13 +111,22 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
     assert.equal(paragraphs[0], firstParagraph);
     const headings = [...helpPage.matchAll(/<h3>([\s\S]*?)<\/h3>/g)].map((match) => plain(match[1] ?? ""));
     assert.deepEqual(headings, ["输入", "输出", "详细", "错误", "状态", "参考"]);
-    assert.deepEqual((await help.locator("h3").allInnerTexts()).map((heading) => heading.trim()), headings);
+    assert.deepEqual(
+      (await help.locator("h3").allInnerTexts()).map((heading) => heading.trim()),
+      headings,
+    );
     // The shared errors fragment, translated too.
-    assert.ok(paragraphs.some((paragraph) => paragraph.includes("Catch 节点")), paragraphs.join("\n"));
+    assert.ok(
+      paragraphs.some((paragraph) => paragraph.includes("Catch 节点")),
+      paragraphs.join("\n"),
+    );
   });
 
   it("the editor logged no errors from the MoreLogin nodes", () => {
     assert.deepEqual(ourErrors(session.errors), []);
-    assert.deepEqual(session.errors.filter((error) => error.startsWith("page error:")), []);
+    assert.deepEqual(
+      session.errors.filter((error) => error.startsWith("page error:")),
+      [],
+    );
   });
 });

@@ -18,28 +18,46 @@ describe("emulator: seeded data", () => {
       assert.equal(new Set(ids).size, ids.length);
       for (const id of ids) assert.match(id, pattern);
     };
-    check(data.profiles.map((p) => p.id), /^\d{19}$/);
-    check(data.cloudPhones.map((p) => p.id), /^\d{16}$/);
-    check(data.proxies.map((p) => p.id), /^\d{18,19}$/);
-    check(data.groups.map((g) => g.id), /^\d{18,19}$/);
-    check(data.tags.map((t) => t.id), /^\d{18,19}$/);
-    check(data.apps.flatMap((a) => [a.id, ...a.appVersionList.map((v) => v.id)]), /^\d{18,19}$/);
+    check(
+      data.profiles.map((p) => p.id),
+      /^\d{19}$/,
+    );
+    check(
+      data.cloudPhones.map((p) => p.id),
+      /^\d{16}$/,
+    );
+    check(
+      data.proxies.map((p) => p.id),
+      /^\d{18,19}$/,
+    );
+    check(
+      data.groups.map((g) => g.id),
+      /^\d{18,19}$/,
+    );
+    check(
+      data.tags.map((t) => t.id),
+      /^\d{18,19}$/,
+    );
+    check(
+      data.apps.flatMap((a) => [a.id, ...a.appVersionList.map((v) => v.id)]),
+      /^\d{18,19}$/,
+    );
   });
 
   it("assigns groups round-robin with an ungrouped slot", () => {
     const { profiles, groups } = generateData(counts);
     const expected = profiles.map((_, i) => groups[i % (groups.length + 1)]?.id ?? "0");
-    assert.deepEqual(profiles.map((p) => p.groupId), expected);
+    assert.deepEqual(
+      profiles.map((p) => p.groupId),
+      expected,
+    );
   });
 
   it("honours the counts given to the emulator", async () => {
     const emulator = await startEmulator({ profiles: 3, cloudPhones: 0, proxies: 1, groups: 0, tags: 2, apps: 4, seed: 9 });
     try {
       const { data } = emulator;
-      assert.deepEqual(
-        [data.profiles.length, data.cloudPhones.length, data.proxies.length, data.groups.length, data.tags.length, data.apps.length],
-        [3, 0, 1, 0, 2, 4],
-      );
+      assert.deepEqual([data.profiles.length, data.cloudPhones.length, data.proxies.length, data.groups.length, data.tags.length, data.apps.length], [3, 0, 1, 0, 2, 4]);
       assert.ok(data.profiles.every((p) => p.groupId === "0"));
       const empty = dataOf<PageShape<unknown>>(await call(emulator.localUrl, "/api/cloudphone/page", { body: {} }));
       assert.deepEqual(empty, { total: "0", current: "1", pages: "0", dataList: [] });

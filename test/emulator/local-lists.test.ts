@@ -49,12 +49,18 @@ describe("emulator: Local API lists", () => {
   it("filters profiles by name (case-insensitive), group and ID", async () => {
     const { profiles, groups } = emulator().data;
     const byName = dataOf<PageShape<Profile>>(await call(emulator().localUrl, "/api/env/page", { body: { pageNo: 1, pageSize: 100, envName: "profile 01" } }));
-    assert.deepEqual(byName.dataList.map((p) => p.envName), ["Profile 010", "Profile 011", "Profile 012", "Profile 013", "Profile 014", "Profile 015", "Profile 016", "Profile 017", "Profile 018", "Profile 019"]);
+    assert.deepEqual(
+      byName.dataList.map((p) => p.envName),
+      ["Profile 010", "Profile 011", "Profile 012", "Profile 013", "Profile 014", "Profile 015", "Profile 016", "Profile 017", "Profile 018", "Profile 019"],
+    );
     const group = groups[1];
     assert.ok(group);
     const byGroup = dataOf<PageShape<Profile>>(await call(emulator().localUrl, "/api/env/page", { body: { pageNo: 1, pageSize: 100, groupId: group.id } }));
     assert.ok(byGroup.dataList.length > 0);
-    assert.deepEqual(byGroup.dataList, profiles.filter((p) => p.groupId === group.id));
+    assert.deepEqual(
+      byGroup.dataList,
+      profiles.filter((p) => p.groupId === group.id),
+    );
     const ungrouped = dataOf<PageShape<Profile>>(await call(emulator().localUrl, "/api/env/page", { body: { pageNo: 1, pageSize: 100, groupId: 0 } }));
     assert.ok(ungrouped.dataList.length > 0);
     assert.ok(ungrouped.dataList.every((p) => p.groupId === "0" && p.groupName === null));
@@ -79,9 +85,15 @@ describe("emulator: Local API lists", () => {
     assert.deepEqual(all.dataList, cloudPhones);
     assert.ok(all.dataList.every((p) => /^\d{16}$/.test(p.id)));
     const byName = dataOf<PageShape<CloudPhone>>(await call(emulator().localUrl, "/api/cloudphone/page", { body: { keyword: "phone 003" } }));
-    assert.deepEqual(byName.dataList.map((p) => p.envName), ["Phone 003"]);
+    assert.deepEqual(
+      byName.dataList.map((p) => p.envName),
+      ["Phone 003"],
+    );
     const byGroup = dataOf<PageShape<CloudPhone>>(await call(emulator().localUrl, "/api/cloudphone/page", { body: { pageSize: 100, keyword: "group 2" } }));
-    assert.deepEqual(byGroup.dataList, cloudPhones.filter((p) => p.groupName === "Group 2"));
+    assert.deepEqual(
+      byGroup.dataList,
+      cloudPhones.filter((p) => p.groupName === "Group 2"),
+    );
     const tagged = cloudPhones.find((p) => p.tagInfos.length > 0);
     assert.ok(tagged);
     const tagName = tagged.tagInfos[0]?.tagName ?? "";
@@ -93,11 +105,17 @@ describe("emulator: Local API lists", () => {
     const proxies = dataOf<PageShape<ProxyInfo>>(await call(emulator().localUrl, "/api/proxyInfo/page", { body: { pageNo: 1, pageSize: 3 } }));
     assert.deepEqual(proxies, { total: "8", current: "1", pages: "3", dataList: emulator().data.proxies.slice(0, 3) });
     const oneProxy = dataOf<PageShape<ProxyInfo>>(await call(emulator().localUrl, "/api/proxyInfo/page", { body: { proxyName: "PROXY 005" } }));
-    assert.deepEqual(oneProxy.dataList.map((p) => p.proxyName), ["Proxy 005"]);
+    assert.deepEqual(
+      oneProxy.dataList.map((p) => p.proxyName),
+      ["Proxy 005"],
+    );
     const groups = dataOf<PageShape<Group>>(await call(emulator().localUrl, "/api/envgroup/page", { body: { pageNo: 1, pageSize: 10, groupName: "" } }));
     assert.deepEqual(groups.dataList, emulator().data.groups);
     const oneGroup = dataOf<PageShape<Group>>(await call(emulator().localUrl, "/api/envgroup/page", { body: { groupName: "group 3" } }));
-    assert.deepEqual(oneGroup.dataList.map((g) => g.groupName), ["Group 3"]);
+    assert.deepEqual(
+      oneGroup.dataList.map((g) => g.groupName),
+      ["Group 3"],
+    );
   });
 
   it("serves all tags on GET /api/envtag/all and 404 on POST", async () => {

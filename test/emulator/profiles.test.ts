@@ -60,10 +60,7 @@ describe("emulator: profile start, close, status", () => {
 
   it("returns the same port when an already running profile is started again", async () => {
     const envId = profileId(1);
-    const [a, b] = await Promise.all([
-      call(emulator().localUrl, "/api/env/start", { body: { envId } }),
-      call(emulator().localUrl, "/api/env/start", { body: { envId: envId } }),
-    ]);
+    const [a, b] = await Promise.all([call(emulator().localUrl, "/api/env/start", { body: { envId } }), call(emulator().localUrl, "/api/env/start", { body: { envId: envId } })]);
     const c = await call(emulator().localUrl, "/api/env/start", { body: { envId } });
     const ports = [a, b, c].map((answer) => dataOf<StartData>(answer).debugPort);
     assert.equal(new Set(ports).size, 1);

@@ -36,9 +36,15 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
 
   it("lists groups, tags, cloud phones and proxies", async () => {
     const groups = await post("/morelogin/pick/groups", { id: CONFIG_ID });
-    assert.deepEqual(groups.body.items.map((item: { id: string }) => item.id), emulator().data.groups.map((group) => group.id));
+    assert.deepEqual(
+      groups.body.items.map((item: { id: string }) => item.id),
+      emulator().data.groups.map((group) => group.id),
+    );
     const tags = await post("/morelogin/tags", { id: CONFIG_ID });
-    assert.deepEqual(tags.body.items.map((item: { name: string }) => item.name), emulator().data.tags.map((tag) => tag.tagName));
+    assert.deepEqual(
+      tags.body.items.map((item: { name: string }) => item.name),
+      emulator().data.tags.map((tag) => tag.tagName),
+    );
     const phones = await post("/morelogin/pick/cloud-phones", { id: CONFIG_ID });
     assert.equal(phones.body.items.length, emulator().data.cloudPhones.length);
     const proxies = await post("/morelogin/pick/proxies", { id: CONFIG_ID });

@@ -23,50 +23,91 @@ const typeError = (field: string) => ({ payload: () => ({ [field]: 42 }), text: 
 
 const CASES: Case[] = [
   {
-    type: "morelogin-list-profiles", label: "list profiles", api: "local", props: LIST,
-    input: () => ({}), expected: (e) => page(e.data.profiles),
-    businessError: typeError("envName"), badInput: { payload: { pageSize: -1 }, text: /pageSize must be a positive integer/ },
+    type: "morelogin-list-profiles",
+    label: "list profiles",
+    api: "local",
+    props: LIST,
+    input: () => ({}),
+    expected: (e) => page(e.data.profiles),
+    businessError: typeError("envName"),
+    badInput: { payload: { pageSize: -1 }, text: /pageSize must be a positive integer/ },
   },
   {
-    type: "morelogin-list-cloud-phones", label: "list cloud phones", api: "local", props: LIST,
-    input: () => ({}), expected: (e) => page(e.data.cloudPhones),
-    businessError: typeError("keyword"), badInput: { payload: { pageNo: "x" }, text: /pageNo must be a positive integer/ },
+    type: "morelogin-list-cloud-phones",
+    label: "list cloud phones",
+    api: "local",
+    props: LIST,
+    input: () => ({}),
+    expected: (e) => page(e.data.cloudPhones),
+    businessError: typeError("keyword"),
+    badInput: { payload: { pageNo: "x" }, text: /pageNo must be a positive integer/ },
   },
   {
-    type: "morelogin-list-proxies", label: "list proxies", api: "local", props: LIST,
-    input: () => ({}), expected: (e) => page(e.data.proxies),
-    businessError: typeError("proxyName"), badInput: { payload: { pageNo: 0 }, text: /pageNo must be a positive integer/ },
+    type: "morelogin-list-proxies",
+    label: "list proxies",
+    api: "local",
+    props: LIST,
+    input: () => ({}),
+    expected: (e) => page(e.data.proxies),
+    businessError: typeError("proxyName"),
+    badInput: { payload: { pageNo: 0 }, text: /pageNo must be a positive integer/ },
   },
   {
-    type: "morelogin-list-groups", label: "list groups", api: "local", props: LIST,
-    input: () => ({}), expected: (e) => page(e.data.groups),
-    businessError: typeError("groupName"), badInput: { payload: { pageNo: 1.5 }, text: /pageNo must be a positive integer/ },
+    type: "morelogin-list-groups",
+    label: "list groups",
+    api: "local",
+    props: LIST,
+    input: () => ({}),
+    expected: (e) => page(e.data.groups),
+    businessError: typeError("groupName"),
+    badInput: { payload: { pageNo: 1.5 }, text: /pageNo must be a positive integer/ },
   },
   {
-    type: "morelogin-list-apps", label: "list cloud-phone apps", api: "open", props: { ...LIST, pageNo: undefined, pageNum: "1", pageNumType: "num" },
-    input: () => ({}), expected: (e) => ({ ...page(e.data.apps), total: String(e.data.apps.length) }),
-    businessError: typeError("appName"), badInput: { payload: { pageNum: "first" }, text: /pageNum must be a positive integer/ },
+    type: "morelogin-list-apps",
+    label: "list cloud-phone apps",
+    api: "open",
+    props: { ...LIST, pageNo: undefined, pageNum: "1", pageNumType: "num" },
+    input: () => ({}),
+    expected: (e) => ({ ...page(e.data.apps), total: String(e.data.apps.length) }),
+    businessError: typeError("appName"),
+    badInput: { payload: { pageNum: "first" }, text: /pageNum must be a positive integer/ },
   },
   {
-    type: "morelogin-list-tags", label: "list tags", api: "local", props: { output: "array" },
-    input: () => "", expected: (e) => e.data.tags,
+    type: "morelogin-list-tags",
+    label: "list tags",
+    api: "local",
+    props: { output: "array" },
+    input: () => "",
+    expected: (e) => e.data.tags,
     businessError: { payload: () => "", text: /API authentication failed \(code 35002\)/ },
   },
   {
-    type: "morelogin-start-profile", label: "start profile", api: "local", props: { envId: "", envIdType: "str" },
-    input: (e) => e.data.profiles[0]?.id, expected: (e) => ({ envId: e.data.profiles[0]?.id }),
+    type: "morelogin-start-profile",
+    label: "start profile",
+    api: "local",
+    props: { envId: "", envIdType: "str" },
+    input: (e) => e.data.profiles[0]?.id,
+    expected: (e) => ({ envId: e.data.profiles[0]?.id }),
     businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
     badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
   },
   {
-    type: "morelogin-close-profile", label: "close profile", api: "local", props: { envId: "", envIdType: "str" },
-    input: (e) => e.data.profiles[1]?.id, expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
+    type: "morelogin-close-profile",
+    label: "close profile",
+    api: "local",
+    props: { envId: "", envIdType: "str" },
+    input: (e) => e.data.profiles[1]?.id,
+    expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
     businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
     badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
   },
   {
-    type: "morelogin-request", label: "MoreLogin request", api: "local", props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" },
-    input: (e) => ({ envId: e.data.profiles[2]?.id }), expected: (e) => ({ id: e.data.profiles[2]?.id }),
+    type: "morelogin-request",
+    label: "MoreLogin request",
+    api: "local",
+    props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" },
+    input: (e) => ({ envId: e.data.profiles[2]?.id }),
+    expected: (e) => ({ id: e.data.profiles[2]?.id }),
     businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile does not exist \(code 19099\)/ },
   },
 ];
@@ -79,7 +120,6 @@ function assertContains(actual: unknown, expected: unknown): void {
   }
   assert.deepEqual(actual, expected);
 }
-
 
 describe("nodes: every operation node", () => {
   const { emulator } = useEmulator({ profiles: 20, apps: 12 });
@@ -135,7 +175,10 @@ describe("nodes: every operation node", () => {
         const { out, caught } = await send(testCase, testCase.input(emulator()), config);
         assert.equal(out.length, 0);
         assert.equal(caught.length, 1);
-        assert.match((caught[0]?.error as { message: string } | undefined)?.message ?? "", new RegExp(`^${testCase.label} failed: .*cannot reach the ${testCase.api === "open" ? "Open" : "Local"} API at ${url} \\(ECONNREFUSED\\)`));
+        assert.match(
+          (caught[0]?.error as { message: string } | undefined)?.message ?? "",
+          new RegExp(`^${testCase.label} failed: .*cannot reach the ${testCase.api === "open" ? "Open" : "Local"} API at ${url} \\(ECONNREFUSED\\)`),
+        );
       });
 
       if (testCase.badInput) {

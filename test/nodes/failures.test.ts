@@ -14,7 +14,6 @@ import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
 const LOCAL_TOKEN = "local-token-7f3a9c21e5";
 const API_KEY = "open-api-key-do-not-leak-9921";
 
-
 describe("nodes: errors, status, secrets and lifecycle", () => {
   const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN, apiKey: API_KEY });
   before((done) => {
@@ -137,7 +136,10 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     assert.deepEqual(statuses.at(-1), { fill: "green", shape: "dot", text: "5 items, page 1/3" });
     // One blue at once, a count at most every BUSY_UPDATE_MS while they overlap, one green.
     assert.ok(statuses.length <= 6, `${statuses.length} status updates for 200 messages: ${JSON.stringify(statuses)}`);
-    assert.ok(statuses.slice(1, -1).every((status) => status.fill === "blue" && /^\d+ in flight$/.test(String(status.text))), JSON.stringify(statuses));
+    assert.ok(
+      statuses.slice(1, -1).every((status) => status.fill === "blue" && /^\d+ in flight$/.test(String(status.text))),
+      JSON.stringify(statuses),
+    );
   });
 
   it("a request that starts soon after another finished still turns blue while it waits", async () => {
@@ -210,7 +212,9 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       const text = errorOf(caught[0]).message;
       assert.ok(text.includes(` ${fault.path}: headers `), `the error text carries the echo: ${text}`);
       // Every Authorization value sent: the Local token, and "Bearer <token>" once a token was granted.
-      const sent = emulator().requestLog.map((entry) => entry.headers.authorization).filter((value): value is string => typeof value === "string");
+      const sent = emulator()
+        .requestLog.map((entry) => entry.headers.authorization)
+        .filter((value): value is string => typeof value === "string");
       const scanner = new SecretScanner([LOCAL_TOKEN, API_KEY, ...sent, ...sent.map((value) => value.replace(/^Bearer /, ""))]);
       scanner.scan(out);
       scanner.scan(caught);
@@ -279,6 +283,9 @@ describe("nodes: a browser that does not answer on its debug port", () => {
     assert.equal(payload.webSocketDebuggerUrl, undefined);
     await settle(50);
     const warnings = (node.warn as unknown as { args: unknown[][] }).args.map((args) => String(args[0]));
-    assert.ok(warnings.some((text) => /did not answer at http:\/\/127\.0\.0\.1:\d+\/json\/version/.test(text)), warnings.join("\n"));
+    assert.ok(
+      warnings.some((text) => /did not answer at http:\/\/127\.0\.0\.1:\d+\/json\/version/.test(text)),
+      warnings.join("\n"),
+    );
   });
 });

@@ -16,7 +16,10 @@ describe("nodes: list nodes", () => {
   /** Sends one message to `node` and returns every message it sent on, which must be `count`. */
   async function run(node: Record<string, unknown>, input: Record<string, unknown> = { payload: "" }, count = 1): Promise<Msg[]> {
     const { out, caught } = await sendTo(emulator(), node, input);
-    assert.deepEqual(caught.map((msg) => msg.error), []);
+    assert.deepEqual(
+      caught.map((msg) => msg.error),
+      [],
+    );
     assert.equal(out.length, count, `${count} message(s) expected`);
     return out;
   }
@@ -89,7 +92,10 @@ describe("nodes: list nodes", () => {
     assert.equal(caught.length, 0);
     assert.equal(completed.length, 1);
     // Every message that came out until the flow went quiet, not only the first five.
-    assert.deepEqual(out.map((msg) => msg.payload), emulator().data.profiles.slice(0, 5));
+    assert.deepEqual(
+      out.map((msg) => msg.payload),
+      emulator().data.profiles.slice(0, 5),
+    );
   });
 
   it("list cloud phones, proxies and groups return their pages", async () => {
@@ -108,13 +114,18 @@ describe("nodes: list nodes", () => {
     assert.deepEqual(tags?.payload, emulator().data.tags);
     await helper.unload();
     const split = await run({ type: "morelogin-list-tags", output: "split" }, { payload: "" }, emulator().data.tags.length);
-    assert.deepEqual(split.map((msg) => msg.payload), emulator().data.tags);
+    assert.deepEqual(
+      split.map((msg) => msg.payload),
+      emulator().data.tags,
+    );
   });
 
   it("list cloud-phone apps pages with pageNum over the Open API", async () => {
     const [apps] = await run({ type: "morelogin-list-apps", all: true, pageSize: "7", pageSizeType: "num" });
     assert.deepEqual(apps?.payload, emulator().data.apps);
-    const pageNums = emulator().requestLog.filter((entry) => entry.path === "/cloudphone/app/page").map((entry) => (entry.body as { pageNum: number }).pageNum);
+    const pageNums = emulator()
+      .requestLog.filter((entry) => entry.path === "/cloudphone/app/page")
+      .map((entry) => (entry.body as { pageNum: number }).pageNum);
     assert.deepEqual(pageNums, [1, 2, 3, 4, 5]);
   });
 });

@@ -38,7 +38,10 @@ describe("nodes: start and close profile", () => {
   /** Sends one message to `node` and returns the one message it sent on. */
   async function send(node: Record<string, unknown>, input: Record<string, unknown>): Promise<Msg> {
     const { out, caught } = await sendTo(emulator(), node, input);
-    assert.deepEqual(caught.map((msg) => msg.error), []);
+    assert.deepEqual(
+      caught.map((msg) => msg.error),
+      [],
+    );
     assert.equal(out.length, 1);
     const [msg] = out;
     assert.ok(msg);
@@ -78,7 +81,12 @@ describe("nodes: start and close profile", () => {
     await helper.unload();
     const msg = await send({ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: profileId(4) });
     assert.deepEqual(msg.payload, { envId: profileId(4), debugPort: "" });
-    assert.equal(emulator().running().some((profile) => profile.envId === profileId(4)), false);
+    assert.equal(
+      emulator()
+        .running()
+        .some((profile) => profile.envId === profileId(4)),
+      false,
+    );
   });
 
   it("chains list profiles (split) into start and close", async () => {
@@ -94,7 +102,9 @@ describe("nodes: start and close profile", () => {
     const messages = (await closed.next(5)) as Msg[];
     assert.deepEqual(
       messages.map((msg) => (msg.payload as { envId: string }).envId).sort(),
-      emulator().data.profiles.map((profile) => profile.id).sort(),
+      emulator()
+        .data.profiles.map((profile) => profile.id)
+        .sort(),
     );
     assert.equal(emulator().stats.requests["local POST /api/env/start"], 5);
     assert.equal(emulator().stats.requests["local POST /api/env/close"], 5);

@@ -132,7 +132,10 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       const profiles = await call("/morelogin/pick/profiles", { ...body, q: "Profile 0" }, reader);
       assert.equal(profiles.status, 200, JSON.stringify(profiles.body));
       const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 0"));
-      assert.deepEqual((profiles.body.items as Array<{ id: string }>).map((item) => item.id), expected.map((profile) => profile.id));
+      assert.deepEqual(
+        (profiles.body.items as Array<{ id: string }>).map((item) => item.id),
+        expected.map((profile) => profile.id),
+      );
       const groups = await call("/morelogin/pick/groups", body, reader);
       assert.equal((groups.body.items as unknown[]).length, emulator.data.groups.length);
       const tags = await call("/morelogin/tags", body, reader);
@@ -147,7 +150,10 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
         open: { ok: true, message: "Open API: signed in with the API ID and API Key" },
       });
     }
-    assert.ok(emulator.requestLog.every((request) => request.api === "open" || request.headers.authorization === LOCAL_TOKEN), "the deployed token went with every Local call");
+    assert.ok(
+      emulator.requestLog.every((request) => request.api === "open" || request.headers.authorization === LOCAL_TOKEN),
+      "the deployed token went with every Local call",
+    );
   });
 
   it("serves a read-only user a deployed config node whose settings are ${ENV} values, as the editor posts them", async () => {
@@ -179,7 +185,10 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     ],
     ["an ${ENV} credential on the deployed config node", () => ({ id: CONFIG, credentials: { localToken: "${MORELOGIN_ADMINAUTH_CANARY}" } })],
     ["an ${ENV} URL on the deployed config node", () => ({ id: CONFIG, localUrl: "${MORELOGIN_ADMINAUTH_CANARY}" })],
-    ["stored credentials towards another host", () => ({ id: CONFIG, localUrl: recorder.url, openUrl: recorder.url, credentials: { localToken: STORED, apiId: emulator.credentials.apiId, apiKey: STORED } })],
+    [
+      "stored credentials towards another host",
+      () => ({ id: CONFIG, localUrl: recorder.url, openUrl: recorder.url, credentials: { localToken: STORED, apiId: emulator.credentials.apiId, apiKey: STORED } }),
+    ],
     ["a config node that is not deployed", () => ({ id: "adminauth-not-deployed", localUrl: emulator.localUrl, openUrl: emulator.openUrl })],
     ["a deployed node that is not a config node", () => ({ id: LIST_NODE })],
     ["no config node at all", () => ({})],
@@ -190,16 +199,27 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       for (const path of PATHS) {
         const refused = await call(path, { ...body(), q: "x" }, reader);
         assert.equal(refused.status, 403, `${path}: ${JSON.stringify(refused.body)}`);
-        assert.match(String(refused.body.error), /^only a user who may change config nodes \(morelogin-config\.write\) can use .+: your user can pick from and test the config node as it is deployed$/);
+        assert.match(
+          String(refused.body.error),
+          /^only a user who may change config nodes \(morelogin-config\.write\) can use .+: your user can pick from and test the config node as it is deployed$/,
+        );
         assert.doesNotMatch(JSON.stringify(refused.body), new RegExp(`${CANARY}|${LOCAL_TOKEN}|${API_KEY}`));
       }
       assert.deepEqual(sentTo(recorder), [], "the foreign host got no request");
-      assert.deepEqual(emulator.requestLog.map((request) => request.path), [], "MoreLogin got no request");
+      assert.deepEqual(
+        emulator.requestLog.map((request) => request.path),
+        [],
+        "MoreLogin got no request",
+      );
     });
   }
 
   it("lets an admin test typed and ${ENV} credentials before deploying, with Node-RED's environment", async () => {
-    const typed = await call("/morelogin/test", { id: "adminauth-new-config", localUrl: emulator.localUrl, openUrl: emulator.openUrl, credentials: { localToken: LOCAL_TOKEN, apiId: emulator.credentials.apiId, apiKey: API_KEY } }, admin);
+    const typed = await call(
+      "/morelogin/test",
+      { id: "adminauth-new-config", localUrl: emulator.localUrl, openUrl: emulator.openUrl, credentials: { localToken: LOCAL_TOKEN, apiId: emulator.credentials.apiId, apiKey: API_KEY } },
+      admin,
+    );
     assert.equal(typed.status, 200);
     assert.equal((typed.body.local as { ok: boolean }).ok, true);
     assert.equal((typed.body.open as { ok: boolean }).ok, true);
@@ -240,6 +260,9 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       assert.match(String(refused.body.error), /stored credentials are only used with the URLs they were deployed with/);
     }
     assert.deepEqual(sentTo(recorder), []);
-    assert.deepEqual(emulator.requestLog.map((request) => request.path), []);
+    assert.deepEqual(
+      emulator.requestLog.map((request) => request.path),
+      [],
+    );
   });
 });

@@ -17,9 +17,7 @@ const translations = readdirSync(LOCALES)
 function filesOf(lang: string): string[] {
   const root = join(LOCALES, lang);
   const walk = (dir: string): string[] =>
-    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-      entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(root, join(dir, entry.name)).split("\\").join("/")],
-    );
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? walk(join(dir, entry.name)) : [relative(root, join(dir, entry.name)).split("\\").join("/")]));
   return walk(root).sort();
 }
 
@@ -79,10 +77,7 @@ describe("locales: every language has every text en-US has", () => {
         const files = filesOf(lang);
         const onlyInSource = sourceFiles.filter((file) => !files.includes(file));
         const onlyInTranslation = files.filter((file) => !sourceFiles.includes(file));
-        assert.deepEqual(
-          { [`only in ${SOURCE}`]: onlyInSource, [`only in ${lang}`]: onlyInTranslation },
-          { [`only in ${SOURCE}`]: [], [`only in ${lang}`]: [] },
-        );
+        assert.deepEqual({ [`only in ${SOURCE}`]: onlyInSource, [`only in ${lang}`]: onlyInTranslation }, { [`only in ${SOURCE}`]: [], [`only in ${lang}`]: [] });
       });
 
       for (const file of sourceFiles.filter((name) => name.endsWith(".json"))) {

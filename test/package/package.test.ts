@@ -3,17 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import {
-  EXAMPLE_CONFIG_ID,
-  deploy,
-  freePort,
-  loadExamples,
-  packPackage,
-  packedFiles,
-  prepareUserDir,
-  startNodeRed,
-  type RunningNodeRed,
-} from "../../tools/sandbox";
+import { EXAMPLE_CONFIG_ID, deploy, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -40,8 +30,14 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
   it("ships only what Node-RED needs", async () => {
     const files = await packedFiles();
     const allowed = /^(dist\/.+|examples\/.+\.json|resources\/morelogin-editor\.js|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
-    assert.deepEqual(files.filter((file) => !allowed.test(file)), []);
-    assert.deepEqual(files.filter((file) => /\.map$|\.tgz$|^(src|test|tools)\/|\.env|credentials|flows_cred/.test(file)), []);
+    assert.deepEqual(
+      files.filter((file) => !allowed.test(file)),
+      [],
+    );
+    assert.deepEqual(
+      files.filter((file) => /\.map$|\.tgz$|^(src|test|tools)\/|\.env|credentials|flows_cred/.test(file)),
+      [],
+    );
     for (const type of NODE_TYPES) {
       for (const file of [`dist/nodes/${type}.js`, `dist/nodes/${type}.html`, `dist/nodes/locales/en-US/${type}.json`]) {
         assert.ok(files.includes(file), `${file} is packed`);
@@ -54,9 +50,15 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
   it("has an example flow for every operation node", () => {
     const examples = loadExamples({});
     const used = new Set(examples.flows.map((node) => node.type));
-    assert.deepEqual(NODE_TYPES.filter((type) => !used.has(type)), []);
+    assert.deepEqual(
+      NODE_TYPES.filter((type) => !used.has(type)),
+      [],
+    );
     for (const [name, nodes] of examples.byExample) {
-      assert.ok(nodes.some((node) => node.type === "comment"), `${name} explains itself in a Comment node`);
+      assert.ok(
+        nodes.some((node) => node.type === "comment"),
+        `${name} explains itself in a Comment node`,
+      );
     }
   });
 

@@ -172,7 +172,13 @@ describe("reliability: hostile input", function () {
       secretsFound: scanner.findings.length,
     };
     console.log(`RELIABILITY fuzz ${JSON.stringify(figures)}`);
-    if (process.env.FUZZ_ERRORS) console.log([...errorTexts.entries()].sort((a, b) => b[1] - a[1]).map(([text, count]) => `${count}\t${text}`).join("\n"));
+    if (process.env.FUZZ_ERRORS)
+      console.log(
+        [...errorTexts.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([text, count]) => `${count}\t${text}`)
+          .join("\n"),
+      );
     assert.equal(outcomes.size, total, "every message ended");
     assert.equal(errorsAndOutputs, 0, "no message both failed and came out");
     assert.equal(doubleErrors, 0, "no message failed twice");
@@ -222,7 +228,7 @@ describe("reliability: hostile input", function () {
     // Raw bytes on the socket: broken framing, lying lengths, bad chunking, CR/LF in the target.
     const { port } = new URL(emulator.localUrl);
     const raw = [
-      "POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"pageNo\":",
+      'POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"pageNo":',
       "POST /api/env/page HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",
       "POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}",
       "GET /api/env/%0d%0aX:%20y HTTP/1.1\r\nHost: x\r\n\r\n",

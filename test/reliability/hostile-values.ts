@@ -52,10 +52,7 @@ const VALID_PATHS = ["/api/env/page", "/api/envtag/all", "/cloudphone/app/page",
 
 /** A message: the payload is a hostile value or an object of hostile fields; msg.path and msg.page too. */
 export function hostileMessage(random: Random, values: readonly unknown[]): Record<string, unknown> {
-  const payload: unknown =
-    random() < 0.4
-      ? pick(random, values)
-      : Object.fromEntries(Array.from({ length: 1 + Math.floor(random() * 4) }, () => [pick(random, FIELDS), pick(random, values)]));
+  const payload: unknown = random() < 0.4 ? pick(random, values) : Object.fromEntries(Array.from({ length: 1 + Math.floor(random() * 4) }, () => [pick(random, FIELDS), pick(random, values)]));
   const path = random() < 0.2 ? pick(random, VALID_PATHS) : pick(random, values);
   return { payload, path, page: pick(random, values) };
 }

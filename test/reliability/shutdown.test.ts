@@ -67,7 +67,9 @@ describe("reliability: redeploys with requests in flight", function () {
     emulator = await startEmulator({ profiles: 50 });
     await settle(500);
     const after = handles();
-    console.log(`RELIABILITY shutdown ${JSON.stringify({ redeploys: REDEPLOYS, inFlight: REDEPLOYS * IN_FLIGHT, aborted, answered, slowestCloseMs: slowest, handlesBefore: baseline, handlesBeforeEmulatorRestart: beforeRestart, handlesAfter: after, listenersBefore: baselineListeners, listenersAfter: listeners() })}`);
+    console.log(
+      `RELIABILITY shutdown ${JSON.stringify({ redeploys: REDEPLOYS, inFlight: REDEPLOYS * IN_FLIGHT, aborted, answered, slowestCloseMs: slowest, handlesBefore: baseline, handlesBeforeEmulatorRestart: beforeRestart, handlesAfter: after, listenersBefore: baselineListeners, listenersAfter: listeners() })}`,
+    );
     assert.ok(slowest < 2_000, `slowest close took ${slowest} ms`);
     assert.deepEqual(otherErrors, []);
     assert.equal(aborted, REDEPLOYS * IN_FLIGHT, "every request in flight was aborted by the redeploy");

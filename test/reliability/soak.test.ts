@@ -169,10 +169,20 @@ describe("reliability: soak under faults", function () {
     emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1, tokenFailure: 1 });
     // Token grants fail for the first second, then recover.
     const recover = setTimeout(() => emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 }), 1_000);
-    const statsOf = () => ({ faults: { ...emulator.stats.faultsInjected }, rateLimited: emulator.stats.rateLimited, tokensGranted: emulator.stats.tokensGranted, tokenRequests: emulator.stats.tokenRequests, requests: Object.values(emulator.stats.requests).reduce((sum, count) => sum + count, 0) });
+    const statsOf = () => ({
+      faults: { ...emulator.stats.faultsInjected },
+      rateLimited: emulator.stats.rateLimited,
+      tokensGranted: emulator.stats.tokensGranted,
+      tokenRequests: emulator.stats.tokenRequests,
+      requests: Object.values(emulator.stats.requests).reduce((sum, count) => sum + count, 0),
+    });
     const totals: Array<ReturnType<typeof statsOf>> = [];
     // All Open API tokens are revoked when half of round one has been sent.
-    const first = await round("first", () => totals.push(statsOf()), () => emulator.revokeAllTokens());
+    const first = await round(
+      "first",
+      () => totals.push(statsOf()),
+      () => emulator.revokeAllTokens(),
+    );
     clearTimeout(recover);
     await settle(200);
     const heapAfterFirst = heapMb();
@@ -210,6 +220,9 @@ describe("reliability: soak under faults", function () {
     assert.ok(heapAfterSecond - heapAfterFirst < 20, `heap grew ${heapAfterSecond - heapAfterFirst} MB`);
     assert.deepEqual(scanner.findings, []);
     const injected = totals[0]?.faults;
-    assert.ok(injected && injected.http503 > 0 && injected.reset > 0 && injected.malformed > 0 && injected.http502html > 0 && injected.tooMany > 0 && injected.tokenFailure > 0, JSON.stringify(injected));
+    assert.ok(
+      injected && injected.http503 > 0 && injected.reset > 0 && injected.malformed > 0 && injected.http502html > 0 && injected.tooMany > 0 && injected.tokenFailure > 0,
+      JSON.stringify(injected),
+    );
   });
 });

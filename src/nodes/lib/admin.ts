@@ -1,16 +1,7 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
 import { fetchAll, type MoreLoginClient, type PagedEndpointName } from "../../client";
-import {
-  CHANGE_PERMISSION,
-  EditorRequestError,
-  changesFromDeployed,
-  clientForSettings,
-  deployedClient,
-  findDeployedConfig,
-  parseEditorSettings,
-  type EditorClient,
-} from "./editor-access";
+import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, parseEditorSettings, type EditorClient } from "./editor-access";
 
 const PICKER_LIMIT = 200;
 
@@ -43,7 +34,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     }
     void serve(RED, req, res, async (client) => {
       const query: Record<string, unknown> = {};
-      const text = typeof (req.body as { q?: unknown })?.q === "string" ? ((req.body as { q: string }).q).trim() : "";
+      const text = typeof (req.body as { q?: unknown })?.q === "string" ? (req.body as { q: string }).q.trim() : "";
       if (picker.filter && text) query[picker.filter] = text;
       const collected = await fetchAll(client, picker.endpoint, query, { maxItems: PICKER_LIMIT });
       return { items: collected.items.map((item) => picker.item(item as Record<string, unknown>)), truncated: collected.truncated };

@@ -20,8 +20,6 @@ export function profileBody(ownFields: Record<string, unknown>, payload: unknown
 export function requireProfile(body: Record<string, unknown>): void {
   const blank = (value: unknown): boolean => value === undefined || value === null || value === "";
   if (blank(body.envId) && blank(body.uniqueId)) {
-    throw new MoreLoginInputError(
-      "no profile given: set the profile ID in the node, or send it as msg.payload (an ID string, a profile from list profiles, or {envId})",
-    );
+    throw new MoreLoginInputError("no profile given: set the profile ID in the node, or send it as msg.payload (an ID string, a profile from list profiles, or {envId})");
   }
 }

@@ -12,14 +12,7 @@ export interface FieldSpec {
 const TYPES = new Set(["str", "num", "msg", "flow", "global", "env", "jsonata", "bool", "json"]);
 
 /** Evaluates one TypedInput property; an empty value means "not set". */
-export function evaluateProperty(
-  RED: NodeAPI,
-  node: Node,
-  msg: NodeMessage,
-  value: unknown,
-  type: unknown,
-  label: string,
-): Promise<unknown> {
+export function evaluateProperty(RED: NodeAPI, node: Node, msg: NodeMessage, value: unknown, type: unknown, label: string): Promise<unknown> {
   try {
     const literal = literalProperty(value, type, label);
     if (literal !== DYNAMIC) return Promise.resolve(literal);
@@ -61,13 +54,7 @@ function dynamicProperty(RED: NodeAPI, node: Node, msg: NodeMessage, value: unkn
  * plain value it comes at once, without a promise; otherwise msg, context, env and JSONata fields
  * are read from the runtime.
  */
-export function fieldsToBody(
-  RED: NodeAPI,
-  node: Node,
-  def: OperationNodeDef,
-  msg: NodeMessage,
-  fields: readonly FieldSpec[],
-): Record<string, unknown> | Promise<Record<string, unknown>> {
+export function fieldsToBody(RED: NodeAPI, node: Node, def: OperationNodeDef, msg: NodeMessage, fields: readonly FieldSpec[]): Record<string, unknown> | Promise<Record<string, unknown>> {
   return fixedFields(def, fields) ?? readFields(RED, node, def, msg, fields);
 }
 
@@ -86,13 +73,7 @@ export function fixedFields(def: OperationNodeDef, fields: readonly FieldSpec[])
 }
 
 /** Every field in order, dynamic ones read from the runtime. */
-async function readFields(
-  RED: NodeAPI,
-  node: Node,
-  def: OperationNodeDef,
-  msg: NodeMessage,
-  fields: readonly FieldSpec[],
-): Promise<Record<string, unknown>> {
+async function readFields(RED: NodeAPI, node: Node, def: OperationNodeDef, msg: NodeMessage, fields: readonly FieldSpec[]): Promise<Record<string, unknown>> {
   const body: Record<string, unknown> = {};
   for (const field of fields) {
     const type = typeOf(def, field);
