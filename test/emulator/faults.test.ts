@@ -108,7 +108,15 @@ describe("emulator: scripted faults", () => {
     const token = await call(emulator().openUrl, "/oauth2/token", { body: { client_id: apiId, client_secret: apiKey, grant_type: "client_credentials" } });
     expectError(token, 500, 500);
     assert.ok(String(envelopeOf(token).msg).includes(`"client_secret":"${apiKey}"`));
-    assert.equal(injected("echo"), 2);
+    emulator().setFaults({ echo: 1 });
+    try {
+      const random = await call(emulator().localUrl, "/api/envgroup/page", { body: { pageNo: 2 } });
+      expectError(random, 500, 500);
+      assert.match(String(envelopeOf(random).msg), /^echo of POST \/api\/envgroup\/page: headers .*, body \{"pageNo":2\}$/);
+    } finally {
+      emulator().setFaults({});
+    }
+    assert.equal(injected("echo"), 3);
   });
 
   it("applies a fault `times` times, only to the matching API and path", async () => {

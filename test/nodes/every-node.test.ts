@@ -143,8 +143,9 @@ describe("nodes: every operation node", () => {
   for (const testCase of CASES) {
     describe(testCase.type, () => {
       it("sends the API's data, keeps upstream properties, and goes blue then green", async () => {
-        const { out, caught, node } = await send(testCase, testCase.input(emulator()));
+        const { out, caught, completed, node } = await send(testCase, testCase.input(emulator()));
         assert.equal(caught.length, 0, JSON.stringify(caught[0]?.error));
+        assert.equal(completed.length, 1, "the message is ended once");
         assert.equal(out.length, 1);
         assertContains(out[0]?.payload, testCase.expected(emulator()));
         assert.deepEqual(out[0]?.res, { upstream: true });

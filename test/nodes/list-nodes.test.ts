@@ -15,11 +15,12 @@ describe("nodes: list nodes", () => {
 
   /** Sends one message to `node` and returns every message it sent on, which must be `count`. */
   async function run(node: Record<string, unknown>, input: Record<string, unknown> = { payload: "" }, count = 1): Promise<Msg[]> {
-    const { out, caught } = await sendTo(emulator(), node, input);
+    const { out, caught, completed } = await sendTo(emulator(), node, input);
     assert.deepEqual(
       caught.map((msg) => msg.error),
       [],
     );
+    assert.equal(completed.length, 1, "the message is ended once");
     assert.equal(out.length, count, `${count} message(s) expected`);
     return out;
   }

@@ -37,11 +37,12 @@ describe("nodes: start and close profile", () => {
 
   /** Sends one message to `node` and returns the one message it sent on. */
   async function send(node: Record<string, unknown>, input: Record<string, unknown>): Promise<Msg> {
-    const { out, caught } = await sendTo(emulator(), node, input);
+    const { out, caught, completed } = await sendTo(emulator(), node, input);
     assert.deepEqual(
       caught.map((msg) => msg.error),
       [],
     );
+    assert.equal(completed.length, 1, "the message is ended once");
     assert.equal(out.length, 1);
     const [msg] = out;
     assert.ok(msg);
