@@ -51,16 +51,27 @@ for (const lang of readdirSync(localesDir)) {
     writeFileSync(join(nodesOut, "locales", lang, `${nodeFile}.json`), JSON.stringify(catalog, null, 2));
   }
   for (const file of files.filter((name) => name.endsWith(".html") && !name.startsWith("_"))) {
-    writeFileSync(join(nodesOut, "locales", lang, file), withSharedHelp(readFileSync(join(langDir, file), "utf8"), join(langDir, "_help"), file));
+    const page = withSharedHelp(readFileSync(join(langDir, file), "utf8"), join(langDir, "_help"), file);
+    if (page.includes("<!-- include")) throw new Error(`${lang}/${file}: an include marker the build cannot read: ${page.match(/<!-- include.*-->/)?.[0]}`);
+    writeFileSync(join(nodesOut, "locales", lang, file), page);
   }
 }
 
-/** Help pages share sections (errors, status) written once per language in `_help/<name>.html`. */
+/**
+ * Help pages share sections written once per language in `_help/<name>.html`:
+ * `<!-- include NAME key="value" key='value' -->` puts the section there with each `__key__` replaced.
+ */
 function withSharedHelp(page, helpDir, file) {
-  return page.replace(/<!-- include (\w+) -->\n?/g, (_, name) => {
+  return page.replace(/<!-- include ([\w-]+)((?:\s+\w+=(?:"[^"]*"|'[^']*'))*) -->\n?/g, (_, name, params) => {
     const fragment = join(helpDir, `${name}.html`);
     if (!existsSync(fragment)) throw new Error(`${file} includes "${name}", but ${fragment} does not exist`);
-    return readFileSync(fragment, "utf8");
+    let text = readFileSync(fragment, "utf8");
+    for (const [, key, doubleQuoted, singleQuoted] of params.matchAll(/(\w+)=(?:"([^"]*)"|'([^']*)')/g)) {
+      text = text.replaceAll(`__${key}__`, doubleQuoted ?? singleQuoted);
+    }
+    const missing = text.match(/__\w+__/);
+    if (missing) throw new Error(`${file} includes "${name}" without a value for ${missing[0]}`);
+    return text;
   });
 }
 
