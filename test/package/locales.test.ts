@@ -55,9 +55,7 @@ function helpShape(html: string): HelpShape {
     helpNames: captures(html, /data-help-name="([^"]*)"/g),
     // The marker exactly as scripts/build.mjs replaces it: a marker written any other way stays a comment.
     // Its parameters' values are words of the page's language; their names are the same in every language.
-    includes: [...html.matchAll(/<!-- include ([\w-]+)((?:\s+\w+=(?:"[^"]*"|'[^']*'))*) -->/g)].map((match) =>
-      [match[1], ...captures(match[2] ?? "", /(\w+)=/g).sort()].join(" "),
-    ),
+    includes: [...html.matchAll(/<!-- include ([\w-]+)((?:\s+\w+=(?:"[^"]*"|'[^']*'))*) -->/g)].map((match) => [match[1], ...captures(match[2] ?? "", /(\w+)=/g).sort()].join(" ")),
     outline: [...html.matchAll(/<(h[1-6]|dl|dt|dd|ul|ol|li|script)\b([^>]*)>|<a\b[^>]*\bhref="([^"]*)"/g)].map((match) => {
       if (match[3] !== undefined) return `a ${match[3]}`;
       const className = /\bclass="([^"]*)"/.exec(match[2] ?? "")?.[1];
