@@ -79,7 +79,7 @@
 
   /**
    * A TypedInput "string" type whose suggestions come from MoreLogin: names shown, the ID stored.
-   * `resource` is profiles, groups, cloud-phones or proxies; `serverField` is the config select.
+   * `resource` is profiles or groups (see the pickers of the `morelogin/pick/` admin route); `serverField` is the config select.
    */
   function pickerType(resource, serverField) {
     return {

@@ -34,21 +34,16 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
     assert.doesNotMatch(JSON.stringify(response.body), new RegExp(`${TOKEN}|${emulator().credentials.apiKey}`));
   });
 
-  it("lists groups, tags, cloud phones and proxies", async () => {
+  it("lists groups; the lists no dialog asks for are not served", async () => {
     const groups = await post("/morelogin/pick/groups", { id: CONFIG_ID });
     assert.deepEqual(
       groups.body.items.map((item: { id: string }) => item.id),
       emulator().data.groups.map((group) => group.id),
     );
-    const tags = await post("/morelogin/tags", { id: CONFIG_ID });
-    assert.deepEqual(
-      tags.body.items.map((item: { name: string }) => item.name),
-      emulator().data.tags.map((tag) => tag.tagName),
-    );
-    const phones = await post("/morelogin/pick/cloud-phones", { id: CONFIG_ID });
-    assert.equal(phones.body.items.length, emulator().data.cloudPhones.length);
-    const proxies = await post("/morelogin/pick/proxies", { id: CONFIG_ID });
-    assert.equal(proxies.body.items.length, emulator().data.proxies.length);
+    for (const path of ["/morelogin/pick/cloud-phones", "/morelogin/pick/proxies", "/morelogin/tags", "/morelogin/pick/constructor", "/morelogin/pick/toString"]) {
+      assert.equal((await post(path, { id: CONFIG_ID })).status, 404, path);
+    }
+    assert.equal(emulator().requestLog.filter((request) => request.path !== "/api/envgroup/page").length, 0);
   });
 
   it("works before deploy with the settings the editor posts", async () => {

@@ -7,7 +7,7 @@ import { deploy, freePort, packPackage, prepareUserDir, startNodeRed, type FlowN
 import { startRecorder, type Recorder } from "../support/recorder";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
-const PATHS = ["/morelogin/test", "/morelogin/tags", "/morelogin/pick/profiles", "/morelogin/pick/groups", "/morelogin/pick/cloud-phones", "/morelogin/pick/proxies"];
+const PATHS = ["/morelogin/test", "/morelogin/pick/profiles", "/morelogin/pick/groups"];
 const CONFIG = "adminauth-config";
 /** A config node whose URL and secrets come from Node-RED's environment, as many users deploy it. */
 const ENV_CONFIG = "adminauth-config-from-env";
@@ -138,12 +138,6 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       );
       const groups = await call("/morelogin/pick/groups", body, reader);
       assert.equal((groups.body.items as unknown[]).length, emulator.data.groups.length);
-      const tags = await call("/morelogin/tags", body, reader);
-      assert.equal((tags.body.items as unknown[]).length, emulator.data.tags.length);
-      const phones = await call("/morelogin/pick/cloud-phones", body, reader);
-      assert.equal((phones.body.items as unknown[]).length, emulator.data.cloudPhones.length);
-      const proxies = await call("/morelogin/pick/proxies", body, reader);
-      assert.equal((proxies.body.items as unknown[]).length, emulator.data.proxies.length);
       const test = await call("/morelogin/test", body, reader);
       assert.deepEqual(test.body, {
         local: { ok: true, message: "Local API reachable: 12 profiles" },

@@ -1,6 +1,7 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
 import { fetchAll, type MoreLoginClient, type PagedEndpointName } from "../../client";
+import type { Picker } from "./declaration";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, parseEditorSettings, type EditorClient } from "./editor-access";
 
 const PICKER_LIMIT = 200;
@@ -19,15 +20,14 @@ interface PickerItem {
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
   const canRead = RED.auth.needsPermission("morelogin-config.read");
-  const pickers: Record<string, { endpoint: PagedEndpointName; filter?: string; item: (raw: Record<string, unknown>) => PickerItem }> = {
+  const pickers: Record<Picker, { endpoint: PagedEndpointName; filter?: string; item: (raw: Record<string, unknown>) => PickerItem }> = {
     profiles: { endpoint: "listProfiles", filter: "envName", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: raw.groupName ? String(raw.groupName) : undefined }) },
     groups: { endpoint: "listGroups", filter: "groupName", item: (raw) => ({ id: String(raw.id), name: String(raw.groupName ?? "") }) },
-    "cloud-phones": { endpoint: "listCloudPhones", filter: "keyword", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? "") }) },
-    proxies: { endpoint: "listProxies", filter: "proxyName", item: (raw) => ({ id: String(raw.id), name: String(raw.proxyName ?? ""), detail: raw.proxyIp ? String(raw.proxyIp) : undefined }) },
   };
 
   RED.httpAdmin.post("/morelogin/pick/:resource", canRead, (req: Request, res: Response) => {
-    const picker = pickers[String(req.params.resource)];
+    const resource = String(req.params.resource);
+    const picker = Object.hasOwn(pickers, resource) ? pickers[resource as Picker] : undefined;
     if (!picker) {
       res.status(404).json({ error: `unknown list "${String(req.params.resource)}"` });
       return;
@@ -38,14 +38,6 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       if (picker.filter && text) query[picker.filter] = text;
       const collected = await fetchAll(client, picker.endpoint, query, { maxItems: PICKER_LIMIT });
       return { items: collected.items.map((item) => picker.item(item as Record<string, unknown>)), truncated: collected.truncated };
-    });
-  });
-
-  RED.httpAdmin.post("/morelogin/tags", canRead, (req: Request, res: Response) => {
-    void serve(RED, req, res, async (client) => {
-      const result = await client.call("listTags");
-      const tags = Array.isArray(result.data) ? result.data : [];
-      return { items: tags.map((tag) => ({ id: String(tag.id), name: String(tag.tagName) })) };
     });
   });
 

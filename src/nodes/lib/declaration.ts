@@ -1,7 +1,7 @@
 import type { EndpointName, PagedEndpointName } from "../../client";
 
 /** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
-export type Picker = "profiles" | "groups" | "cloud-phones" | "proxies";
+export type Picker = "profiles" | "groups";
 
 interface FieldBase {
   /** The node property, e.g. `envId`; a typed field keeps its TypedInput type in `<name>Type`. */
