@@ -1,6 +1,6 @@
 import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { readEnvelope, type ReadResult } from "./envelope";
-import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError } from "./errors";
+import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
 import { PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
@@ -95,7 +95,7 @@ function toJson(body: unknown): string {
   try {
     return JSON.stringify(body);
   } catch (error) {
-    throw new MoreLoginInputError(`the request body cannot be sent as JSON: ${error instanceof Error ? error.message : String(error)}`);
+    throw new MoreLoginInputError(`the request body cannot be sent as JSON: ${messageOf(error)}`);
   }
 }
 

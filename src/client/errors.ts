@@ -23,6 +23,21 @@ export interface ErrorContext {
   notSent?: boolean;
 }
 
+/** `msg.morelogin.error`: the failure as flows see it. */
+export interface FlowError {
+  kind: ErrorKind;
+  code?: number;
+  msg?: string;
+  status?: number;
+  requestId?: string;
+  path?: string;
+}
+
+/** The text of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
 /** Every error the client throws. Messages never contain a token, the API key or a header value. */
 export class MoreLoginError extends Error {
   readonly kind: ErrorKind;
@@ -51,18 +66,13 @@ export class MoreLoginError extends Error {
     this.notSent = context.notSent ?? false;
   }
 
-  /** A plain object for flows: `msg.morelogin.error`. */
-  toJSON(): { kind: ErrorKind; code?: number; msg?: string; status?: number; requestId?: string; path?: string; api?: ApiName; message: string } {
-    return {
-      kind: this.kind,
-      code: this.code,
-      msg: this.apiMsg,
-      status: this.status,
-      requestId: this.requestId,
-      path: this.path,
-      api: this.api,
-      message: this.message,
-    };
+  /** What flows get as `msg.morelogin.error`; `kind` is what they branch on. */
+  toFlowError(): FlowError {
+    return { kind: this.kind, code: this.code, msg: this.apiMsg, status: this.status, requestId: this.requestId, path: this.path };
+  }
+
+  toJSON(): FlowError & { api?: ApiName; message: string } {
+    return { ...this.toFlowError(), api: this.api, message: this.message };
   }
 }
 

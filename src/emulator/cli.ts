@@ -78,13 +78,14 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
   return options;
 }
 
+const textOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
+
 async function main(): Promise<void> {
   let options: EmulatorOptions | "help";
   try {
     options = optionsFrom(process.argv.slice(2));
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`morelogin-emulator: ${message}\nRun "morelogin-emulator --help" for the options.\n`);
+    process.stderr.write(`morelogin-emulator: ${textOf(error)}\nRun "morelogin-emulator --help" for the options.\n`);
     process.exit(2);
   }
   if (options === "help") {
@@ -124,7 +125,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const message = error instanceof Error ? error.message : String(error);
-  process.stderr.write(`morelogin-emulator: ${message}\n`);
+  process.stderr.write(`morelogin-emulator: ${textOf(error)}\n`);
   process.exit(1);
 });

@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { MoreLoginClient } from "../client";
+import { MoreLoginClient, messageOf } from "../client";
 import { registerAdminRoutes } from "./lib/admin";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
@@ -21,7 +21,7 @@ export = (RED: NodeAPI): void => {
       });
       if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
     } catch (error) {
-      this.clientError = error instanceof Error ? error.message : String(error);
+      this.clientError = messageOf(error);
       this.error(t("morelogin.errors.configInvalid", { reason: this.clientError }));
     }
 

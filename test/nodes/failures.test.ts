@@ -36,6 +36,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     assert.equal(caught.length, 1);
     assert.equal(errorOf(caught[0]).message, "start profile failed: Profile does not exist (code 19099)");
     const info = caught[0]?.morelogin as { error: Record<string, unknown> };
+    assert.equal(info.error.kind, "api");
     assert.equal(info.error.code, 19099);
     assert.equal(info.error.msg, "Profile does not exist");
     assert.equal(info.error.status, 200);
@@ -52,6 +53,8 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     assert.equal(caught.length, 1);
     assert.match(errorOf(caught[0]).message, /^list profiles failed: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\): is the MoreLogin desktop client running/);
     assert.deepEqual(statusCalls(node).at(-1), { fill: "red", shape: "ring", text: "unreachable" });
+    const error = (caught[0]?.morelogin as { error?: { kind: string; path: string } } | undefined)?.error;
+    assert.deepEqual({ kind: error?.kind, path: error?.path }, { kind: "network", path: "/api/env/page" });
   });
 
   it("bad input is refused before sending, with a text that names the field", async () => {
@@ -70,6 +73,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       assert.equal(out.length, 0, String(expected));
       assert.equal(caught.length, 1, String(expected));
       assert.match(errorOf(caught[0]).message, expected);
+      assert.equal((caught[0]?.morelogin as { error?: { kind: string } } | undefined)?.error?.kind, "input", String(expected));
       await helper.unload();
     }
     assert.equal(emulator().requestLog.length, 0, "nothing was sent");

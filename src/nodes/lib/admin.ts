@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
-import { fetchAll, type MoreLoginClient, type PagedEndpointName } from "../../client";
+import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../client";
 import type { Picker } from "./declaration";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, parseEditorSettings, type EditorClient } from "./editor-access";
 
@@ -45,12 +45,12 @@ export function registerAdminRoutes(RED: NodeAPI): void {
     void serve(RED, req, res, async (client) => {
       const local = await client.call("listProfiles", { pageNo: 1, pageSize: 1 }).then(
         (result) => ({ ok: true, message: `Local API reachable: ${result.data.total} profiles` }),
-        (error: unknown) => ({ ok: false, message: `Local API: ${errorText(error)}` }),
+        (error: unknown) => ({ ok: false, message: `Local API: ${messageOf(error)}` }),
       );
       const open = client.hasOpenCredentials
         ? await client.call("listApps", { pageNum: 1, pageSize: 1 }).then(
             () => ({ ok: true, message: "Open API: signed in with the API ID and API Key" }),
-            (error: unknown) => ({ ok: false, message: `Open API: ${errorText(error)}` }),
+            (error: unknown) => ({ ok: false, message: `Open API: ${messageOf(error)}` }),
           )
         : { ok: null, message: "Open API: not checked (no API ID and API Key set)" };
       return { local, open };
@@ -64,13 +64,13 @@ async function serve(RED: NodeAPI, req: Request, res: Response, work: (client: M
   try {
     resolved = await editorClient(RED, req);
   } catch (error) {
-    res.status(error instanceof EditorRequestError ? error.status : 400).json({ error: errorText(error) });
+    res.status(error instanceof EditorRequestError ? error.status : 400).json({ error: messageOf(error) });
     return;
   }
   try {
     res.json(await work(resolved.client));
   } catch (error) {
-    res.status(502).json({ error: errorText(error) });
+    res.status(502).json({ error: messageOf(error) });
   } finally {
     if (resolved.temporary) await resolved.client.close();
   }
@@ -101,8 +101,4 @@ function mayChangeConfigNodes(RED: NodeAPI, req: Request): Promise<boolean> {
     const standIn = { statusCode: 200, status: () => standIn, setHeader: () => standIn, end: refused, json: refused, send: refused };
     RED.auth.needsPermission(CHANGE_PERMISSION)(req, standIn as unknown as Response, () => resolve(true));
   });
-}
-
-function errorText(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

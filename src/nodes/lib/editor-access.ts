@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { MoreLoginClient, isPlainObjectValue, type ClientSettings } from "../../client";
+import { MoreLoginClient, isPlainObjectValue, messageOf, type ClientSettings } from "../../client";
 import type { ConfigCredentials, ConfigNode } from "./types";
 
 /** The editor sends this placeholder for a password credential it already has stored. */
@@ -129,7 +129,7 @@ export function clientForSettings(settings: EditorSettings, deployed: DeployedCo
   try {
     return { client: new MoreLoginClient(clientSettings), temporary: true };
   } catch (error) {
-    throw new EditorRequestError(400, error instanceof Error ? error.message : String(error));
+    throw new EditorRequestError(400, messageOf(error));
   }
 }
 

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginError, type MoreLoginClient } from "../../client";
+import { MoreLoginAbortError, MoreLoginError, messageOf, type MoreLoginClient } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
@@ -106,23 +106,15 @@ function findClient(RED: NodeAPI, def: OperationNodeDef, translate: Translate): 
 
 /** Records the failure on the message and builds the error that done() hands to Catch nodes. */
 function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): Error {
-  const text = error instanceof Error ? error.message : String(error);
   if (error instanceof MoreLoginError) {
     msg.morelogin = {
       ...msg.morelogin,
       api: error.api ?? msg.morelogin?.api ?? "",
       path: error.path ?? msg.morelogin?.path ?? "",
-      error: {
-        kind: error.kind,
-        code: error.code,
-        msg: error.apiMsg,
-        status: error.status,
-        requestId: error.requestId,
-        path: error.path,
-      },
+      error: error.toFlowError(),
     };
   }
-  return plainError(`${label} failed: ${text}`);
+  return plainError(`${label} failed: ${messageOf(error)}`);
 }
 
 function asError(value: unknown): Error {

@@ -1,5 +1,5 @@
 import type { Node, NodeDef, NodeMessage } from "node-red";
-import type { MoreLoginClient } from "../../client";
+import type { FlowError, MoreLoginClient } from "../../client";
 
 export interface ConfigNodeDef extends NodeDef {
   localUrl: string;
@@ -35,7 +35,7 @@ export interface MoreLoginMessageInfo {
   requestId?: string;
   pages?: number;
   truncated?: boolean;
-  error?: Record<string, unknown>;
+  error?: FlowError;
 }
 
 export interface MoreLoginMessage extends NodeMessage {
