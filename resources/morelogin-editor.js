@@ -5,7 +5,12 @@
   "use strict";
   if (window.MoreLoginEditor) return;
 
-  var STORED = "__PWRD__";
+  /** Constants and checks shared with the runtime (src/nodes/lib/config-settings.ts), exported by the config node. */
+  var SHARED = RED.settings.moreloginConfigEditor;
+  var RULES = {};
+  Object.keys(SHARED.rules).forEach(function (name) {
+    RULES[name] = new RegExp(SHARED.rules[name]);
+  });
   var STYLE =
     ".morelogin-picker-option{display:flex;flex-direction:column;line-height:1.3;padding:2px 0}" +
     ".morelogin-picker-id{font-size:0.85em;color:var(--red-ui-secondary-text-color)}" +
@@ -16,7 +21,7 @@
     ".morelogin-test-failed i,.morelogin-test-failed{color:var(--red-ui-text-color-error)}" +
     ".morelogin-test-skipped{color:var(--red-ui-secondary-text-color)}";
   $("<style>", { id: "morelogin-editor-style" }).text(STYLE).appendTo("head");
-  var CREDENTIALS = ["localToken", "apiId", "apiKey"];
+  var CREDENTIALS = Object.keys(SHARED.credentials);
   var CATALOG = "node-red-contrib-morelogin/morelogin-config:";
 
   function t(key) {
@@ -31,7 +36,7 @@
     var credentials = config.credentials || {};
     CREDENTIALS.forEach(function (name) {
       if (typeof credentials[name] === "string" && credentials[name] !== "") settings.credentials[name] = credentials[name];
-      else if (credentials["has_" + name]) settings.credentials[name] = STORED;
+      else if (credentials["has_" + name]) settings.credentials[name] = SHARED.stored;
     });
     return settings;
   }
@@ -160,16 +165,16 @@
   var CHECKS = {
     /** A page number or size: blank, a positive integer, or ${ENV_VAR}. */
     page: function (value) {
-      return value === "" || /^\s*[1-9]\d*\s*$/.test(value) || /^\$\{\w+\}$/.test(value);
+      return value.trim() === "" || RULES.positiveInteger.test(value.trim()) || RULES.envReference.test(value);
     },
-    /** A path below the API's base: no other host, no dot segments. */
+    /** A path below the API's base: no other host, no dot segments (the runtime also checks what it decodes to). */
     path: function (value) {
-      return /^\/[^/]/.test(value) && value.indexOf("://") < 0 && !/(^|\/)\.\.?(\/|$)/.test(value);
+      return RULES.relativePath.test(value) && value.indexOf("//") !== 0 && !RULES.dotSegment.test(value.split("?")[0]);
     },
   };
 
   function isCount(value) {
-    return /^[1-9]\d*$/.test(String(value));
+    return RULES.positiveInteger.test(String(value));
   }
 
   /** "All pages" shows the item limit and hides the page number. */
@@ -233,17 +238,26 @@
     });
   }
 
+  /** A base URL the client accepts: http(s), no user, query or fragment; `httpsOnly` allows plain http only to this machine. */
   function isUrl(value, httpsOnly) {
-    if (/^\$\{\w+\}$/.test(value)) return true;
-    var match = /^(https?):\/\/(\[[^\]]+\]|[^/:?#]+)(:\d+)?(\/[^?#]*)?$/i.exec(String(value || "").trim());
-    if (!match) return false;
-    if (!httpsOnly || match[1].toLowerCase() === "https") return true;
-    return /^(127(\.\d{1,3}){3}|localhost|\[::1\])$/i.test(match[2]);
+    if (RULES.envReference.test(value)) return true;
+    var url;
+    try {
+      url = new URL(String(value || "").trim());
+    } catch (_error) {
+      return false;
+    }
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username || url.password || url.search || url.hash) return false;
+    if (!httpsOnly || url.protocol === "https:") return true;
+    return RULES.loopbackHost.test(url.hostname.replace(/^\[|\]$/g, "").toLowerCase());
   }
 
   window.MoreLoginEditor = {
     registerNode: registerNode,
     testConnection: testConnection,
     isUrl: isUrl,
+    /** The config node's credentials and default URLs, as the runtime declares them. */
+    credentials: SHARED.credentials,
+    defaults: SHARED.defaults,
   };
 })();

@@ -1,4 +1,5 @@
 import { MoreLoginInputError } from "./errors";
+import { RULES } from "./rules";
 
 export const DEFAULT_LOCAL_URL = "http://127.0.0.1:40000";
 export const DEFAULT_OPEN_URL = "https://api.morelogin.com";
@@ -13,10 +14,8 @@ export interface BaseUrl {
 
 export function isLoopbackHost(hostname: string): boolean {
   const host = hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost")) return true;
-  if (host === "::1" || host === "0:0:0:0:0:0:0:1") return true;
   if (host.startsWith("::ffff:")) return isLoopbackHost(host.slice("::ffff:".length));
-  return /^127(\.\d{1,3}){3}$/.test(host);
+  return RULES.loopbackHost.test(host);
 }
 
 export function parseBaseUrl(value: string, label: string): BaseUrl {
@@ -52,8 +51,6 @@ export function parseOpenUrl(value: string): BaseUrl {
   return base;
 }
 
-const PATH_PATTERN = /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/;
-
 /**
  * Checks a path given by a user or a message for the generic request: it must stay relative to the
  * API's base URL, so it can never reach another host or climb out of the base path.
@@ -66,7 +63,7 @@ export function checkRelativePath(path: unknown): string {
   if (!path.startsWith("/") || path.startsWith("//")) {
     throw new MoreLoginInputError("request path must be relative to the API's base URL and start with a single /");
   }
-  if (!PATH_PATTERN.test(path)) {
+  if (!RULES.relativePath.test(path)) {
     throw new MoreLoginInputError("request path contains characters that are not allowed in a URL path");
   }
   const pathname = path.split("?")[0] ?? "";
@@ -80,7 +77,7 @@ export function checkRelativePath(path: unknown): string {
   if (decoded.includes("\\") || /[\u0000-\u001f\u007f]/.test(decoded)) {
     throw new MoreLoginInputError("request path contains characters that are not allowed in a URL path");
   }
-  if (decoded.split("/").some((segment) => segment === ".." || segment === ".")) {
+  if (RULES.dotSegment.test(decoded)) {
     throw new MoreLoginInputError("request path must not contain . or .. segments");
   }
   if (decoded.startsWith("//")) {

@@ -1,4 +1,5 @@
 import { MoreLoginInputError } from "./errors";
+import { RULES } from "./rules";
 
 const DECIMAL_ID = /^\d{1,20}$/;
 
@@ -27,7 +28,7 @@ export function normalizeId(value: unknown, field: string): string {
 
 /** A page number or size: a positive integer, given as a number or a numeric string. */
 export function positiveInteger(value: unknown, field: string): number {
-  const number = typeof value === "string" && value.trim() !== "" ? Number(value.trim()) : value;
+  const number = typeof value === "string" ? (RULES.positiveInteger.test(value.trim()) ? Number(value.trim()) : Number.NaN) : value;
   if (typeof number !== "number" || !Number.isSafeInteger(number) || number < 1) {
     throw new MoreLoginInputError(`${field} must be a positive integer, got ${describe(value)}`);
   }

@@ -1,6 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
 import { registerAdminRoutes } from "./lib/admin";
+import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
 
@@ -35,11 +36,8 @@ export = (RED: NodeAPI): void => {
 
   registerAdminRoutes(RED);
 
-  RED.nodes.registerType<ConfigNode, ConfigNodeDef, Record<string, never>, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
-    credentials: {
-      localToken: { type: "password" },
-      apiId: { type: "text" },
-      apiKey: { type: "password" },
-    },
+  RED.nodes.registerType<ConfigNode, ConfigNodeDef, { moreloginConfigEditor: typeof EDITOR_SETTINGS }, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
+    credentials: CONFIG_CREDENTIALS,
+    settings: { moreloginConfigEditor: { value: EDITOR_SETTINGS, exportable: true } },
   });
 };

@@ -15,6 +15,7 @@ import {
   wire,
   type EditorSession,
 } from "./editor-session";
+import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
 import { OPERATION_TYPES } from "../support/node-types";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
@@ -151,6 +152,61 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await settle(page);
     await page.locator("#node-dialog-cancel").click();
     await settle(page);
+  });
+
+  it("checks URLs, request paths and page numbers in the dialogs as the runtime checks them", async () => {
+    const urls: Array<[string, boolean]> = [
+      ["http://127.0.0.1:40000", false],
+      ["https://api.morelogin.com", true],
+      ["http://127.0.0.1:40101", true],
+      ["http://[::1]:40101", true],
+      ["http://api.morelogin.com", true],
+      ["ftp://127.0.0.1", false],
+      ["http://user:pw@127.0.0.1:40000", false],
+      ["http://127.0.0.1:40000/?x=1", false],
+      ["not a url", false],
+    ];
+    const paths = ["/api/env/detail", "/cloudphone/page?x=1", "//evil.example.com/x", "/api/../x", "/api/./x", "api/env", "/api/env page", "http://evil.example.com/x"];
+    const pages = ["1", "25", " 3 ", "0", "-1", "1.5", "abc", "1e3"];
+    const inEditor = await session.page.evaluate(
+      ({ urls, paths, pages }) => {
+        const editor = (window as unknown as { MoreLoginEditor: { isUrl(value: string, httpsOnly: boolean): boolean } }).MoreLoginEditor;
+        type Validate = (this: Record<string, string>, value: string) => boolean;
+        type Defaults = { path: { validate: Validate }; pageNo: { validate: Validate } };
+        const red = (window as unknown as { RED: { nodes: { getType(type: string): { defaults: Defaults } } } }).RED;
+        const path = red.nodes.getType("morelogin-request").defaults.path.validate;
+        const page = red.nodes.getType("morelogin-list-profiles").defaults.pageNo.validate;
+        return {
+          urls: urls.map(([url, httpsOnly]) => editor.isUrl(url, httpsOnly)),
+          paths: paths.map((value) => path.call({ pathType: "str" }, value)),
+          pages: pages.map((value) => page.call({ pageNoType: "num" }, value)),
+        };
+      },
+      { urls, paths, pages },
+    );
+    const accepts = (check: () => unknown): boolean => {
+      try {
+        check();
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    assert.deepEqual(
+      inEditor.urls,
+      urls.map(([url, httpsOnly]) => accepts(() => new MoreLoginClient(httpsOnly ? { openUrl: url } : { localUrl: url }))),
+      "base URLs",
+    );
+    assert.deepEqual(
+      inEditor.paths,
+      paths.map((path) => accepts(() => checkRelativePath(path))),
+      "request paths",
+    );
+    assert.deepEqual(
+      inEditor.pages,
+      pages.map((page) => accepts(() => positiveInteger(page, "pageNo"))),
+      "page numbers",
+    );
   });
 
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {

@@ -1,14 +1,10 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, isPlainObjectValue, messageOf, type ClientSettings } from "../../client";
+import { CREDENTIAL_NAMES, STORED, type CredentialName } from "./config-settings";
 import type { ConfigCredentials, ConfigNode } from "./types";
 
-/** The editor sends this placeholder for a password credential it already has stored. */
-export const STORED = "__PWRD__";
 /** What a user needs to reach MoreLogin with settings the deployed config node does not have. */
 export const CHANGE_PERMISSION = "morelogin-config.write";
-
-const CREDENTIAL_NAMES = ["localToken", "apiId", "apiKey"] as const;
-type CredentialName = (typeof CREDENTIAL_NAMES)[number];
 
 /** What the editor posts: a config node's id and the URLs and credentials it has in the dialog. */
 export interface EditorSettings {

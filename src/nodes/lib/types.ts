@@ -1,16 +1,13 @@
 import type { Node, NodeDef, NodeMessage } from "node-red";
 import type { FlowError, MoreLoginClient } from "../../client";
+import type { CredentialName } from "./config-settings";
 
 export interface ConfigNodeDef extends NodeDef {
   localUrl: string;
   openUrl: string;
 }
 
-export interface ConfigCredentials {
-  localToken?: string;
-  apiId?: string;
-  apiKey?: string;
-}
+export type ConfigCredentials = Partial<Record<CredentialName, string>>;
 
 export interface ConfigNode extends Node<ConfigCredentials> {
   localUrl: string;
