@@ -110,6 +110,17 @@ describe("nodes: list nodes", () => {
     assert.deepEqual(groups?.payload, emulator().data.groups);
   });
 
+  it("list proxies filters by part of the proxy name", async () => {
+    const wanted = emulator().data.proxies[1]?.proxyName ?? "";
+    assert.ok(wanted.length > 2);
+    const part = wanted.slice(1).toUpperCase();
+    const [proxies] = await run({ type: "morelogin-list-proxies", all: true, proxyName: part, proxyNameType: "str" });
+    const expected = emulator().data.proxies.filter((proxy) => proxy.proxyName.toLowerCase().includes(part.toLowerCase()));
+    assert.deepEqual(proxies?.payload, expected);
+    assert.ok(expected.length < emulator().data.proxies.length, "the filter left some proxies out");
+    assert.equal((emulator().requestLog.at(-1)?.body as { proxyName?: string } | undefined)?.proxyName, part);
+  });
+
   it("list tags returns every tag with one GET, or one message per tag", async () => {
     const [tags] = await run({ type: "morelogin-list-tags", output: "array" });
     assert.deepEqual(tags?.payload, emulator().data.tags);

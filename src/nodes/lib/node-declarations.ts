@@ -65,7 +65,7 @@ export const NODE_DECLARATIONS = {
   },
   "morelogin-close-profile": { type: "morelogin-close-profile", label: "close profile", icon: "morelogin-close.svg", endpoint: "closeProfile", fields: [PROFILE] },
   "morelogin-list-cloud-phones": listNode("morelogin-list-cloud-phones", "list cloud phones", "morelogin-phone.svg", "listCloudPhones", [filter("morelogin-list-cloud-phones", "keyword")]),
-  "morelogin-list-proxies": listNode("morelogin-list-proxies", "list proxies", "morelogin-list.svg", "listProxies", []),
+  "morelogin-list-proxies": listNode("morelogin-list-proxies", "list proxies", "morelogin-list.svg", "listProxies", [filter("morelogin-list-proxies", "proxyName")]),
   "morelogin-list-groups": listNode("morelogin-list-groups", "list groups", "morelogin-list.svg", "listGroups", [filter("morelogin-list-groups", "groupName")]),
   "morelogin-list-tags": { type: "morelogin-list-tags", label: "list tags", icon: "morelogin-list.svg", endpoint: "listTags", fields: [OUTPUT] },
   "morelogin-list-apps": listNode("morelogin-list-apps", "list cloud-phone apps", "morelogin-phone.svg", "listApps", [filter("morelogin-list-apps", "appName")]),
