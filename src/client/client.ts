@@ -1,5 +1,5 @@
 import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
-import { readEnvelope, type ReadResult } from "./envelope";
+import { readEnvelope, type ReadResult } from "./reply-reader";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
 import { PreparedBody, prepareBody } from "./request-body";

@@ -3,7 +3,7 @@ export type { CallOptions, ClientSettings, GenericRequest, Timeouts } from "./cl
 export { ENDPOINTS, MAX_PAGE_SIZE } from "./endpoints";
 export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
 export * from "./errors";
-export { cdpUrlFor, fetchWebSocketDebuggerUrl } from "./debugger";
+export { cdpUrlFor, fetchWebSocketDebuggerUrl } from "./devtools-endpoint";
 export { fetchAll, iteratePages, DEFAULT_MAX_ITEMS } from "./paging";
 export type { CollectedItems, PagingOptions } from "./paging";
 export { PreparedBody } from "./request-body";

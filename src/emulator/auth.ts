@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
-import { fail, type Reply } from "./envelope";
+import { fail, type Reply } from "./replies";
 
 /** Local API: the `Authorization` header must equal the token exactly (no "Bearer"). */
 export function checkLocalToken(header: string | undefined, token: string | undefined): Reply | undefined {

@@ -1,4 +1,4 @@
-import { ok, type Reply } from "./envelope";
+import { ok, type Reply } from "./replies";
 import { pageOf, readPageRequest } from "./paging";
 import { containsIgnoringCase, readText, type Body } from "./request-fields";
 import type { EmulatorState } from "./state";

@@ -1,5 +1,5 @@
 import { WEBDRIVER_PATH } from "./browser-sessions";
-import { ok, profileMissing, type Reply } from "./envelope";
+import { ok, profileMissing, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
 import { containsIgnoringCase, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";

@@ -1,4 +1,4 @@
-import { fail, ok, type Reply } from "./envelope";
+import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import type { Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";

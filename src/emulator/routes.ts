@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders } from "node:http";
-import type { Reply } from "./envelope";
+import type { Reply } from "./replies";
 import type { Body } from "./request-fields";
 
 export interface RouteRequest {

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { checkLocalToken, invalidToken } from "./auth";
 import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
-import { badRequest, fail, notFound, tooLarge, tooManyRequests, type Reply } from "./envelope";
+import { badRequest, fail, notFound, tooLarge, tooManyRequests, type Reply } from "./replies";
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
 import { routeKey, type Route, type RouteTable } from "./routes";
