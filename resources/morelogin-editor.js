@@ -163,9 +163,10 @@
   }
 
   var CHECKS = {
-    /** A page number or size: blank, a positive integer, or ${ENV_VAR}. */
+    /** A page number or size, as the runtime reads a number setting: blank, ${ENV_VAR}, or a number that is a positive whole number. */
     page: function (value) {
-      return value.trim() === "" || RULES.positiveInteger.test(value.trim()) || RULES.envReference.test(value);
+      var number = Number(value);
+      return value.trim() === "" || RULES.envReference.test(value) || (Number.isSafeInteger(number) && number >= 1);
     },
     /** A path below the API's base: no other host, no dot segments (the runtime also checks what it decodes to). */
     path: function (value) {

@@ -67,7 +67,7 @@ function withSharedHelp(page, helpDir, file) {
     if (!existsSync(fragment)) throw new Error(`${file} includes "${name}", but ${fragment} does not exist`);
     let text = readFileSync(fragment, "utf8");
     for (const [, key, doubleQuoted, singleQuoted] of params.matchAll(/(\w+)=(?:"([^"]*)"|'([^']*)')/g)) {
-      text = text.replaceAll(`__${key}__`, doubleQuoted ?? singleQuoted);
+      text = text.replaceAll(`__${key}__`, () => doubleQuoted ?? singleQuoted);
     }
     const missing = text.match(/__\w+__/);
     if (missing) throw new Error(`${file} includes "${name}" without a value for ${missing[0]}`);

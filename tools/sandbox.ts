@@ -50,10 +50,10 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
 export interface AdminUser {
   username: string;
   password: string;
-  permissions: string;
+  permissions: string | string[];
 }
 
-export function writeSettings(userDir: string, port: number, adminUsers: AdminUser[] = [], redJs?: string): string {
+export function writeSettings(userDir: string, port: number, adminUsers: AdminUser[] = [], redJs?: string, extra: Record<string, unknown> = {}): string {
   const file = join(userDir, "settings.js");
   const settings: Record<string, unknown> = {
     uiHost: "127.0.0.1",
@@ -65,6 +65,7 @@ export function writeSettings(userDir: string, port: number, adminUsers: AdminUs
     diagnostics: { enabled: false },
     externalModules: { palette: { allowInstall: false } },
     logging: { console: { level: "info", metrics: false, audit: false } },
+    ...extra,
   };
   if (adminUsers.length > 0) {
     const bcrypt = require(require.resolve("bcryptjs", { paths: [dirname(redJs ?? require.resolve("node-red/red.js"))] })) as { hashSync: (text: string, rounds: number) => string };
@@ -109,11 +110,13 @@ export interface StartOptions {
   adminUsers?: AdminUser[];
   /** Variables added to Node-RED's environment. */
   env?: Record<string, string>;
+  /** More settings.js entries, e.g. envVarExcludes. */
+  settings?: Record<string, unknown>;
 }
 
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
   const redJs = options.redJs ?? require.resolve("node-red/red.js");
-  const settings = writeSettings(options.userDir, options.port, options.adminUsers, redJs);
+  const settings = writeSettings(options.userDir, options.port, options.adminUsers, redJs, options.settings);
   const child = spawn(options.node ?? process.execPath, [redJs, "-u", options.userDir, "-s", settings], {
     cwd: options.userDir,
     stdio: ["ignore", "pipe", "pipe"],
@@ -223,4 +226,18 @@ export async function deploy(url: string, flows: FlowNode[], token?: string): Pr
     body: JSON.stringify({ flows }),
   });
   if (!response.ok) throw new Error(`deploy failed: HTTP ${response.status} ${await response.text()}`);
+}
+
+/**
+ * Deploys and waits until Node-RED has started the new flows: it answers the deploy before its
+ * nodes exist, so a request made at once would find none of them.
+ */
+export async function deployAndStart(nodeRed: RunningNodeRed, flows: FlowNode[], token?: string): Promise<void> {
+  const from = nodeRed.output().length;
+  await deploy(nodeRed.url, flows, token);
+  const deadline = Date.now() + 15_000;
+  while (!nodeRed.output().slice(from).includes("Started flows")) {
+    if (Date.now() > deadline) throw new Error(`Node-RED did not start the deployed flows within 15 s:\n${nodeRed.output().slice(from)}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }

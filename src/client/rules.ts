@@ -7,7 +7,7 @@ export const RULES = {
   /** A page number, page size or item limit written as text. */
   positiveInteger: /^[1-9]\d*$/,
   /** A setting that Node-RED fills from the environment when it deploys the node. */
-  envReference: /^\$\{\w+\}$/,
+  envReference: /^\$\{(\w+)\}$/,
   /** The characters a request path may have: a path below the API's base, with an optional query. */
   relativePath: /^\/[A-Za-z0-9\-._~!$&'()*+,;=:@%/]*(\?[A-Za-z0-9\-._~!$&'()*+,;=:@%/?]*)?$/,
   /** A `.` or `..` segment, which would climb out of the API's base path. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginClient, MoreLoginInputError, checkRelativePath, fetchAll, isLoopbackHost, normalizeId } from "../../src/client";
+import { MoreLoginClient, MoreLoginInputError, RULES, checkRelativePath, fetchAll, isLoopbackHost, normalizeId, positiveInteger, ruleSources } from "../../src/client";
 import { parseRetryAfter, retryDelay, DEFAULT_RETRY, isRetryable } from "../../src/client/retry";
 import { MoreLoginApiError, MoreLoginNetworkError } from "../../src/client/errors";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
@@ -50,6 +50,24 @@ describe("client: URL rules", () => {
 });
 
 describe("client: values", () => {
+  it("reads page numbers from text only as plain decimal digits, and numbers only as positive whole numbers", () => {
+    assert.equal(positiveInteger("25", "pageNo"), 25);
+    assert.equal(positiveInteger(" 3 ", "pageNo"), 3);
+    assert.equal(positiveInteger(7, "pageNo"), 7);
+    for (const text of ["0", "010", "+5", "-1", "1.5", "10.0", "1e3", "0x10", "", " ", "abc", "99999999999999999999"]) {
+      assert.throws(() => positiveInteger(text, "pageNo"), /^MoreLoginInputError: pageNo must be a positive integer, got /, JSON.stringify(text));
+    }
+    for (const number of [0, -1, 1.5, Number.NaN, 2 ** 53]) assert.throws(() => positiveInteger(number, "pageNo"), MoreLoginInputError, String(number));
+  });
+
+  it("hands the editor every rule as a pattern without flags, so it checks exactly as the client does", () => {
+    const sources = ruleSources();
+    for (const [name, pattern] of Object.entries(RULES)) {
+      assert.equal(pattern.flags, "", `${name} has no flags, which a pattern source would lose`);
+      assert.equal(new RegExp(sources[name as keyof typeof sources]).source, pattern.source);
+    }
+  });
+
   it("keeps IDs as decimal strings", () => {
     assert.equal(normalizeId("1993244721490239488", "envId"), "1993244721490239488");
     assert.equal(normalizeId(" 42 ", "envId"), "42");

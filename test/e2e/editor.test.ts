@@ -204,7 +204,8 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     );
     assert.deepEqual(
       inEditor.pages,
-      pages.map((page) => accepts(() => positiveInteger(page, "pageNo"))),
+      // A node's own page field is a number setting: the runtime reads it as a number, then checks it.
+      pages.map((page) => accepts(() => positiveInteger(Number(page), "pageNo"))),
       "page numbers",
     );
   });

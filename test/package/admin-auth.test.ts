@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deploy, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -17,7 +17,10 @@ const LOCAL_TOKEN = "adminauth-local-token-5120";
 const API_KEY = "adminauth-api-key-7781";
 /** A secret of the Node-RED process that no request may ever carry for a read-only user. */
 const CANARY = "canary-7d1e9f-in-node-reds-environment";
+/** Hidden from flows by settings.js `envVarExcludes`: no editor request may read it either. */
+const EXCLUDED = "excluded-4b7c-hidden-from-flows";
 const ENV = {
+  MORELOGIN_ADMINAUTH_EXCLUDED: EXCLUDED,
   MORELOGIN_ADMINAUTH_CANARY: CANARY,
   MORELOGIN_ADMINAUTH_LOCAL_TOKEN: LOCAL_TOKEN,
   MORELOGIN_ADMINAUTH_API_KEY: API_KEY,
@@ -44,10 +47,12 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       node: nodeBinary,
       redJs,
       env: { ...ENV, MORELOGIN_ADMINAUTH_LOCAL_URL: emulator.localUrl },
+      settings: { envVarExcludes: ["MORELOGIN_ADMINAUTH_EXCLUDED"] },
       adminUsers: [
         { username: "admin", password: "admin-password", permissions: "*" },
         { username: "reader", password: "reader-password", permissions: "read" },
         { username: "nobody", password: "nobody-password", permissions: "flows.read" },
+        { username: "config-editor", password: "config-editor-password", permissions: ["read", "morelogin-config.write"] },
       ],
     });
     admin = await tokenFor("admin", "admin-password", "*");
@@ -73,7 +78,7 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       { id: "adminauth-list-env", type: "morelogin-list-tags", z: "adminauth-tab", server: ENV_CONFIG, output: "array", wires: [[]] },
       { id: LIST_NODE, type: "morelogin-list-tags", z: "adminauth-tab", server: CONFIG, output: "array", wires: [[]] },
     ];
-    await deploy(nodeRed.url, flows, admin);
+    await deployAndStart(nodeRed, flows, admin);
   });
 
   after(async () => {
@@ -183,6 +188,8 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       "stored credentials towards another host",
       () => ({ id: CONFIG, localUrl: recorder.url, openUrl: recorder.url, credentials: { localToken: STORED, apiId: emulator.credentials.apiId, apiKey: STORED } }),
     ],
+    ["the stored Local token typed in", () => ({ id: CONFIG, credentials: { localToken: LOCAL_TOKEN } })],
+    ["the stored API key typed in", () => ({ id: CONFIG, credentials: { apiKey: API_KEY } })],
     ["a config node that is not deployed", () => ({ id: "adminauth-not-deployed", localUrl: emulator.localUrl, openUrl: emulator.openUrl })],
     ["a deployed node that is not a config node", () => ({ id: LIST_NODE })],
     ["no config node at all", () => ({})],
@@ -245,6 +252,21 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     assert.ok(recorder.requests.some((request) => request.url === "/api/env/page" && request.headers.authorization === CANARY));
     assert.ok(recorder.requests.some((request) => request.url === "/oauth2/token" && request.body.includes(CANARY)));
     assert.doesNotMatch(JSON.stringify(sent.body), new RegExp(CANARY));
+  });
+
+  it("grants the same to a user whose permissions name morelogin-config.write without *", async () => {
+    const editor = await tokenFor("config-editor", "config-editor-password", "");
+    const body = { localUrl: recorder.url, openUrl: recorder.url, credentials: { localToken: "${MORELOGIN_ADMINAUTH_CANARY}" } };
+    assert.equal((await call("/morelogin/test", body, editor)).status, 200);
+    assert.ok(recorder.requests.some((request) => request.url === "/api/env/page" && request.headers.authorization === CANARY));
+  });
+
+  it("reads no variable that settings.js hides from flows (envVarExcludes), not even for an admin", async () => {
+    const body = { localUrl: recorder.url, openUrl: recorder.url, credentials: { localToken: "${MORELOGIN_ADMINAUTH_EXCLUDED}" } };
+    assert.equal((await call("/morelogin/test", body, admin)).status, 200);
+    const sent = recorder.requests.find((request) => request.url === "/api/env/page");
+    assert.equal(sent?.headers.authorization, "${MORELOGIN_ADMINAUTH_EXCLUDED}", "the reference stays as it is, as Node-RED leaves it for flows");
+    assert.doesNotMatch(JSON.stringify(recorder.requests), new RegExp(EXCLUDED));
   });
 
   it("never sends stored credentials to other URLs, not even for an admin (400)", async () => {

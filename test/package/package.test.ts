@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { EXAMPLE_CONFIG_ID, deploy, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
+import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -79,8 +79,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
     const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node));
     const before = nodeRed.output().length;
-    await deploy(nodeRed.url, flows);
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await deployAndStart(nodeRed, flows);
 
     const deployed = (await (await fetch(`${nodeRed.url}/flows`, { headers: { "Node-RED-API-Version": "v2" } })).json()) as { flows: Array<{ id: string; type: string }> };
     assert.equal(deployed.flows.length, flows.length);

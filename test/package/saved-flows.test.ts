@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { ENDPOINTS, type EndpointName } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
-import { deploy, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
 /** The example flows exactly as version 0.1 shipped them: flows users saved from them must keep working. */
@@ -56,9 +56,7 @@ describe(`package: flows saved with 0.1 load and work (${runtimeLabel})`, functi
         }),
       ];
       const logFrom = nodeRed.output().length;
-      await deploy(nodeRed.url, flows);
-      const started = Date.now() + 10_000;
-      while (!nodeRed.output().slice(logFrom).includes("Started flows") && Date.now() < started) await new Promise((resolve) => setTimeout(resolve, 50));
+      await deployAndStart(nodeRed, flows);
       emulator.resetStats();
       for (const inject of saved.filter((node) => node.type === "inject")) {
         assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);

@@ -2,7 +2,17 @@ import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../client";
 import type { Picker } from "./declaration";
-import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, parseEditorSettings, type EditorClient } from "./editor-access";
+import {
+  CHANGE_PERMISSION,
+  EditorRequestError,
+  changesFromDeployed,
+  clientForSettings,
+  deployedClient,
+  findDeployedConfig,
+  flowEnvironment,
+  parseEditorSettings,
+  type EditorClient,
+} from "./editor-access";
 
 const PICKER_LIMIT = 200;
 
@@ -87,7 +97,7 @@ async function editorClient(RED: NodeAPI, req: Request): Promise<EditorClient> {
       `only a user who may change config nodes (${CHANGE_PERMISSION}) can use ${changes.join(", ")}: your user can pick from and test the config node as it is deployed`,
     );
   }
-  return clientForSettings(settings, deployed);
+  return clientForSettings(settings, deployed, flowEnvironment(RED));
 }
 
 /**

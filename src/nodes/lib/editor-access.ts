@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
-import { MoreLoginClient, isPlainObjectValue, messageOf, type ClientSettings } from "../../client";
-import { CREDENTIAL_NAMES, STORED, type CredentialName } from "./config-settings";
+import { MoreLoginClient, RULES, isPlainObjectValue, messageOf, type ClientSettings } from "../../client";
+import { CONFIG_CREDENTIALS, CREDENTIAL_NAMES, STORED, type CredentialName } from "./config-settings";
 import type { ConfigCredentials, ConfigNode } from "./types";
 
 /** What a user needs to reach MoreLogin with settings the deployed config node does not have. */
@@ -68,8 +68,10 @@ export function findDeployedConfig(RED: NodeAPI, id: string | undefined): Deploy
 
 /**
  * What in the posted settings the deployed config node does not have, in words; empty when the
- * request only asks for what the deployed flows can already reach. A value left out, the saved
- * value itself, or the stored-password placeholder for a stored credential all mean "as deployed".
+ * request only asks for what the deployed flows can already reach. "As deployed" is a value left
+ * out, the saved URL or API ID itself, or for a password the stored-password placeholder (an empty
+ * one when none is stored). A typed password always counts as a change, even one equal to the
+ * stored password: otherwise a reader could test guesses of it.
  */
 export function changesFromDeployed(settings: EditorSettings, deployed: DeployedConfig | undefined): string[] {
   if (!deployed) return [settings.id ? "the config node is not deployed" : "no deployed config node was named"];
@@ -80,8 +82,8 @@ export function changesFromDeployed(settings: EditorSettings, deployed: Deployed
   for (const name of CREDENTIAL_NAMES) {
     const posted = settings.credentials[name];
     const stored = deployed.savedCredentials[name];
-    if (posted === STORED && stored) continue;
-    if (differs(posted, stored)) changes.push(`a ${name} other than the deployed one`);
+    const asDeployed = CONFIG_CREDENTIALS[name].type === "password" ? posted === undefined || (stored ? posted === STORED : posted === "") : !differs(posted, stored);
+    if (!asDeployed) changes.push(`a ${name} of its own`);
   }
   return changes;
 }
@@ -94,12 +96,27 @@ export function deployedClient(deployed: DeployedConfig): EditorClient {
   throw new EditorRequestError(503, "the config node is being redeployed: try again in a moment");
 }
 
+/** Reads an environment variable as flows may read it, or undefined. */
+export type Environment = (name: string) => string | undefined;
+
+/** Node-RED's environment for flows: the process's, less what `envVarExcludes` in settings.js hides. */
+export function flowEnvironment(RED: NodeAPI): Environment {
+  const listed: unknown = (RED.settings as { envVarExcludes?: unknown }).envVarExcludes;
+  const excluded = new Set<unknown>(Array.isArray(listed) ? listed : []);
+  return (name) => (excluded.has(name) ? undefined : process.env[name]);
+}
+
 /**
- * A client for settings typed into the editor, for users who may change config nodes. `${NAME}` is
- * read from the environment as Node-RED does for a deployed node; a stored credential only ever goes
- * to the URLs the deployed config node sends it to.
+ * A client for settings typed into the editor, for users who may change config nodes. `${NAME}` as
+ * a whole value is read from `environment`, as Node-RED does for a deployed node, and stays as it is
+ * when the variable is not there; a stored credential only ever goes to the URLs the deployed
+ * config node sends it to.
  */
-export function clientForSettings(settings: EditorSettings, deployed: DeployedConfig | undefined): EditorClient {
+export function clientForSettings(settings: EditorSettings, deployed: DeployedConfig | undefined, environment: Environment): EditorClient {
+  const substituteEnv = (value: string | undefined): string | undefined => {
+    const name = value === undefined ? undefined : RULES.envReference.exec(value)?.[1];
+    return name === undefined ? value : (environment(name) ?? value);
+  };
   const node = deployed?.node;
   const localUrl = substituteEnv(settings.localUrl) ?? node?.localUrl;
   const openUrl = substituteEnv(settings.openUrl) ?? node?.openUrl;
@@ -127,10 +144,4 @@ export function clientForSettings(settings: EditorSettings, deployed: DeployedCo
   } catch (error) {
     throw new EditorRequestError(400, messageOf(error));
   }
-}
-
-/** `${NAME}` as the whole value is read from the environment, as Node-RED does for deployed nodes. */
-function substituteEnv(value: string | undefined): string | undefined {
-  const match = value?.match(/^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/);
-  return match?.[1] ? process.env[match[1]] : value;
 }
