@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the node suite and the package test on Node-RED 5 under Node 22 and again under Node 24.
+# Runs the node suite, the package test and the editor in chromium on Node-RED 5 under Node 22 and again under Node 24.
 # Each Node major gets its own folder, .compat/node22 and .compat/node24 (git-ignored), holding that
 # node binary and Node-RED 5, so the project's lock file and its Node 20 / Node-RED 4 set-up stay untouched.
 set -euo pipefail
@@ -25,7 +25,7 @@ for major in 22 24; do
   MORELOGIN_COMPAT_NODE="$node" \
   MORELOGIN_COMPAT_RED="$red/red.js" \
     "$node" node_modules/mocha/bin/mocha.js --no-config --require tsx/cjs --extension ts --timeout 20000 \
-    'test/nodes/**/*.test.ts' 'test/package/**/*.test.ts'
+    'test/nodes/**/*.test.ts' 'test/package/**/*.test.ts' 'test/e2e/**/*.test.ts'
   summary+=("$used: passed in $((SECONDS - start)) s")
 done
 printf 'compatibility run: %s\n' "${summary[@]}"

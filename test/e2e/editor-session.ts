@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { nodeBinary, redJs } from "../support/runtime";
 import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 
 /** Debian's chromium (`apt-get install -y chromium`); MORELOGIN_CHROMIUM points elsewhere, e.g. to try a missing one. */
@@ -56,7 +57,7 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
   const tarball = await packPackage(join(work, "pack"));
   await prepareUserDir(join(work, "user"), tarball, { fresh: true });
   const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12 });
-  const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort() });
+  const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {
     await browser?.close();
@@ -95,6 +96,12 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
  * (RED.tray's raiseTrayZ); every tray open, close or hide lowers it first. Clicking a tray's buttons
  * earlier can land beside them.
  */
+/** Opens a sidebar tab through the editor's own API: its buttons differ between Node-RED 4 and 5. */
+export async function showSidebar(page: Page, tab: "debug" | "help" | "info"): Promise<void> {
+  await page.evaluate((id) => (window as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show(id), tab);
+  await settle(page);
+}
+
 export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     if ((window as unknown as { $: (s: string) => { length: number } }).$(":animated").length > 0) return false;

@@ -10,6 +10,7 @@ import {
   ourErrors,
   screenshot,
   settle,
+  showSidebar,
   testConnection,
   trayBox,
   wire,
@@ -120,7 +121,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await wire(page, startId, debugId);
     await page.locator("#red-ui-header-button-deploy").click();
     await page.waitForFunction(() => document.querySelector("#red-ui-header-button-deploy")?.classList.contains("disabled"));
-    await page.locator("#red-ui-tab-debug-link-button").click();
+    await showSidebar(page, "debug");
     await settle(page);
     emulator.resetStats();
     await page.locator(`[id="${injectId}"] .red-ui-flow-node-button`).click();

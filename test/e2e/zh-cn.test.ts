@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, settle, type EditorSession } from "./editor-session";
+import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, settle, showSidebar, type EditorSession } from "./editor-session";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 /** What Node-RED serves: the built catalogs and help pages (the package is packed from dist/). */
@@ -100,7 +100,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   it("the help sidebar shows the Chinese help page, with the shared sections included", async () => {
     const { page } = session;
     await page.locator(`[id="${nodeId}"] .red-ui-flow-node`).click();
-    await page.locator("#red-ui-tab-help-link-button").click();
+    await showSidebar(page, "help");
     const help = page.locator(".red-ui-sidebar-help-stack .red-ui-help").first();
     // The help of the selected node, titled with its palette label.
     await help.locator("h1.red-ui-help-title", { hasText: text(zh, `${TYPE}.paletteLabel`) }).waitFor({ state: "visible" });
