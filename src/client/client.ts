@@ -2,7 +2,7 @@ import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointNam
 import { readEnvelope, type ReadResult } from "./envelope";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError } from "./errors";
 import { createRedactor } from "./redact";
-import { prepareBody } from "./request-body";
+import { PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
 import { TokenCache, type GrantedToken } from "./token-cache";
 import { Transport, type RawResponse } from "./transport";
@@ -73,6 +73,15 @@ function requestHeaders(authorization?: string): RequestHeaders {
 
 const TOKEN_HEADERS = requestHeaders();
 
+/** The JSON a known endpoint is sent: a PreparedBody as it is, anything else checked first. */
+function jsonBody(endpoint: EndpointName, definition: EndpointDefinition, body: unknown): string {
+  if (body instanceof PreparedBody) {
+    if (body.endpoint !== endpoint) throw new MoreLoginInputError(`the body was prepared for ${body.endpoint}, not for ${endpoint}`);
+    return body.json;
+  }
+  return JSON.stringify(prepareBody(definition, body ?? {}));
+}
+
 /** A timeout in milliseconds: a positive, finite number (undici would take 0 as "no timeout"). */
 function checkTimeout(value: unknown, name: string): number {
   if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) {
@@ -137,7 +146,10 @@ export class MoreLoginClient {
     return this.transport.isClosed;
   }
 
-  /** Calls one of the known endpoints; the body is checked against the endpoint's rules first. */
+  /**
+   * Calls one of the known endpoints; the body is checked against the endpoint's rules first, unless
+   * it is a PreparedBody for this endpoint (checked once when it was made).
+   */
   async call<K extends EndpointName>(endpoint: K, body?: unknown, options: CallOptions = {}): Promise<CallResult<EndpointData[K]>> {
     const definition: EndpointDefinition = ENDPOINTS[endpoint];
     const result = await this.execute(
@@ -145,7 +157,7 @@ export class MoreLoginClient {
         api: definition.api,
         method: definition.method,
         path: definition.path,
-        json: definition.method === "POST" ? JSON.stringify(prepareBody(definition, body ?? {})) : undefined,
+        json: definition.method === "POST" ? jsonBody(endpoint, definition, body) : undefined,
         idempotency: definition.idempotency,
         timeoutMs: options.timeoutMs === undefined ? (definition.slow ? this.timeouts.profile : this.timeouts.request) : checkTimeout(options.timeoutMs, "timeoutMs"),
       },

@@ -6,6 +6,7 @@ export * from "./errors";
 export { cdpUrlFor, fetchWebSocketDebuggerUrl } from "./debugger";
 export { fetchAll, iteratePages, DEFAULT_MAX_ITEMS } from "./paging";
 export type { CollectedItems, PagingOptions } from "./paging";
+export { PreparedBody } from "./request-body";
 export { DEFAULT_RETRY } from "./retry";
 export type { RetryPolicy } from "./retry";
 export { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, checkRelativePath, isLoopbackHost } from "./urls";

@@ -1,4 +1,4 @@
-import type { EndpointDefinition } from "./endpoints";
+import { ENDPOINTS, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { MoreLoginInputError } from "./errors";
 import { assertNoUnsafeIntegers, isPlainObject, normalizeId, positiveInteger } from "./values";
 
@@ -33,4 +33,22 @@ export function prepareBody(definition: EndpointDefinition, body: unknown = {}):
   }
   assertNoUnsafeIntegers(prepared);
   return prepared;
+}
+
+/**
+ * A body checked against one endpoint's rules and turned into JSON once, for calls that repeat it
+ * (a node whose settings are all fixed): `client.call(endpoint, prepared)` then skips both steps.
+ */
+export class PreparedBody {
+  private constructor(
+    readonly endpoint: EndpointName,
+    readonly json: string,
+  ) {}
+
+  /** Throws the MoreLoginInputError that `call()` would throw for this body. */
+  static for(endpoint: EndpointName, body: unknown = {}): PreparedBody {
+    const definition: EndpointDefinition = ENDPOINTS[endpoint];
+    if (definition.method !== "POST") throw new MoreLoginInputError(`${endpoint} takes no body`);
+    return new PreparedBody(endpoint, JSON.stringify(prepareBody(definition, body)));
+  }
 }

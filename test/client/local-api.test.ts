@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { MoreLoginApiError, MoreLoginClient, MoreLoginInputError } from "../../src/client";
+import { MoreLoginApiError, MoreLoginClient, MoreLoginInputError, PreparedBody } from "../../src/client";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
 
 describe("client: Local API", () => {
@@ -103,19 +103,38 @@ describe("client: Local API", () => {
     assert.equal(requests(emulator(), "local POST /api/env/page"), 0);
   });
 
-  it("sends a body given again and again the same each time, checked on each call", async () => {
-    const body = { pageNo: "2", pageSize: 5, groupId: 7, watched: { note: "x" } };
-    const results = [];
-    for (let call = 0; call < 3; call++) {
-      results.push(await client.call("listProfiles", body));
-      assert.deepEqual(emulator().requestLog.at(-1)?.body, { pageNo: 2, pageSize: 5, groupId: "7", watched: { note: "x" } });
-    }
-    assert.deepEqual(body, { pageNo: "2", pageSize: 5, groupId: 7, watched: { note: "x" } }, "the caller's body is left as it was");
-    assert.deepEqual(results[1]?.data, results[0]?.data);
-    assert.deepEqual(results[2]?.data, results[0]?.data);
-    const wrong = { pageNo: 0 };
-    for (let call = 0; call < 2; call++) await assert.rejects(client.call("listProfiles", wrong), /pageNo must be a positive integer/);
-    assert.equal(requests(emulator(), "local POST /api/env/page"), 3);
+  it("sends a prepared body exactly as the same body given each time, and checks it once when prepared", async () => {
+    // Checking the body walks its fields and serializing it reads them again: this getter counts both.
+    let reads = 0;
+    const watched = {
+      get note(): string {
+        reads++;
+        return "x";
+      },
+    };
+    const body = (): Record<string, unknown> => ({ pageNo: "2", pageSize: 5, groupId: 7, watched });
+    const prepared = PreparedBody.for("listProfiles", body());
+    const readsToPrepare = reads;
+    assert.ok(readsToPrepare > 0, "preparing reads the body");
+    const fromPrepared = await client.call("listProfiles", prepared);
+    const bodyFromPrepared = emulator().requestLog.at(-1)?.body;
+    await client.call("listProfiles", prepared);
+    await client.call("listProfiles", prepared);
+    assert.equal(reads, readsToPrepare, "calls with a prepared body neither check nor serialize it again");
+    const fromPlain = await client.call("listProfiles", body());
+    assert.equal(reads, 2 * readsToPrepare, "a plain body is checked and serialized on its call");
+    assert.deepEqual(bodyFromPrepared, emulator().requestLog.at(-1)?.body);
+    assert.deepEqual(bodyFromPrepared, { pageNo: 2, pageSize: 5, groupId: "7", watched: { note: "x" } });
+    assert.deepEqual(fromPrepared.data, fromPlain.data);
+    assert.throws(() => PreparedBody.for("listProfiles", { pageNo: 0 }), /pageNo must be a positive integer/);
+    assert.throws(() => PreparedBody.for("listTags", {}), /listTags takes no body/);
+  });
+
+  it("refuses a body prepared for another endpoint, sending nothing", async () => {
+    const error = await rejection(client.call("startProfile", PreparedBody.for("listProfiles", { pageNo: 1 })));
+    assert.ok(error instanceof MoreLoginInputError);
+    assert.equal(error.message, "the body was prepared for listProfiles, not for startProfile");
+    assert.equal(requests(emulator(), "local POST /api/env/start"), 0);
   });
 
   it("refuses a timeout that is not a positive number of milliseconds, sending nothing", async () => {

@@ -1,9 +1,10 @@
 import type { NodeAPI } from "node-red";
-import { DEFAULT_MAX_ITEMS, ENDPOINTS, fetchAll, isPlainObjectValue, positiveInteger } from "../../client";
+import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, positiveInteger } from "../../client";
 import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
 import { outputMode, single, split } from "./output";
 import { bodyFields, type ListDeclaration } from "./declaration";
-import { fieldsToBody, overlay } from "./properties";
+import { fieldsToBody, fixedFields, overlay } from "./properties";
+import type { OperationNodeDef } from "./types";
 
 /**
  * A node for a paged list endpoint: one page, or every page with `all`, sent as one array or as one
@@ -12,6 +13,26 @@ import { fieldsToBody, overlay } from "./properties";
 export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): void {
   const endpoint = declaration.list;
   const fields = bodyFields(declaration);
+
+  /**
+   * Per node: its one-page request body, checked and turned into JSON once, when all its fields are
+   * plain values (null when some field is dynamic, or its settings are wrong and each message must
+   * say so).
+   */
+  const fixedBodies = new WeakMap<OperationNodeDef, PreparedBody | null>();
+  const fixedBodyOf = (def: OperationNodeDef): PreparedBody | null => {
+    let prepared = fixedBodies.get(def);
+    if (prepared === undefined) {
+      try {
+        const own = fixedFields(def, fields);
+        prepared = own ? PreparedBody.for(endpoint, own) : null;
+      } catch {
+        prepared = null;
+      }
+      fixedBodies.set(def, prepared);
+    }
+    return prepared;
+  };
 
   /** The node's fields for this message, with msg.payload's laid over them. */
   const bodyOf = async ({ node, def, msg }: OperationContext): Promise<Record<string, unknown>> => {
@@ -38,7 +59,8 @@ export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): vo
         };
       }
 
-      const result = await client.call(endpoint, await bodyOf(context), { signal });
+      const fixed = isPlainObjectValue(msg.payload) ? null : fixedBodyOf(def);
+      const result = await client.call(endpoint, fixed ?? (await bodyOf(context)), { signal });
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {
