@@ -14,6 +14,19 @@ export interface Ratio {
   pass: boolean | null;
   /** What the ratio compares. */
   means: string;
+  /**
+   * For a ratio of paired rounds: the spread of the per-round ratios, as the interquartile range
+   * (25th to 75th percentile) and the lowest and highest round. A difference between two runs that
+   * stays inside this spread is noise, not a cost.
+   */
+  spread?: Spread;
+}
+
+export interface Spread {
+  q1: number;
+  q3: number;
+  min: number;
+  max: number;
 }
 
 export interface Figures {
@@ -29,27 +42,58 @@ const at = (figures: Figures, variant: Variant, concurrency: number): Throughput
   return found;
 };
 
-/**
- * `a` ÷ `b` in requests/s, taken round by round (both ran in the same round, close in time) and the
- * median of those: drift of the machine between rounds cancels out.
- */
-function pairedRatio(figures: Figures, a: Variant, b: Variant, concurrency: number): number {
+/** The q-quantile of ascending `sorted`, interpolated between neighbours. */
+function quantile(sorted: readonly number[], q: number): number {
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  const high = Math.ceil(at);
+  return (sorted[low] as number) + ((sorted[high] as number) - (sorted[low] as number)) * (at - low);
+}
+
+/** `a` ÷ `b` in requests/s, one figure per round (both ran in the same round, close in time). */
+function perRoundRatios(figures: Figures, a: Variant, b: Variant, concurrency: number): number[] {
   const index = LOADS.findIndex((load) => load.concurrency === concurrency);
   const first = figures.perRequest[a].rounds[index] ?? [];
   const second = figures.perRequest[b].rounds[index] ?? [];
   if (first.length === 0 || first.length !== second.length) throw new Error(`no paired rounds for ${a} and ${b} at concurrency ${concurrency}`);
-  return median(first.map((run, round) => run.perSecond / (second[round] as Throughput).perSecond));
+  return first.map((run, round) => run.perSecond / (second[round] as Throughput).perSecond);
+}
+
+/**
+ * The median of the per-round ratios (drift of the machine between rounds cancels out), with their
+ * spread.
+ */
+function pairedRatio(figures: Figures, a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } {
+  const rounds = perRoundRatios(figures, a, b, concurrency).sort((x, y) => x - y);
+  return {
+    value: median(rounds),
+    spread: { q1: round(quantile(rounds, 0.25)), q3: round(quantile(rounds, 0.75)), min: round(rounds[0] as number), max: round(rounds.at(-1) as number) },
+  };
+}
+
+/** How a spread is printed: the interquartile range, then the lowest and highest round. */
+export function formatSpread(spread: Spread | undefined): string {
+  return spread ? `${spread.q1}–${spread.q3} (min–max ${spread.min}–${spread.max})` : "—";
 }
 
 export function ratios(figures: Figures): Ratio[] {
-  const ratio = (a: Variant, b: Variant, concurrency: number): number => pairedRatio(figures, a, b, concurrency);
+  const ratio = (a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } => pairedRatio(figures, a, b, concurrency);
   const { allPages: pages, coldStart: cold, startup } = figures;
   const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
+  const pairedAtLeast = (name: string, paired: { value: number; spread: Spread }, min: number, means: string): Ratio => ({ ...atLeast(name, paired.value, min, means), spread: paired.spread });
+  const reported = (name: string, paired: { value: number; spread: Spread }, means: string): Ratio => ({
+    name,
+    value: round(paired.value),
+    target: "(reported)",
+    pass: null,
+    means,
+    spread: paired.spread,
+  });
   const atMost = (name: string, value: number, max: number, means: string): Ratio => ({ name, value: round(value), target: `<= ${max}`, pass: value <= max, means });
   return [
-    atLeast("node_vs_raw_c64", ratio("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
-    atLeast("node_vs_raw_c1", ratio("ours", "raw", 1), 0.85, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 1, median of the per-round ratios"),
-    atLeast("node_vs_core_http_c64", ratio("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
+    pairedAtLeast("node_vs_raw_c64", ratio("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
+    pairedAtLeast("node_vs_raw_c1", ratio("ours", "raw", 1), 0.85, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 1, median of the per-round ratios"),
+    pairedAtLeast("node_vs_core_http_c64", ratio("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
     {
       name: "cold_token_grants",
       value: cold.tokenGrants,
@@ -67,16 +111,10 @@ export function ratios(figures: Figures): Ratio[] {
     },
     atMost("split_vs_array_plus_core_split", pages.split.seconds / pages.arrayThenCoreSplit.seconds, 1, "split output wall time ÷ (array output + core Split node) wall time"),
     // Not targets: what explains the per-request ratios.
-    {
-      name: "floor_vs_raw_c64",
-      value: round(ratio("floor", "raw", 64)),
-      target: "(reported)",
-      pass: null,
-      means: "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling",
-    },
-    { name: "floor_vs_raw_c1", value: round(ratio("floor", "raw", 1)), target: "(reported)", pass: null, means: "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1" },
-    { name: "node_vs_floor_c64", value: round(ratio("ours", "floor", 64)), target: "(reported)", pass: null, means: "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs" },
-    { name: "node_vs_floor_c1", value: round(ratio("ours", "floor", 1)), target: "(reported)", pass: null, means: "list-profiles node ÷ the minimal node, concurrency 1" },
+    reported("floor_vs_raw_c64", ratio("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
+    reported("floor_vs_raw_c1", ratio("floor", "raw", 1), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1"),
+    reported("node_vs_floor_c64", ratio("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
+    reported("node_vs_floor_c1", ratio("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
     { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
   ];
 }
@@ -104,9 +142,9 @@ export function table(figures: Figures, list: Ratio[], meta: Record<string, unkn
     pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
     `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
     "",
-    "| ratio | value | target | met |",
-    "|---|---|---|---|",
-    ...list.map((ratio) => `| ${ratio.name} | ${ratio.value} | ${ratio.target} | ${ratio.pass === null ? "—" : ratio.pass ? "yes" : "**no**"} |`),
+    "| ratio | value | spread of the rounds: IQR (min–max) | target | met |",
+    "|---|---|---|---|---|",
+    ...list.map((ratio) => `| ${ratio.name} | ${ratio.value} | ${formatSpread(ratio.spread)} | ${ratio.target} | ${ratio.pass === null ? "—" : ratio.pass ? "yes" : "**no**"} |`),
     "",
     `Machine: ${String(meta.cores)} cores, Node ${String(meta.node)}, ${meta.pinned ? "measured side pinned to core 0, emulator to the last core (taskset)" : "no core pinning"}; run took ${String(meta.seconds)} s.`,
   );

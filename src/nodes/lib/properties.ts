@@ -50,12 +50,13 @@ function dynamicProperty(RED: NodeAPI, node: Node, msg: NodeMessage, value: unkn
 }
 
 /**
- * The body the node's own fields give, before msg.payload is laid over it. When every field is a
- * plain value it comes at once, without a promise; otherwise msg, context, env and JSONata fields
- * are read from the runtime.
+ * The body the node's own fields give, before msg.payload is laid over it: every field in order,
+ * msg, context, env and JSONata fields read from the runtime.
  */
-export function fieldsToBody(RED: NodeAPI, node: Node, def: OperationNodeDef, msg: NodeMessage, fields: readonly FieldSpec[]): Record<string, unknown> | Promise<Record<string, unknown>> {
-  return fixedFields(def, fields) ?? readFields(RED, node, def, msg, fields);
+export async function fieldsToBody(RED: NodeAPI, node: Node, def: OperationNodeDef, msg: NodeMessage, fields: readonly FieldSpec[]): Promise<Record<string, unknown>> {
+  const body: Record<string, unknown> = {};
+  for (const field of fields) setField(body, field.name, await evaluateProperty(RED, node, msg, def[field.name], typeOf(def, field), field.name));
+  return body;
 }
 
 /**
@@ -67,18 +68,6 @@ export function fixedFields(def: OperationNodeDef, fields: readonly FieldSpec[])
   for (const field of fields) {
     const value = literalProperty(def[field.name], typeOf(def, field), field.name);
     if (value === DYNAMIC) return undefined;
-    setField(body, field.name, value);
-  }
-  return body;
-}
-
-/** Every field in order, dynamic ones read from the runtime. */
-async function readFields(RED: NodeAPI, node: Node, def: OperationNodeDef, msg: NodeMessage, fields: readonly FieldSpec[]): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = {};
-  for (const field of fields) {
-    const type = typeOf(def, field);
-    let value = literalProperty(def[field.name], type, field.name);
-    if (value === DYNAMIC) value = await dynamicProperty(RED, node, msg, def[field.name], type, field.name);
     setField(body, field.name, value);
   }
   return body;
