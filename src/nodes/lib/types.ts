@@ -23,8 +23,6 @@ export interface OperationNodeDef extends NodeDef {
   [property: string]: unknown;
 }
 
-export type OperationNode = Node;
-
 /** What flows see as `msg.morelogin`. */
 export interface MoreLoginMessageInfo {
   api: string;
