@@ -133,6 +133,9 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
   const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child) };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output);
+    // The editor answers before the first flows have started; their "Started flows" must not be
+    // taken later for that of a deploy.
+    await waitForOutput("Started flows", () => output, 30_000);
   } catch (error) {
     await running.stop();
     throw error;
@@ -235,9 +238,13 @@ export async function deploy(url: string, flows: FlowNode[], token?: string): Pr
 export async function deployAndStart(nodeRed: RunningNodeRed, flows: FlowNode[], token?: string): Promise<void> {
   const from = nodeRed.output().length;
   await deploy(nodeRed.url, flows, token);
-  const deadline = Date.now() + 15_000;
-  while (!nodeRed.output().slice(from).includes("Started flows")) {
-    if (Date.now() > deadline) throw new Error(`Node-RED did not start the deployed flows within 15 s:\n${nodeRed.output().slice(from)}`);
+  await waitForOutput("Started flows", () => nodeRed.output().slice(from), 15_000);
+}
+
+async function waitForOutput(line: string, output: () => string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!output().includes(line)) {
+    if (Date.now() > deadline) throw new Error(`Node-RED did not log "${line}" within ${timeoutMs / 1000} s:\n${output()}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

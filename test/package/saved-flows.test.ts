@@ -59,7 +59,8 @@ describe(`package: flows saved with 0.1 load and work (${runtimeLabel})`, functi
       await deployAndStart(nodeRed, flows);
       emulator.resetStats();
       for (const inject of saved.filter((node) => node.type === "inject")) {
-        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+        const fired = await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" });
+        assert.equal(fired.status, 200, `inject ${inject.id}: ${nodeRed.output().slice(logFrom)}`);
       }
       const expected = saved.filter((node) => node.type.startsWith("morelogin-") && node.type !== "morelogin-config").map(pathOf);
       const deadline = Date.now() + 15_000;
