@@ -1,6 +1,7 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
-import { dirname } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
 import { sleep } from "./emulator";
 import { NODE_TYPES } from "./node-types";
@@ -15,8 +16,26 @@ export { helper };
 type NodeModule = (RED: unknown) => void;
 const load = (name: string): NodeModule => require(`../../dist/nodes/${name}.js`) as NodeModule;
 
+/** The built English catalog, which Node-RED loads for a node set and the test helper does not. */
+const CATALOG = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", "en-US", "morelogin-config.json"), "utf8")) as unknown;
+
+function english(key: string, values?: Record<string, unknown>): string {
+  const template = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), CATALOG);
+  if (typeof template !== "string") return key;
+  return template.replace(/__(\w+)__/g, (whole, name: string) => (values?.[name] === undefined ? whole : String(values[name])));
+}
+
+/**
+ * node-red-node-test-helper gives nodes a `RED._` that returns the key itself. Our nodes get the
+ * runtime with the English catalog's `_`, so tests see the words a user sees.
+ */
+const withEnglish =
+  (module: NodeModule): NodeModule =>
+  (RED) =>
+    module(Object.create(RED as object, { _: { value: english } }));
+
 /** The compiled node files, exactly as Node-RED loads them from dist/. */
-export const NODE_MODULES = NODE_TYPES.map(load);
+export const NODE_MODULES = NODE_TYPES.map(load).map(withEnglish);
 
 export const catchNode = coreNode("common/25-catch.js");
 export const completeNode = coreNode("common/24-complete.js");
