@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocket } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ROOT, deploy, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
@@ -105,8 +105,7 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
   }
 
   it("shows no token, API key or Authorization value anywhere a user can look", async () => {
-    const startedBefore = (nodeRed.output().match(/Started flows/g) ?? []).length;
-    await deploy(nodeRed.url, flow());
+    await deployAndStart(nodeRed, flow());
     const trigger = async (): Promise<void> => {
       const response = await fetch(`${nodeRed.url}/inject/inject`, { method: "POST" });
       assert.equal(response.status, 200, nodeRed.output());
@@ -120,7 +119,6 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
     };
     const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
 
-    await settleUntil(() => (nodeRed.output().match(/Started flows/g) ?? []).length > startedBefore, "the deployed flows to start");
     emulator.script({ kind: "echo", api: "local", path: ECHO_LOCAL, times: 2 });
     emulator.script({ kind: "echo", api: "open", path: ECHO_OPEN, times: 2 });
     await trigger();
