@@ -1,25 +1,38 @@
-import { ENDPOINTS, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
+import { ApiGate } from "./api-gate";
+import { ConcurrencyLimit } from "./concurrency";
+import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { readEnvelope, type ReadResult } from "./reply-reader";
-import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, cancellationError, messageOf } from "./errors";
+import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, MoreLoginRateLimitError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
 import { PreparedBody, prepareBody } from "./request-body";
-import { DEFAULT_RETRY, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
+import { DEFAULT_RETRY, isRateLimit, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
 import { TokenCache, type GrantedToken } from "./token-cache";
-import { Transport, type RawResponse } from "./transport";
+import { Transport, apiLabel, type RawResponse } from "./transport";
 import type { ApiName, CallResult, HttpMethod } from "./types";
 import { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, checkRelativePath, parseBaseUrl, parseOpenUrl, type BaseUrl } from "./urls";
 import { assertNoUnsafeIntegers, isPlainObject } from "./values";
+import type { WaitOptions } from "./wait-queue";
 
 export interface Timeouts {
-  /** Ordinary calls (lists, status, generic requests). */
+  /** Calls without a timeout of their own (lists, status, most generic requests); see ENDPOINTS for the long ones. */
   request: number;
-  /** Starting or closing a profile: the desktop client may take many seconds to launch a browser. */
-  profile: number;
   /** The Open API token request. */
   token: number;
 }
 
-export const DEFAULT_TIMEOUTS: Timeouts = { request: 15_000, profile: 60_000, token: 15_000 };
+export const DEFAULT_TIMEOUTS: Timeouts = { request: 15_000, token: 15_000 };
+
+/** How many requests the client lets through, per API and for long operations. */
+export interface Pacing {
+  /** Requests per minute to the Local API (0 = no pacing). MoreLogin allows 120. */
+  localRpm: number;
+  /** Requests per minute to the Open API (0 = no pacing). MoreLogin allows 120 per account. */
+  openRpm: number;
+  /** Profile starts and cloud-phone power-ons in flight at once (0 = no limit). */
+  concurrency: number;
+}
+
+export const DEFAULT_PACING: Pacing = { localRpm: 120, openRpm: 120, concurrency: 5 };
 
 export interface ClientSettings {
   localUrl?: string;
@@ -29,14 +42,17 @@ export interface ClientSettings {
   apiId?: string;
   apiKey?: string;
   timeouts?: Partial<Timeouts>;
+  pacing?: Partial<Pacing>;
   retry?: Partial<RetryPolicy>;
   /** Clock for the token cache (tests). */
   now?: () => number;
 }
 
-export interface CallOptions {
-  signal?: AbortSignal;
+export interface CallOptions extends WaitOptions {
+  /** How long each attempt waits for an answer; time spent queued does not count. Default: the call's own. */
   timeoutMs?: number;
+  /** For an endpoint that both APIs have: which one to call (default: the endpoint's own). */
+  api?: ApiName;
 }
 
 export interface GenericRequest {
@@ -44,6 +60,8 @@ export interface GenericRequest {
   method: HttpMethod;
   path: string;
   body?: unknown;
+  /** The whole reply as data, a non-zero code included, instead of the reply's `data`. */
+  wholeReply?: boolean;
 }
 
 interface PreparedCall {
@@ -54,7 +72,9 @@ interface PreparedCall {
   json?: string;
   idempotency: Idempotency;
   timeoutMs: number;
+  limited?: boolean;
   allowBareJson?: boolean;
+  wholeReply?: boolean;
 }
 
 const USER_AGENT = "node-red-contrib-morelogin";
@@ -80,6 +100,14 @@ function jsonBody(endpoint: EndpointName, definition: EndpointDefinition, body: 
     return body.json;
   }
   return JSON.stringify(prepareBody(definition, body ?? {}));
+}
+
+/** A pacing setting: a whole number, 0 or more. */
+function checkPacing(value: unknown, name: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new MoreLoginInputError(`${name} must be a whole number, 0 or more, got ${String(value)}`);
+  }
+  return value;
 }
 
 /** A timeout in milliseconds: a positive, finite number (undici would take 0 as "no timeout"). */
@@ -112,6 +140,8 @@ export class MoreLoginClient {
   private readonly timeouts: Timeouts;
   private readonly retry: RetryPolicy;
   private readonly transport = new Transport();
+  private readonly gates: Record<ApiName, ApiGate>;
+  private readonly concurrency: ConcurrencyLimit;
   private readonly tokens: TokenCache;
   private readonly redact: (text: string) => string;
   private lastToken?: string;
@@ -128,6 +158,11 @@ export class MoreLoginClient {
     this.timeouts = { ...DEFAULT_TIMEOUTS, ...settings.timeouts };
     for (const [name, value] of Object.entries(this.timeouts)) checkTimeout(value, `timeouts.${name}`);
     this.retry = { ...DEFAULT_RETRY, ...settings.retry };
+    const pacing = { ...DEFAULT_PACING, ...settings.pacing };
+    for (const [name, value] of Object.entries(pacing)) checkPacing(value, name);
+    const closed = this.transport.closedSignal;
+    this.gates = { local: new ApiGate(pacing.localRpm, closed), open: new ApiGate(pacing.openRpm, closed) };
+    this.concurrency = new ConcurrencyLimit(pacing.concurrency, closed);
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
     this.localHeaders = requestHeaders(this.localToken);
@@ -152,23 +187,28 @@ export class MoreLoginClient {
    */
   async call<K extends EndpointName>(endpoint: K, body?: unknown, options: CallOptions = {}): Promise<CallResult<EndpointData[K]>> {
     const definition: EndpointDefinition = ENDPOINTS[endpoint];
+    const api = options.api ?? definition.api;
+    const path = pathOn(definition, api);
+    if (path === undefined) throw new MoreLoginInputError(`the ${apiLabel(api)} has no ${definition.path}`);
     const result = await this.execute(
       {
-        api: definition.api,
+        api,
         method: definition.method,
-        path: definition.path,
+        path,
         json: definition.method === "POST" ? jsonBody(endpoint, definition, body) : undefined,
         idempotency: definition.idempotency,
-        timeoutMs: options.timeoutMs === undefined ? (definition.slow ? this.timeouts.profile : this.timeouts.request) : checkTimeout(options.timeoutMs, "timeoutMs"),
+        timeoutMs: this.timeoutFor(options, definition),
+        limited: definition.limited,
       },
-      options.signal,
+      options,
     );
-    return { data: result.data as EndpointData[K], api: definition.api, path: definition.path, requestId: result.requestId };
+    return { data: result.data as EndpointData[K], api, path, requestId: result.requestId };
   }
 
   /**
-   * Any endpoint of either API. The path must be relative to the API's base URL; GET calls are
-   * retried like reads, POST calls only when they provably never reached the server.
+   * Any endpoint of either API. The path must be relative to the API's base URL. A path the client
+   * knows (ENDPOINTS) gets that endpoint's timeout, retries and concurrency limit; any other GET is
+   * retried like a read, any other POST only when it provably never reached the server.
    */
   async request(request: GenericRequest, options: CallOptions = {}): Promise<CallResult<unknown>> {
     if (request.api !== "local" && request.api !== "open") throw new MoreLoginInputError('api must be "local" or "open"');
@@ -183,19 +223,28 @@ export class MoreLoginClient {
       assertNoUnsafeIntegers(given);
       json = toJson(given);
     }
+    const known = endpointAt(request.api, request.method, path);
     const result = await this.execute(
       {
         api: request.api,
         method: request.method,
         path,
         json,
-        idempotency: request.method === "GET" ? "read" : "write",
-        timeoutMs: options.timeoutMs === undefined ? this.timeouts.request : checkTimeout(options.timeoutMs, "timeoutMs"),
+        idempotency: known?.idempotency ?? (request.method === "GET" ? "read" : "write"),
+        timeoutMs: this.timeoutFor(options, known),
+        limited: known?.limited,
         allowBareJson: true,
+        wholeReply: request.wholeReply,
       },
-      options.signal,
+      options,
     );
     return { data: result.data, api: request.api, path, requestId: result.requestId };
+  }
+
+  /** The default timeout of a call: the caller's, else the endpoint's own, else the ordinary one. */
+  timeoutFor(options: CallOptions, definition?: EndpointDefinition): number {
+    if (options.timeoutMs !== undefined) return checkTimeout(options.timeoutMs, "timeoutMs");
+    return definition?.timeoutMs ?? this.timeouts.request;
   }
 
   /** Ends every socket, timer and call in flight; later calls fail at once. */
@@ -204,21 +253,48 @@ export class MoreLoginClient {
     await this.transport.close();
   }
 
-  /** The first attempt, and retries only once it failed (the common case stays one promise deep). */
-  private execute(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
-    return this.attempt(call, signal).catch((error: unknown) => this.retryFailed(call, signal, error));
+  /** A long operation first waits for its place under `concurrency`, then goes like any call. */
+  private async execute(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
+    if (!call.limited) return this.attempts(call, options);
+    const release = await this.concurrency.acquire(options, call);
+    try {
+      return await this.attempts(call, options);
+    } finally {
+      release();
+    }
   }
 
-  private async retryFailed(call: PreparedCall, signal: AbortSignal | undefined, firstError: unknown): Promise<ReadResult> {
-    let error = firstError;
-    for (let attempt = 0; ; attempt++) {
-      const last = attempt + 1 >= this.retry.attempts;
-      if (last || this.transport.isClosed || !isRetryable(error, call.idempotency)) throw error;
-      const delay = retryDelay(error, attempt, this.retry);
-      if (delay > this.retry.maxRetryAfterMs) throw error;
-      await this.backOff(delay, signal);
+  /** The first attempt, and retries only once it failed (the common case stays one promise deep). */
+  private attempts(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
+    return this.attempt(call, options).catch((error: unknown) => this.retryFailed(call, options, error));
+  }
+
+  /**
+   * A rate-limit refusal holds every call to that API and is sent again, at the head of the queue,
+   * up to `retry.refusals` times in a row; other failures are retried as `isRetryable` allows.
+   */
+  private async retryFailed(call: PreparedCall, options: CallOptions, firstError: unknown): Promise<ReadResult> {
+    let failures = 0;
+    let refusals = 0;
+    for (let error = firstError; ; ) {
+      if (this.transport.isClosed) throw error;
+      let refused = false;
+      if (isRateLimit(error)) {
+        refused = true;
+        refusals++;
+        if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
+        const fallbackMs = this.retry.refusalDelayMs * 2 ** (refusals - 1);
+        this.gates[call.api].refused(error.retryAfterMs, fallbackMs, this.retry.maxRateLimitWaitMs);
+      } else {
+        refusals = 0;
+        failures++;
+        if (failures >= this.retry.attempts || !isRetryable(error, call.idempotency)) throw error;
+        const delay = retryDelay(error, failures - 1, this.retry);
+        if (delay > this.retry.maxRateLimitWaitMs) throw error;
+        await this.backOff(delay, options.signal);
+      }
       try {
-        return await this.attempt(call, signal);
+        return await this.attempt(call, options, refused);
       } catch (next) {
         error = next;
       }
@@ -237,15 +313,15 @@ export class MoreLoginClient {
   }
 
   /** One attempt; on the Open API a refused token is dropped and the call sent once more with a new one. */
-  private attempt(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
-    if (call.api === "open") return this.attemptOpen(call, signal);
-    return this.send(call, this.localHeaders, signal).then((response) => this.read(call, response));
+  private attempt(call: PreparedCall, options: CallOptions, first = false): Promise<ReadResult> {
+    if (call.api === "open") return this.attemptOpen(call, options, first);
+    return this.through(call, this.localHeaders, options, first).then((response) => this.read(call, response));
   }
 
-  private async attemptOpen(call: PreparedCall, signal?: AbortSignal): Promise<ReadResult> {
+  private async attemptOpen(call: PreparedCall, options: CallOptions, first: boolean): Promise<ReadResult> {
     for (let tokenTry = 0; ; tokenTry++) {
-      const token = this.tokens.current() ?? (await this.waitForToken(call, signal));
-      const response = await this.send(call, this.openHeaders(token), signal);
+      const token = this.tokens.current() ?? (await this.waitForToken(call, options.signal));
+      const response = await this.through(call, this.openHeaders(token), options, first);
       if (response.status !== 401) return this.read(call, response);
       this.tokens.invalidate(token);
       if (tokenTry >= 1) {
@@ -257,6 +333,14 @@ export class MoreLoginClient {
         });
       }
     }
+  }
+
+  /** Sends one request once the API's gate lets it through (pacing, a rate-limit hold), and tells the gate when it is over. */
+  private through(call: PreparedCall, headers: RequestHeaders, options: CallOptions, first: boolean): Promise<RawResponse> {
+    const gate = this.gates[call.api];
+    const go = (): Promise<RawResponse> => this.send(call, headers, options.signal).finally(() => gate.leave());
+    const waiting = gate.enter(options, first, call);
+    return waiting ? waiting.then(go) : go();
   }
 
   /**
@@ -311,6 +395,7 @@ export class MoreLoginClient {
       method: call.method,
       path: call.path,
       allowBareJson: call.allowBareJson,
+      wholeReply: call.wholeReply,
       redact: this.redact,
     });
   }
@@ -333,7 +418,7 @@ export class MoreLoginClient {
     };
     let data: unknown;
     try {
-      data = this.read(call, await this.send(call, TOKEN_HEADERS)).data;
+      data = this.read(call, await this.through(call, TOKEN_HEADERS, {}, false)).data;
     } catch (error) {
       throw tokenError(error);
     }
@@ -348,6 +433,22 @@ export class MoreLoginClient {
     this.lastToken = accessToken;
     return { accessToken, expiresInSeconds: expiresIn };
   }
+}
+
+/** The refusal after which a call stops trying: the API's own words, and how often it refused. */
+function gaveUp(error: MoreLoginError, refusals: number): MoreLoginRateLimitError {
+  const times = refusals === 1 ? "once" : `${refusals} times in a row`;
+  return new MoreLoginRateLimitError(`${error.message}: refused ${times} as too frequent, so the call gives up`, {
+    api: error.api,
+    method: error.method,
+    path: error.path,
+    status: error.status,
+    code: error.code,
+    apiMsg: error.apiMsg,
+    requestId: error.requestId,
+    retryAfterMs: error.retryAfterMs,
+    notSent: true,
+  });
 }
 
 /**

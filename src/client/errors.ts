@@ -8,6 +8,7 @@ export type ErrorKind =
   | "timeout" // no answer in time
   | "aborted" // the caller (or close()) cancelled the call
   | "auth" // the Open API token could not be obtained or was refused
+  | "rate-limit" // the API refused the call as too frequent, and kept refusing
   | "input"; // the call was refused before anything was sent
 
 export interface ErrorContext {
@@ -79,6 +80,13 @@ export class MoreLoginError extends Error {
 export class MoreLoginApiError extends MoreLoginError {
   constructor(message: string, context: ErrorContext) {
     super("api", message, context);
+  }
+}
+
+/** The API refused the call as too frequent (HTTP 429, or code 429, 35000, 99008, 99009): it did not run. */
+export class MoreLoginRateLimitError extends MoreLoginError {
+  constructor(message: string, context: ErrorContext) {
+    super("rate-limit", message, context);
   }
 }
 

@@ -1,6 +1,7 @@
-export { MoreLoginClient, DEFAULT_TIMEOUTS } from "./client";
-export type { CallOptions, ClientSettings, GenericRequest, Timeouts } from "./client";
-export { ENDPOINTS, MAX_PAGE_SIZE } from "./endpoints";
+export { MoreLoginClient, DEFAULT_PACING, DEFAULT_TIMEOUTS } from "./client";
+export type { CallOptions, ClientSettings, GenericRequest, Pacing, Timeouts } from "./client";
+export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt } from "./endpoints";
+export { RATE_LIMIT_CODES } from "./reply-reader";
 export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
 export * from "./errors";
 export { cdpUrlFor, fetchWebSocketDebuggerUrl } from "./devtools-endpoint";

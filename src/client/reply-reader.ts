@@ -1,4 +1,5 @@
-import { MoreLoginApiError, MoreLoginHttpError, MoreLoginResponseError, type ErrorContext } from "./errors";
+import { MoreLoginApiError, MoreLoginHttpError, MoreLoginRateLimitError, MoreLoginResponseError, type ErrorContext } from "./errors";
+import { parseJsonExact } from "./exact-json";
 import { apiLabel, type RawResponse } from "./transport";
 import type { ApiName, Envelope } from "./types";
 import { parseRetryAfter } from "./retry";
@@ -9,9 +10,21 @@ export interface ReadOptions {
   path: string;
   /** Accept a 2xx JSON reply that is not an envelope (the generic request, e.g. `POST /status`). */
   allowBareJson?: boolean;
+  /**
+   * The whole reply is the data (`{code, msg, data, requestId, ...}`), and a non-zero code is data
+   * too, not an error; rate limits and HTTP failures still are errors.
+   */
+  wholeReply?: boolean;
   /** Removes secrets from any text taken from the reply. */
   redact: (text: string) => string;
 }
+
+/**
+ * Business codes that mean "too many requests": the request was refused, not run. 429 from the rate
+ * limit guide, 35000 "API requests too frequent", 99008 "per-device request count limit" and 99009
+ * "requests too frequent" from MoreLogin's error table.
+ */
+export const RATE_LIMIT_CODES: ReadonlySet<number> = new Set([429, 35000, 99008, 99009]);
 
 export interface ReadResult {
   data: unknown;
@@ -25,8 +38,9 @@ export function readEnvelope(response: RawResponse, options: ReadOptions): ReadR
 
   if (isEnvelope(parsed)) {
     const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
-    const ok = parsed.code === 0 && status >= 200 && status < 300;
-    if (ok) return { data: parsed.data, requestId };
+    const success = status >= 200 && status < 300;
+    if (success && parsed.code === 0) return { data: options.wholeReply ? parsed : parsed.data, requestId };
+    if (success && options.wholeReply && !RATE_LIMIT_CODES.has(parsed.code)) return { data: parsed, requestId };
   } else if (parsed !== undefined && options.allowBareJson && status >= 200 && status < 300) {
     return { data: parsed };
   }
@@ -46,15 +60,16 @@ function failure(response: RawResponse, options: ReadOptions, parsed: unknown): 
   if (isEnvelope(parsed)) {
     const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
     const apiMsg = options.redact(typeof parsed.msg === "string" && parsed.msg ? parsed.msg : httpReason(status));
-    throw new MoreLoginApiError(`${apiMsg} (code ${parsed.code}${status >= 300 ? `, HTTP ${status}` : ""})${hintFor(parsed.code)}`, {
-      ...context,
-      code: parsed.code,
-      apiMsg,
-      requestId,
-    });
+    const text = `${apiMsg} (code ${parsed.code}${status >= 300 ? `, HTTP ${status}` : ""})${hintFor(parsed.code)}`;
+    const details = { ...context, code: parsed.code, apiMsg, requestId };
+    if (status === 429 || RATE_LIMIT_CODES.has(parsed.code)) throw new MoreLoginRateLimitError(text, details);
+    throw new MoreLoginApiError(text, details);
   }
 
   const label = apiLabel(options.api);
+  if (status === 429) {
+    throw new MoreLoginRateLimitError(`${label} answered HTTP 429 Too Many Requests${excerpt(response.text, options.redact)}`, context);
+  }
   if (status < 200 || status >= 300) {
     throw new MoreLoginHttpError(`${label} answered HTTP ${status} ${httpReason(status)}${excerpt(response.text, options.redact)}`, context);
   }
@@ -70,7 +85,7 @@ function failure(response: RawResponse, options: ReadOptions, parsed: unknown): 
 function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonExact(text);
   } catch {
     return undefined;
   }

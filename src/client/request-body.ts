@@ -8,7 +8,8 @@ const isBlank = (value: unknown): boolean => value === undefined || value === nu
 
 /**
  * Checks a body against an endpoint's rules before anything is sent: IDs stay decimal strings, page
- * values are positive integers, required fields are there, and no number has lost precision.
+ * values are positive integers, required fields are there (with the endpoint's defaults for those the
+ * API requires and a caller may leave out), and no number has lost precision.
  * Fields the client does not know pass through unchanged, so newer API fields work.
  */
 export function prepareBody(definition: EndpointDefinition, body: unknown = {}): RequestBody {
@@ -26,6 +27,9 @@ export function prepareBody(definition: EndpointDefinition, body: unknown = {}):
   if ("uniqueId" in prepared) {
     if (isBlank(prepared.uniqueId)) delete prepared.uniqueId;
     else prepared.uniqueId = positiveInteger(prepared.uniqueId, "uniqueId");
+  }
+  for (const [field, value] of Object.entries(definition.defaults ?? {})) {
+    if (isBlank(prepared[field])) prepared[field] = value;
   }
   const required = definition.requiresOneOf;
   if (required && !required.some((field) => !isBlank(prepared[field]))) {

@@ -1,15 +1,22 @@
 import { MoreLoginAbortError, MoreLoginError } from "./errors";
 
 export interface RetryPolicy {
-  /** Attempts in all, the first one included. */
+  /** Attempts in all after failures that are not rate limits, the first one included. */
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
-  /** A Retry-After longer than this is not waited for: the call fails with the 429. */
-  maxRetryAfterMs: number;
+  /** Rate-limit refusals in a row after which a call gives up (kind `rate-limit`). */
+  refusals: number;
+  /** The longest a rate-limit refusal is waited out, Retry-After included. */
+  maxRateLimitWaitMs: number;
+  /**
+   * The wait after a refusal without Retry-After when this client has no request of the last minute
+   * to wait out (another client used up the limit); doubled at each refusal in a row.
+   */
+  refusalDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000, maxRetryAfterMs: 30_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000, refusals: 5, maxRateLimitWaitMs: 60_000, refusalDelayMs: 1_000 };
 
 /**
  * How safe it is to send a call again: a read can always be repeated; a call with side effects
@@ -17,13 +24,13 @@ export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDe
  */
 export type Idempotency = "read" | "write";
 
-const RETRY_STATUSES = new Set([429, 502, 503, 504]);
+const RETRY_STATUSES = new Set([502, 503, 504]);
 
 /**
  * Failures that happened before the call itself was sent (connection refused, or the Open API token
  * could not be had for a passing reason): sending it later is safe even for a write.
  */
-const NEVER_SENT_RETRYABLE = new Set(["network", "http", "response", "api"]);
+const NEVER_SENT_RETRYABLE = new Set(["network", "http", "response", "api", "rate-limit"]);
 
 export function isRetryable(error: unknown, idempotency: Idempotency): boolean {
   if (!(error instanceof MoreLoginError)) return false;
@@ -36,10 +43,15 @@ export function isRetryable(error: unknown, idempotency: Idempotency): boolean {
     case "http":
       return RETRY_STATUSES.has(error.status ?? 0);
     case "api":
-      return error.code === 429 || RETRY_STATUSES.has(error.status ?? 0);
+      return RETRY_STATUSES.has(error.status ?? 0);
     default:
       return false;
   }
+}
+
+/** A refusal as too frequent: it did not run, so any call, a write too, may be sent again. */
+export function isRateLimit(error: unknown): error is MoreLoginError {
+  return error instanceof MoreLoginError && error.kind === "rate-limit";
 }
 
 /** Full-jitter exponential backoff, or the server's Retry-After when it gave one. */

@@ -1,5 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
+import { pacingOf } from "./lib/pacing-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
 import { createTranslator } from "./lib/i18n";
@@ -19,6 +20,7 @@ export = (RED: NodeAPI): void => {
         localToken: credentials.localToken,
         apiId: credentials.apiId,
         apiKey: credentials.apiKey,
+        pacing: pacingOf(def),
       });
       if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
     } catch (error) {

@@ -3,11 +3,11 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import {
   MoreLoginAbortError,
-  MoreLoginApiError,
   MoreLoginClient,
   MoreLoginHttpError,
   MoreLoginInputError,
   MoreLoginNetworkError,
+  MoreLoginRateLimitError,
   MoreLoginResponseError,
   MoreLoginTimeoutError,
 } from "../../src/client";
@@ -61,31 +61,31 @@ describe("client: failures and retries", () => {
     assert.equal(requests(emulator(), PAGE), 2);
   });
 
-  it("does not wait for a Retry-After beyond its limit: the 429 comes back as an error at once", async () => {
-    const impatient = clientFor(emulator(), { retry: { maxRetryAfterMs: 500 } });
+  it("waits out a Retry-After no longer than its limit, then sends the call again", async () => {
+    const capped = clientFor(emulator(), { retry: { maxRateLimitWaitMs: 500 } });
     try {
-      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 5 });
-      const error = await rejection(impatient.call("listProfiles", { pageNo: 1 }));
-      assert.ok(error instanceof MoreLoginApiError);
-      assert.equal(error.code, 429);
-      assert.equal(error.retryAfterMs, 5000);
-      assert.equal(requests(emulator(), PAGE), 1);
+      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 30 });
+      const started = Date.now();
+      await capped.call("listProfiles", { pageNo: 1 });
+      const waited = Date.now() - started;
+      assert.ok(waited >= 450 && waited < 10_000, `waited ${waited} ms, not the 30 s asked for`);
+      assert.equal(requests(emulator(), PAGE), 2);
     } finally {
-      await impatient.close();
+      await capped.close();
     }
   });
 
-  it("reports the API's rate limit with its envelope", async () => {
-    const impatient = clientFor(emulator(), { retry: { maxRetryAfterMs: 0 } });
+  it("gives up after the refusals in a row that its policy allows, with kind rate-limit and the API's envelope", async () => {
+    const impatient = clientFor(emulator(), { retry: { refusals: 1 }, pacing: { localRpm: 0 } });
     try {
       emulator().setRateLimit(1);
       await impatient.call("listProfiles", { pageNo: 1 }).catch(() => undefined);
       const error = await rejection(impatient.call("listProfiles", { pageNo: 1 }));
-      assert.ok(error instanceof MoreLoginApiError);
+      assert.ok(error instanceof MoreLoginRateLimitError);
+      assert.equal(error.kind, "rate-limit");
       assert.equal(error.code, 429);
       assert.equal(error.status, 429);
-      assert.equal(error.message, "Rate limit exceeded (code 429, HTTP 429)");
-      assert.ok((error.retryAfterMs ?? 0) >= 1000);
+      assert.equal(error.message, "Rate limit exceeded (code 429, HTTP 429): refused once as too frequent, so the call gives up");
     } finally {
       emulator().setRateLimit(undefined);
       await impatient.close();
@@ -128,14 +128,14 @@ describe("client: failures and retries", () => {
 
   it("close() also ends a call that is waiting to retry", async () => {
     emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 20 });
-    const patient = clientFor(emulator(), { retry: { maxRetryAfterMs: 60_000 } });
+    const patient = clientFor(emulator());
     const outcome = rejection(patient.call("listProfiles", { pageNo: 1 }));
     await new Promise((resolve) => setTimeout(resolve, 100));
     const closing = Date.now();
     await patient.close();
     const error = await outcome;
     assert.ok(error instanceof MoreLoginAbortError);
-    assert.match(error.message, /closed while the call waited to retry/);
+    assert.match(error.message, /closed while the call waited/);
     assert.ok(Date.now() - closing < 1_000, "the 20 s wait did not hold the call");
     assert.equal(requests(emulator(), PAGE), 1);
   });

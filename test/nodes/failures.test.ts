@@ -129,7 +129,8 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
 
   it("under load the status changes a few times, not twice per message, and ends green", async () => {
     emulator().setFaults({ latencyMs: [50, 150] });
-    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }), credentialsFor(emulator()));
+    // Pacing off: 200 messages at once must all be in flight together for this test.
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles", pageSize: "5", pageSizeType: "num" }, { localRpm: "0" }), credentialsFor(emulator()));
     const out = new Collector("out");
     const node = helper.getNode("n1");
     for (let i = 0; i < 200; i++) node.receive({ payload: "" } as NodeMessage);

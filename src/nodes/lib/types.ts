@@ -5,6 +5,10 @@ import type { CredentialName } from "./config-settings";
 export interface ConfigNodeDef extends NodeDef {
   localUrl: string;
   openUrl: string;
+  /** Requests per minute, and long operations at once; blank or missing = the default (added in 0.2). */
+  localRpm?: string | number;
+  openRpm?: string | number;
+  concurrency?: string | number;
 }
 
 export type ConfigCredentials = Partial<Record<CredentialName, string>>;

@@ -1,0 +1,87 @@
+import { setMaxListeners } from "node:events";
+import { MoreLoginAbortError, cancellationError, type ErrorContext } from "./errors";
+
+/** How a call waits: the caller's signal, and who hears that it waits (the node's "3 queued"). */
+export interface WaitOptions {
+  signal?: AbortSignal;
+  onQueued?: (queued: boolean) => void;
+}
+
+interface Waiter {
+  resolve: () => void;
+  reject: (error: Error) => void;
+  options: WaitOptions;
+  detach: () => void;
+}
+
+/**
+ * Calls waiting for their turn, first come first served. A waiter leaves when it is let through, when
+ * its caller's signal fires, or when the client closes: each way exactly once.
+ */
+export class WaitQueue {
+  private readonly waiters: Waiter[] = [];
+
+  constructor(
+    private readonly closed: AbortSignal,
+    /** Says what the call was waiting for, in the error of a cancelled wait. */
+    private readonly waitingFor: string,
+  ) {
+    setMaxListeners(0, closed);
+  }
+
+  get length(): number {
+    return this.waiters.length;
+  }
+
+  /** Waits behind the others, or in front of them (a call the API refused keeps its turn). */
+  wait(options: WaitOptions, first = false, context: ErrorContext = {}): Promise<void> {
+    const { signal } = options;
+    const where: ErrorContext = { api: context.api, method: context.method, path: context.path, notSent: true };
+    const cancelled = (aborted: AbortSignal): Error => cancellationError(aborted, where, `the call was cancelled while it waited for ${this.waitingFor}`);
+    if (this.closed.aborted) return Promise.reject(this.closedError(where));
+    if (signal?.aborted) return Promise.reject(cancelled(signal));
+    return new Promise<void>((resolve, reject) => {
+      const onClosed = (): void => this.leave(waiter, this.closedError(where));
+      const onAbort = (): void => {
+        if (signal) this.leave(waiter, cancelled(signal));
+      };
+      const waiter: Waiter = {
+        resolve,
+        reject,
+        options,
+        detach: () => {
+          this.closed.removeEventListener("abort", onClosed);
+          signal?.removeEventListener("abort", onAbort);
+        },
+      };
+      this.closed.addEventListener("abort", onClosed, { once: true });
+      signal?.addEventListener("abort", onAbort, { once: true });
+      if (first) this.waiters.unshift(waiter);
+      else this.waiters.push(waiter);
+      options.onQueued?.(true);
+    });
+  }
+
+  /** Lets the first waiter through; false when nobody waits. */
+  releaseFirst(): boolean {
+    const waiter = this.waiters.shift();
+    if (!waiter) return false;
+    waiter.detach();
+    waiter.options.onQueued?.(false);
+    waiter.resolve();
+    return true;
+  }
+
+  private leave(waiter: Waiter, error: Error): void {
+    const index = this.waiters.indexOf(waiter);
+    if (index === -1) return;
+    this.waiters.splice(index, 1);
+    waiter.detach();
+    waiter.options.onQueued?.(false);
+    waiter.reject(error);
+  }
+
+  private closedError(where: ErrorContext): MoreLoginAbortError {
+    return new MoreLoginAbortError(`the MoreLogin client was closed while the call waited for ${this.waitingFor}`, where);
+  }
+}

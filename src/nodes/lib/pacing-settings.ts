@@ -1,0 +1,23 @@
+import { DEFAULT_PACING, MoreLoginInputError, type Pacing } from "../../client";
+import type { ConfigNodeDef } from "./types";
+
+const WHOLE_NUMBER = /^\d{1,9}$/;
+
+/**
+ * The config node's pacing as the client takes it. A flow saved before 0.2 has none of these
+ * properties and gets the defaults (120 requests a minute, MoreLogin's documented limit, and 5 starts).
+ */
+export function pacingOf(def: ConfigNodeDef): Pacing {
+  return {
+    localRpm: setting(def.localRpm, "localRpm", DEFAULT_PACING.localRpm),
+    openRpm: setting(def.openRpm, "openRpm", DEFAULT_PACING.openRpm),
+    concurrency: setting(def.concurrency, "concurrency", DEFAULT_PACING.concurrency),
+  };
+}
+
+function setting(value: unknown, name: string, fallback: number): number {
+  if (value === undefined || value === null || value === "") return fallback;
+  const text = String(value).trim();
+  if (!WHOLE_NUMBER.test(text)) throw new MoreLoginInputError(`${name} must be a whole number, 0 or more (0 = no limit), got ${JSON.stringify(value)}`);
+  return Number(text);
+}
