@@ -1,5 +1,5 @@
 import { WEBDRIVER_PATH } from "./browser-sessions";
-import { ok, profileMissing, type Reply } from "./replies";
+import { ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
 import { containsIgnoringCase, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
@@ -35,7 +35,7 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
   const profile = findProfile(state, body);
   readBoolean(body, "isHeadless");
   readBoolean(body, "cdpEvasion");
-  if (!profile) return profileMissing();
+  if (!profile) return profileNotFound();
   const debugPort = await state.sessions.start(profile.id);
   await state.timers.sleep(state.options.startDelayMs);
   return ok({ envId: profile.id, debugPort, type: "chrome", version: 142, webdriver: WEBDRIVER_PATH });
@@ -43,14 +43,14 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
 
 async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
   const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  if (!profile) return profileNotFound();
   await state.sessions.stop(profile.id);
   return ok({ envId: profile.id, debugPort: "" });
 }
 
 function envStatus(state: EmulatorState, body: Body): Reply {
   const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  if (!profile) return profileNotFound();
   const debugPort = state.sessions.portOf(profile.id);
   const status = debugPort === "" ? "stopped" : "running";
   return ok({ envId: profile.id, status, localStatus: status, debugPort, webdriver: debugPort === "" ? "" : WEBDRIVER_PATH });
@@ -58,7 +58,7 @@ function envStatus(state: EmulatorState, body: Body): Reply {
 
 function envDetail(state: EmulatorState, body: Body): Reply {
   const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  if (!profile) return profileNotFound();
   return ok({
     ...profile,
     browserTypeId: 1,

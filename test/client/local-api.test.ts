@@ -72,13 +72,13 @@ describe("client: Local API", () => {
   it("throws a typed business error with the API's code, msg and requestId", async () => {
     const error = await rejection(client.call("startProfile", { envId: "1000000000000000001" }));
     assert.ok(error instanceof MoreLoginApiError);
-    assert.equal(error.code, 19099);
-    assert.equal(error.apiMsg, "Profile does not exist");
+    assert.equal(error.code, 101);
+    assert.equal(error.apiMsg, "Profile not found");
     assert.equal(error.status, 200);
     assert.equal(error.path, "/api/env/start");
     assert.equal(error.api, "local");
     assert.match(error.requestId ?? "", /^[0-9a-f]{32}$/);
-    assert.equal(error.message, "Profile does not exist (code 19099)");
+    assert.equal(error.message, "Profile not found (code 101)");
   });
 
   it("keeps 19-digit IDs as strings and refuses a number that has lost precision, sending nothing", async () => {

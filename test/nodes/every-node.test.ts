@@ -88,7 +88,7 @@ const CASES: Case[] = [
     props: { envId: "", envIdType: "str" },
     input: (e) => e.data.profiles[0]?.id,
     expected: (e) => ({ envId: e.data.profiles[0]?.id }),
-    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
   },
   {
@@ -98,7 +98,7 @@ const CASES: Case[] = [
     props: { envId: "", envIdType: "str" },
     input: (e) => e.data.profiles[1]?.id,
     expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
-    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
   },
   {
@@ -108,7 +108,7 @@ const CASES: Case[] = [
     props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" },
     input: (e) => ({ envId: e.data.profiles[2]?.id }),
     expected: (e) => ({ id: e.data.profiles[2]?.id }),
-    businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile not found \(code 101\)/ },
   },
 ];
 
