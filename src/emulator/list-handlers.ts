@@ -1,6 +1,6 @@
 import { ok, type Reply } from "./replies";
 import { pageOf, readPageRequest } from "./paging";
-import { containsIgnoringCase, readText, type Body } from "./request-fields";
+import { containsIgnoringCase, readText, requireFields, type Body } from "./request-fields";
 import type { EmulatorState } from "./state";
 import type { CloudPhone } from "./types";
 
@@ -24,7 +24,9 @@ export function proxyPage(state: EmulatorState, body: Body): Reply {
   return ok(pageOf(proxies, page));
 }
 
+/** The spec marks all three fields required; the official CLI always sends them (`groupName: ""` for all). */
 export function groupPage(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["groupName", "pageNo", "pageSize"]);
   const page = readPageRequest(body, state.options.maxPageSize);
   const name = readText(body, "groupName");
   const groups = name === undefined ? state.data.groups : state.data.groups.filter((g) => containsIgnoringCase(g.groupName, name));

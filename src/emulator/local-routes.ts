@@ -2,7 +2,7 @@ import { WEBDRIVER_PATH } from "./browser-sessions";
 import { ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
-import { containsIgnoringCase, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
+import { containsIgnoringCase, ParamError, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
 import type { Profile } from "./types";
@@ -23,16 +23,23 @@ function envPage(state: EmulatorState, body: Body): Reply {
   return ok(pageOf(profiles, page));
 }
 
-/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent). */
-function findProfile(state: EmulatorState, body: Body): Profile | undefined {
+/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent); one of them is required. */
+function profileByIdOrSerial(state: EmulatorState, body: Body): Profile | undefined {
   const envId = readId(body, "envId");
   if (envId !== undefined) return state.profilesById.get(envId)?.profile;
-  const uniqueId = body.uniqueId === undefined || body.uniqueId === null ? undefined : readPositiveInt(body, "uniqueId", 1);
-  return uniqueId === undefined ? undefined : state.profileByUniqueId(uniqueId);
+  if (body.uniqueId === undefined || body.uniqueId === null || body.uniqueId === "") throw new ParamError("envId or uniqueId is required");
+  return state.profileByUniqueId(readPositiveInt(body, "uniqueId", 1));
+}
+
+/** The profile named by `envId`, which the route requires. */
+function profileById(state: EmulatorState, body: Body): Profile | undefined {
+  const envId = readId(body, "envId");
+  if (envId === undefined) throw new ParamError("envId is required");
+  return state.profilesById.get(envId)?.profile;
 }
 
 async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
-  const profile = findProfile(state, body);
+  const profile = profileByIdOrSerial(state, body);
   readBoolean(body, "isHeadless");
   readBoolean(body, "cdpEvasion");
   if (!profile) return profileNotFound();
@@ -42,14 +49,14 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
 }
 
 async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
-  const profile = findProfile(state, body);
+  const profile = profileByIdOrSerial(state, body);
   if (!profile) return profileNotFound();
   await state.sessions.stop(profile.id);
   return ok({ envId: profile.id, debugPort: "" });
 }
 
 function envStatus(state: EmulatorState, body: Body): Reply {
-  const profile = findProfile(state, body);
+  const profile = profileById(state, body);
   if (!profile) return profileNotFound();
   const debugPort = state.sessions.portOf(profile.id);
   const status = debugPort === "" ? "stopped" : "running";
@@ -57,7 +64,7 @@ function envStatus(state: EmulatorState, body: Body): Reply {
 }
 
 function envDetail(state: EmulatorState, body: Body): Reply {
-  const profile = findProfile(state, body);
+  const profile = profileById(state, body);
   if (!profile) return profileNotFound();
   return ok({
     ...profile,

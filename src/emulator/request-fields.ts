@@ -24,6 +24,14 @@ export function readPositiveInt(body: Body, name: string, fallback: number): num
   return parsed;
 }
 
+/** Throws for the first of `names` that the body lacks (absent or null), as the spec marks them required. */
+export function requireFields(body: Body, names: readonly string[]): void {
+  for (const name of names) {
+    const value = field(body, name);
+    if (value === undefined || value === null) throw new ParamError(`${name} is required`);
+  }
+}
+
 /** A 64-bit ID sent as a decimal string or a JSON integer; undefined when absent or empty. */
 export function readId(body: Body, name: string): string | undefined {
   const value = field(body, name);

@@ -52,7 +52,8 @@ describe("client: Local API", () => {
     assert.deepEqual(phones.data.dataList, emulator().data.cloudPhones);
     const proxies = await client.call("listProxies", { pageNo: 1, pageSize: 100 });
     assert.deepEqual(proxies.data.dataList, emulator().data.proxies);
-    const groups = await client.call("listGroups", { pageNo: 1, pageSize: 100 });
+    // The spec marks groupName, pageNo and pageSize all required for /api/envgroup/page.
+    const groups = await client.call("listGroups", { groupName: "", pageNo: 1, pageSize: 100 });
     assert.deepEqual(groups.data.dataList, emulator().data.groups);
   });
 

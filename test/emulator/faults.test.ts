@@ -120,12 +120,13 @@ describe("emulator: scripted faults", () => {
   });
 
   it("applies a fault `times` times, only to the matching API and path", async () => {
+    const body = { groupName: "", pageNo: 1, pageSize: 10 };
     emulator().script({ kind: "http503", api: "open", path: "/envgroup/page", times: 2 });
-    dataOf(await call(emulator().localUrl, "/api/envgroup/page", { body: {} }));
+    dataOf(await call(emulator().localUrl, "/api/envgroup/page", { body }));
     const auth = await bearer(emulator());
-    expectError(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }), 503, 503);
-    expectError(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }), 503, 503);
-    dataOf(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }));
+    expectError(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }), 503, 503);
+    expectError(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }), 503, 503);
+    dataOf(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }));
   });
 
   it("random faults: rate 1 hits every request except the token route and the health probe", async () => {
