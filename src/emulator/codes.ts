@@ -3,6 +3,7 @@
  * gives each one's HTTP status, when it is sent and its source, or says it is assumed.
  */
 export const CODES = {
+  closeFailed: -1,
   profileNotFound: 101,
   invalidToken: 401,
   notFound: 404,

@@ -1,5 +1,6 @@
 import { WEBDRIVER_PATH } from "./browser-sessions";
-import { ok, profileNotFound, type Reply } from "./replies";
+import { CODES } from "./codes";
+import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
 import { containsIgnoringCase, ParamError, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
@@ -51,6 +52,9 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
 async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
   const profile = profileByIdOrSerial(state, body);
   if (!profile) return profileNotFound();
+  // The browser spec's one precondition for close is "the client having the profile open", and
+  // MoreLogin's demos read code -1 from /api/env/close as its failure; no source shows a success.
+  if (!state.sessions.isOpen(profile.id)) return fail(CODES.closeFailed, "Profile is not running");
   await state.sessions.stop(profile.id);
   return ok({ envId: profile.id, debugPort: "" });
 }

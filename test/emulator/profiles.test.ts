@@ -85,9 +85,14 @@ describe("emulator: profile start, close, status", () => {
     expectError(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 999 } }), 200, 101, "Profile not found");
   });
 
-  it("closes a profile that is not running as a success", async () => {
+  it("answers code -1 to closing a profile that is not running, by envId or uniqueId, also right after a close", async () => {
     const envId = profileId(4);
-    assert.deepEqual(dataOf(await call(emulator().localUrl, "/api/env/close", { body: { envId } })), { envId, debugPort: "" });
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { envId } }), 200, -1, "Profile is not running");
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 5 } }), 200, -1, "Profile is not running");
+    dataOf(await call(emulator().localUrl, "/api/env/start", { body: { envId } }));
+    assert.deepEqual(dataOf(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 5 } })), { envId, debugPort: "" });
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { envId } }), 200, -1, "Profile is not running");
+    assert.deepEqual(emulator().running(), []);
   });
 
   it("rejects an envId of the wrong type with 99001", async () => {
