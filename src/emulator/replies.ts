@@ -40,7 +40,9 @@ export const paramError = (message: string): Reply => fail(CODES.paramError, mes
 export const unknownError = (): Reply => fail(CODES.unknownError, "Unknown system error", 500);
 export const profileNotFound = (): Reply => fail(CODES.profileNotFound, "Profile not found");
 
-export function tooManyRequests(retryAfterSeconds: number): Reply {
+/** The published 429 reply; it carries Retry-After only when `retryAfterSeconds` is given. */
+export function rateLimitExceeded(retryAfterSeconds?: number): Reply {
+  if (retryAfterSeconds === undefined) return fail(CODES.rateLimited, "Rate limit exceeded", 429);
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
   return fail(CODES.rateLimited, "Rate limit exceeded", 429, { "Retry-After": String(seconds) });
 }

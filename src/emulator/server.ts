@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { checkLocalToken, invalidToken } from "./auth";
 import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
 import { CODES } from "./codes";
-import { badRequest, fail, notFound, paramError, tooLarge, tooManyRequests, unknownError, type Reply } from "./replies";
+import { badRequest, fail, notFound, paramError, tooLarge, rateLimitExceeded, unknownError, type Reply } from "./replies";
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
 import { routeKey, type Route, type RouteTable } from "./routes";
@@ -64,7 +64,7 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse,
       res.end('{"code":0,"data":{');
       return true;
     case "tooMany":
-      send(res, tooManyRequests(plan.retryAfterSeconds));
+      send(res, rateLimitExceeded(plan.retryAfterSeconds));
       return true;
     case "hang":
       return true; // the socket stays open until the client gives up or the emulator closes
@@ -115,7 +115,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
     const waitSeconds = state.limiters[api].take();
     if (waitSeconds !== undefined) {
       state.stats.rateLimited++;
-      return send(res, tooManyRequests(waitSeconds));
+      return send(res, rateLimitExceeded(state.rateLimitRetryAfter ? waitSeconds : undefined));
     }
   }
 

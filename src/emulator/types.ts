@@ -63,8 +63,13 @@ export interface EmulatorOptions {
   tags?: number; // default 6
   apps?: number; // default 30
   maxPageSize?: number; // default 100; larger requested page sizes are clamped to it
-  /** Requests per minute per API; 0 or undefined = no limit. */
+  /**
+   * Requests accepted per API (Local and Open counted apart) in any 60 s; 0 or undefined = no limit.
+   * Past it the answer is the published HTTP 429 `{code: 429, msg: "Rate limit exceeded", data: null}`.
+   */
   rateLimitPerMinute?: number;
+  /** Adds Retry-After (seconds until a request would be accepted) to rate-limited answers; default false, as published. */
+  rateLimitRetryAfter?: boolean;
   faults?: FaultRates;
   /** Delay before /api/env/start answers, in ms (default 0). */
   startDelayMs?: number;
@@ -196,7 +201,8 @@ export interface Emulator {
   setFaults(rates: FaultRates): void;
   script(fault: ScriptedFault): void;
   setLocalToken(token: string | undefined): void;
-  setRateLimit(perMinute: number | undefined): void;
+  /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */
+  setRateLimit(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
   /** Stops both servers and every debug-port listener; destroys open sockets. */
   close(): Promise<void>;
 }

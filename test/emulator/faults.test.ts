@@ -177,31 +177,3 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
     assert.ok(outcome.error, "the hanging request should fail when the emulator closes");
   });
 });
-
-describe("emulator: rate limit", () => {
-  const { emulator } = useEmulator({ rateLimitPerMinute: 3 });
-  // A fresh window of 3 per minute for each test, whichever tests ran before it.
-  beforeEach(() => {
-    emulator().setRateLimit(3);
-    emulator().resetStats();
-  });
-
-  it("answers 429 with Retry-After past the per-minute limit, per API", async () => {
-    for (let i = 0; i < 3; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    const limited = await call(emulator().localUrl, "/api/env/page", { body: {} });
-    expectError(limited, 429, 429, "Rate limit exceeded");
-    const retryAfter = Number(limited.headers.get("retry-after"));
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-    assert.equal(emulator().stats.rateLimited, 1);
-    await bearer(emulator()); // the Open API has its own window
-  });
-
-  it("lifts and sets the limit with setRateLimit", async () => {
-    emulator().setRateLimit(undefined);
-    for (let i = 0; i < 5; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    emulator().setRateLimit(1);
-    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 429, 429);
-    emulator().setRateLimit(0);
-  });
-});
