@@ -66,6 +66,9 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse,
     case "tooMany":
       send(res, rateLimitExceeded(plan.retryAfterSeconds));
       return true;
+    case "rateLimited":
+      send(res, rateLimitExceeded());
+      return true;
     case "hang":
       return true; // the socket stays open until the client gives up or the emulator closes
     case "tokenFailure":

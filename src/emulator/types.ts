@@ -10,6 +10,7 @@ export type FaultKind =
   | "reset" // destroy the socket without answering
   | "malformed" // HTTP 200 with a body that is not valid JSON
   | "tooMany" // HTTP 429 with Retry-After and the {code: 429} envelope
+  | "rateLimited" // the published rate-limit answer: HTTP 429 {code: 429, msg: "Rate limit exceeded"}, no Retry-After
   | "hang" // accept the request and never answer (until the emulator closes)
   | "tokenFailure" // Open API /oauth2/token answers HTTP 500 {code: 500}
   | "echo"; // HTTP 500 {code: 500} whose msg repeats the request as received: method, path, headers, body
@@ -21,6 +22,7 @@ export interface FaultRates {
   reset?: number;
   malformed?: number;
   tooMany?: number;
+  rateLimited?: number;
   hang?: number;
   /**
    * Probability that the answer echoes the request (headers, credentials included, and body) in its

@@ -71,6 +71,27 @@ describe("emulator: scripted faults", () => {
     assert.equal(emulator().stats.rateLimited, 0);
   });
 
+  it("rateLimited: the published HTTP 429 without Retry-After, scripted or at random", async () => {
+    emulator().script({ kind: "rateLimited", api: "local", path: page, times: 2 });
+    for (let i = 0; i < 2; i++) {
+      const answer = await call(emulator().localUrl, page, { body: {} });
+      expectError(answer, 429, 429, "Rate limit exceeded");
+      assert.equal(answer.headers.get("retry-after"), null);
+    }
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    emulator().setFaults({ rateLimited: 1 });
+    try {
+      const answer = await call(emulator().localUrl, "/api/proxyInfo/page", { body: {} });
+      expectError(answer, 429, 429, "Rate limit exceeded");
+      assert.equal(answer.headers.get("retry-after"), null);
+    } finally {
+      emulator().setFaults({});
+    }
+    assert.equal(injected("rateLimited"), 3);
+    assert.equal(injected("tooMany"), 0);
+    assert.equal(emulator().stats.rateLimited, 0, "a fault, not the rate limit");
+  });
+
   it("latency: delays the normal answer", async () => {
     emulator().script({ kind: "latency", latencyMs: 200 });
     const begun = Date.now();
