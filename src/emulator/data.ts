@@ -1,4 +1,5 @@
 import { idSequence, mulberry32, pick, randomInt, type Random } from "./prng";
+import { makeProxies } from "./proxy-data";
 import type { App, AppVersion, CloudPhone, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
 
 export interface DataCounts {
@@ -13,14 +14,6 @@ export interface DataCounts {
 
 const TAG_NAMES = ["Shopping", "Social", "Ads", "Email", "Testing", "VIP", "Warm-up", "Archive"];
 const APP_NAMES = ["TikTok", "WhatsApp", "Instagram", "Telegram", "Facebook", "YouTube", "Chrome", "Gmail"];
-const PLACES: readonly [string, string, string][] = [
-  ["US", "California", "Los Angeles"],
-  ["US", "New York", "New York"],
-  ["GB", "England", "London"],
-  ["DE", "Berlin", "Berlin"],
-  ["JP", "Tokyo", "Tokyo"],
-  ["SG", "Singapore", "Singapore"],
-];
 
 const numbered = (prefix: string, index: number): string => `${prefix} ${String(index + 1).padStart(3, "0")}`;
 
@@ -37,33 +30,6 @@ function makeTags(random: Random, count: number): Tag[] {
 function makeGroups(random: Random, count: number): Group[] {
   const nextId = idSequence(random, 1_700_000_000_000_000_000n, 1_000_000);
   return Array.from({ length: count }, (_, i) => ({ id: nextId(), groupName: `Group ${i + 1}` }));
-}
-
-function makeProxies(random: Random, count: number): ProxyInfo[] {
-  const nextId = idSequence(random, 1_600_000_000_000_000_000n, 1_000_000);
-  return Array.from({ length: count }, (_, i) => {
-    const [countryCode, state, city] = pick(random, PLACES);
-    const proxyType = randomInt(random, 0, 2);
-    return {
-      id: nextId(),
-      proxyName: numbered("Proxy", i),
-      proxyType,
-      proxyProvider: proxyType,
-      proxyCategoryType: 2,
-      proxyCheckStatus: 1,
-      proxyStatus: 1,
-      state,
-      city,
-      proxyPort: randomInt(random, 1024, 65535),
-      proxyIp: `203.0.113.${(i % 254) + 1}`,
-      exportIp: `198.51.100.${randomInt(random, 1, 254)}`,
-      countryCode,
-      expiryTime: null,
-      username: `user${String(i + 1).padStart(3, "0")}`,
-      password: null,
-      refreshUrl: null,
-    };
-  });
 }
 
 /** Zero to two distinct tags: about 40% of items get some. */
