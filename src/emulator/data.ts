@@ -1,6 +1,8 @@
+import { makeCloudPhones } from "./cloud-phone-data";
 import { idSequence, mulberry32, pick, randomInt, type Random } from "./prng";
 import { makeProxies } from "./proxy-data";
-import type { App, AppVersion, CloudPhone, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
+import { groupFor, numbered, someTags } from "./seed-parts";
+import type { App, AppVersion, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
 
 export interface DataCounts {
   seed: number;
@@ -15,8 +17,6 @@ export interface DataCounts {
 const TAG_NAMES = ["Shopping", "Social", "Ads", "Email", "Testing", "VIP", "Warm-up", "Archive"];
 const APP_NAMES = ["TikTok", "WhatsApp", "Instagram", "Telegram", "Facebook", "YouTube", "Chrome", "Gmail"];
 
-const numbered = (prefix: string, index: number): string => `${prefix} ${String(index + 1).padStart(3, "0")}`;
-
 /** Tags cycle through a fixed list, then get numbered names so they stay unique. */
 function tagName(index: number): string {
   return TAG_NAMES[index] ?? `Tag ${index + 1}`;
@@ -30,21 +30,6 @@ function makeTags(random: Random, count: number): Tag[] {
 function makeGroups(random: Random, count: number): Group[] {
   const nextId = idSequence(random, 1_700_000_000_000_000_000n, 1_000_000);
   return Array.from({ length: count }, (_, i) => ({ id: nextId(), groupName: `Group ${i + 1}` }));
-}
-
-/** Zero to two distinct tags: about 40% of items get some. */
-function someTags(random: Random, tags: readonly Tag[]): Tag[] {
-  if (tags.length === 0 || random() >= 0.4) return [];
-  const first = Math.floor(random() * tags.length);
-  const chosen = [tags[first]];
-  if (tags.length > 1 && random() < 0.3) chosen.push(tags[(first + 1) % tags.length]);
-  return chosen.filter((tag): tag is Tag => tag !== undefined);
-}
-
-/** Round-robin over the groups plus one "ungrouped" slot. */
-function groupFor(index: number, groups: readonly Group[]): { groupId: string; groupName: string | null } {
-  const group = groups[index % (groups.length + 1)];
-  return group ? { groupId: group.id, groupName: group.groupName } : { groupId: "0", groupName: null };
 }
 
 function makeProfiles(random: Random, count: number, groups: Group[], tags: Tag[], proxies: ProxyInfo[]): Profile[] {
@@ -63,37 +48,6 @@ function makeProfiles(random: Random, count: number, groups: Group[], tags: Tag[
     };
   }
   return profiles;
-}
-
-function dateText(random: Random): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const month = randomInt(random, 1, 12);
-  const day = randomInt(random, 1, 28);
-  const hour = randomInt(random, 0, 23);
-  const minute = randomInt(random, 0, 59);
-  return `2026-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(randomInt(random, 0, 59))}`;
-}
-
-function makeCloudPhones(random: Random, count: number, groups: Group[], tags: Tag[]): CloudPhone[] {
-  const nextId = idSequence(random, 1_650_000_000_000_000n, 1_000_000);
-  return Array.from({ length: count }, (_, i) => {
-    const enableAdb = random() < 0.5;
-    return {
-      id: nextId(),
-      envName: numbered("Phone", i),
-      envRemark: "",
-      envStatus: pick(random, [2, 4]),
-      abnormalStatus: 0,
-      billingType: 1,
-      enableAdb,
-      supportAdb: true,
-      ...groupFor(i, groups),
-      tagInfos: someTags(random, tags),
-      androidId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(""),
-      proxyStatus: randomInt(random, 0, 3),
-      createDate: dateText(random),
-    };
-  });
 }
 
 function makeApps(random: Random, count: number): App[] {
@@ -129,7 +83,7 @@ export function generateData(counts: DataCounts): EmulatorData {
   const groups = makeGroups(random, counts.groups);
   const proxies = makeProxies(random, counts.proxies);
   const profiles = makeProfiles(random, counts.profiles, groups, tags, proxies);
-  const cloudPhones = makeCloudPhones(random, counts.cloudPhones, groups, tags);
+  const cloudPhones = makeCloudPhones(random, counts.cloudPhones, { groups, tags, proxies });
   const apps = makeApps(random, counts.apps);
   return { profiles, cloudPhones, proxies, groups, tags, apps };
 }

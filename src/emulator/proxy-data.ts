@@ -1,4 +1,5 @@
 import { idSequence, pick, randomInt, type Random } from "./prng";
+import { dateText, numbered } from "./seed-parts";
 import type { ProxyInfo } from "./types";
 
 const PLACES: readonly [string, string, string][] = [
@@ -57,9 +58,7 @@ function ipOf(host: Host, index: number): string {
 /** Platform proxies expire; an expired one already has. */
 function expiryOf(kind: ProxyKind, random: Random): string | null {
   if (kind.proxyCategoryType !== 1) return null;
-  const pad = (n: number): string => String(n).padStart(2, "0");
-  const year = kind.proxyStatus === 3 ? 2025 : 2027;
-  return `${year}-${pad(randomInt(random, 1, 12))}-${pad(randomInt(random, 1, 28))} 00:00:00`;
+  return dateText(random, kind.proxyStatus === 3 ? 2025 : 2027);
 }
 
 export function makeProxies(random: Random, count: number): ProxyInfo[] {
@@ -70,7 +69,7 @@ export function makeProxies(random: Random, count: number): ProxyInfo[] {
     const proxyIp = ipOf(kind.host, i);
     return {
       id: nextId(),
-      proxyName: `Proxy ${String(i + 1).padStart(3, "0")}`,
+      proxyName: numbered("Proxy", i),
       proxyType: kind.proxyType,
       proxyProvider: kind.proxyProvider,
       proxyCategoryType: kind.proxyCategoryType,

@@ -137,6 +137,64 @@ export interface Profile {
   proxy: ProxyInfo | null;
 }
 
+/** ADB access to a cloud phone (the spec's AdbInfo): only a powered-on phone has it (`success` 1). */
+export interface AdbInfo {
+  adbIp: string;
+  adbPassword: string;
+  adbPort: string;
+  /** The SSH tunnel command for phones reached through one (MoreLogin's ADB guide), else null. */
+  command: string | null;
+  expireTime: string | null;
+  /** Why ADB details could not be had, when `success` is 0. */
+  remark: string;
+  success: 1 | 0;
+}
+
+export interface ProxySubscription {
+  activeRecordId: string;
+  businessId: string;
+  createMember: number;
+  endTime: string;
+  id: string;
+  nextBillingTime: string;
+  startTime: string;
+  subPayMethod: string;
+  subStatus: number;
+  subType: number;
+  teamId: string;
+}
+
+/** A cloud phone's proxy: the cloud-phone spec's ProxyInfo, a different shape from the proxy list's. */
+export interface CloudPhoneProxy {
+  id: string;
+  proxyName: string;
+  proxyIp: string;
+  proxyPort: number | null;
+  country: string;
+  countryCode: string;
+  state: string | null;
+  city: string | null;
+  exportIp: string;
+  proxyStatus: number;
+  proxyCheckStatus: number;
+  /** Spelled so in the spec. */
+  proxyCatagoryType: number;
+  proxyType: number;
+  createDate: string;
+  delFlag: number;
+  expiryTime: string;
+  groupId: string;
+  providerCode: string;
+  proxyAreaCode: string;
+  proxyInfo: string;
+  proxyRegionCode: string;
+  proxySub: ProxySubscription;
+  proxyTypeCode: string;
+  regionKey: string;
+  releaseTime: string;
+  uniqueId: number;
+}
+
 export interface CloudPhone {
   id: string;
   envName: string;
@@ -146,11 +204,14 @@ export interface CloudPhone {
   billingType: number;
   enableAdb: boolean;
   supportAdb: boolean;
+  adbInfo: AdbInfo;
   groupId: string;
   groupName: string | null;
   tagInfos: Tag[];
   androidId: string;
   proxyStatus: number;
+  /** Null only when the emulator has no proxy a cloud phone can use. */
+  proxy: CloudPhoneProxy | null;
   createDate: string;
 }
 
