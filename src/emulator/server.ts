@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { checkLocalToken, invalidToken } from "./auth";
 import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
 import { CODES } from "./codes";
-import { badRequest, fail, notFound, paramError, tooLarge, rateLimitExceeded, unknownError, type Reply } from "./replies";
+import { badRequest, fail, notFound, paramError, rateLimitExceeded, tooLarge, unknownError, type Reply } from "./replies";
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
 import { routeKey, type Route, type RouteTable } from "./routes";

@@ -33,7 +33,7 @@ export interface FaultRates {
   tokenFailure?: number;
   /** Random extra latency added to every answer, uniformly in [min, max] milliseconds. */
   latencyMs?: [number, number];
-  /** Retry-After seconds sent with injected 429s (default 1; may be fractional, sent rounded up). */
+  /** Retry-After seconds sent with injected `tooMany` 429s (default 1; may be fractional, sent rounded up). */
   retryAfterSeconds?: number;
 }
 
