@@ -19,7 +19,12 @@ describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)",
   });
   afterEach(() => helper.unload());
 
-  const flowError = (msg: Msg | undefined): Record<string, unknown> => (msg?.morelogin as { error: Record<string, unknown> }).error;
+  /** `msg.morelogin` of a message that must be there. */
+  const infoOf = (msg: Msg | undefined): { api: string; path: string; requestId?: string; error: Record<string, unknown> } => {
+    assert.ok(msg?.morelogin, "the message has msg.morelogin");
+    return msg.morelogin as { api: string; path: string; requestId?: string; error: Record<string, unknown> };
+  };
+  const flowError = (msg: Msg | undefined): Record<string, unknown> => infoOf(msg).error;
 
   it("a node's timeout bounds each attempt's wait for an answer, and can come from msg", async () => {
     emulator().script({ kind: "hang", path: "/api/env/page", times: 2 });
@@ -124,20 +129,20 @@ describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)",
   it("list cloud-phone apps uses the Local API when new, with no token, and the Open API when saved before 0.2", async () => {
     const local = await sendTo(emulator(), { type: "morelogin-list-apps", api: "local" }, { payload: "" });
     assert.equal(local.out.length, 1);
-    assert.deepEqual((local.out[0]?.morelogin as { api: string; path: string }).api, "local");
+    assert.equal(infoOf(local.out[0]).api, "local");
     assert.equal(requests(emulator(), "local POST /api/cloudphone/app/page"), 1);
     assert.equal(emulator().stats.tokenRequests, 0, "no API key needed");
     await helper.unload();
 
     const saved = await sendTo(emulator(), { type: "morelogin-list-apps" }, { payload: "" });
     assert.equal(saved.out.length, 1);
-    assert.deepEqual(saved.out[0]?.morelogin, { api: "open", path: "/cloudphone/app/page", requestId: (saved.out[0]?.morelogin as { requestId: string }).requestId });
+    assert.deepEqual(saved.out[0]?.morelogin, { api: "open", path: "/cloudphone/app/page", requestId: infoOf(saved.out[0]).requestId });
     assert.equal(requests(emulator(), "open POST /cloudphone/app/page"), 1);
     await helper.unload();
 
     const all = await sendTo(emulator(), { type: "morelogin-list-apps", api: "local", all: true }, { payload: "" });
-    assert.equal((all.out[0]?.payload as unknown[]).length, 3);
-    assert.equal((all.out[0]?.morelogin as { path: string }).path, "/api/cloudphone/app/page");
+    assert.deepEqual(all.out[0]?.payload, emulator().data.apps);
+    assert.equal(infoOf(all.out[0]).path, "/api/cloudphone/app/page");
   });
 
   it("list groups always sends groupName, pageNo and pageSize, which MoreLogin requires", async () => {
