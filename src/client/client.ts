@@ -282,9 +282,10 @@ export class MoreLoginClient {
       if (isRateLimit(error)) {
         refused = true;
         refusals++;
-        if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
+        // The API asked for a pause: the other calls to it keep to it even when this one gives up.
         const fallbackMs = this.retry.refusalDelayMs * 2 ** (refusals - 1);
         this.gates[call.api].refused(error.retryAfterMs, fallbackMs, this.retry.maxRateLimitWaitMs);
+        if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
       } else {
         refusals = 0;
         failures++;
