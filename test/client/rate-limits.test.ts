@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
+import { shiftClock } from "../support/clock";
 import { clientFor, rejection, requests, sleep, useEmulator } from "../support/emulator";
 import { errorOf, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
@@ -146,12 +147,40 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     const controller = new AbortController();
     const refused = track(patient.call("listProfiles", {}, { signal: controller.signal }));
     await refusedTimes(1);
+    const abortedAt = performance.now();
     controller.abort();
     const error = await errorOf(refused);
+    assert.ok(performance.now() - abortedAt < 2_000, "at once, not after the 20 s");
     assert.ok(error instanceof MoreLoginAbortError, String(error));
     assert.equal(error.kind, "aborted");
     await sleep(100);
     assert.equal(requests(emulator(), PAGE), 1);
+  });
+
+  it("sends a refused call again before the calls that came after it", async () => {
+    const clock = shiftClock();
+    try {
+      const paced = clientWith({ pacing: { localRpm: 1 } });
+      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
+      const calls = ["refused", "next", "last"].map((envName) => track(paced.call("listProfiles", { envName })));
+      await refusedTimes(1);
+      const nudges: Tracked<unknown>[] = [];
+      for (const call of calls) {
+        // Past the hold and the window; a call that arrives makes the gate look again, and waits behind.
+        clock.advance(61_000);
+        nudges.push(track(paced.call("listTags")));
+        await waitUntil(() => call.settled, "the next call is let through", 3_000);
+        await resultOf(call);
+      }
+      const names = emulator()
+        .requestLog.filter((request) => request.path === "/api/env/page")
+        .map((request) => (request.body as { envName?: unknown }).envName);
+      assert.deepEqual(names, ["refused", "refused", "next", "last"]);
+      await paced.close();
+      await Promise.all(nudges.map((nudge) => errorOf(nudge)));
+    } finally {
+      clock.restore();
+    }
   });
 
   it("still holds the other calls when a refused call gives up", async () => {
