@@ -13,8 +13,8 @@ const CLOSE = "local POST /api/env/close";
 const TOKEN = "open POST /oauth2/token";
 const APPS = "open POST /cloudphone/app/page";
 
-/** Waits shortened for tests: a refusal is waited out for at most this long. */
-const SHORT_WAIT = { maxRateLimitWaitMs: 50 };
+/** Waits shortened for tests: a refusal is waited out for at most this long, other failures backed off briefly. */
+const SHORT_WAIT = { maxRateLimitWaitMs: 50, baseDelayMs: 5, maxDelayMs: 20 };
 
 describe("client: rate-limit replies (HTTP 429)", () => {
   const { emulator } = useEmulator();
