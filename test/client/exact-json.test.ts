@@ -12,6 +12,8 @@ describe("client: integers beyond 2^53 in replies (parseJsonExact)", () => {
       nested: { ids: ["18446744073709551615", "-9223372036854775808"] },
       list: [{ envId: "1690000000000000001" }],
     });
+    assert.deepEqual(parseJsonExact("[12345678901234567890]"), ["12345678901234567890"], "first in an array");
+    assert.deepEqual(parseJsonExact('{"a":-12345678901234567890}'), { a: "-12345678901234567890" }, "negative, alone");
   });
 
   it("keeps safe integers as numbers, 16 digits too, and makes 2^53 a string (2^53 + 1 would read as it)", () => {
@@ -120,5 +122,6 @@ describe("client: integers beyond 2^53 reach the caller exactly", () => {
     stub.otherwise = { body: '{"code":0,"data":{"id":12345678901234567890' };
     const error = await rejection(client.call("listProfiles", {}));
     assert.ok(error instanceof MoreLoginResponseError, String(error));
+    assert.match(error.message, /^Local API answered HTTP 200 with a body that is not JSON: /);
   });
 });
