@@ -283,8 +283,7 @@ export class MoreLoginClient {
         refused = true;
         refusals++;
         // The API asked for a pause: the other calls to it keep to it even when this one gives up.
-        const fallbackMs = this.retry.refusalDelayMs * 2 ** (refusals - 1);
-        this.gates[call.api].refused(error.retryAfterMs, fallbackMs, this.retry.maxRateLimitWaitMs);
+        this.gates[call.api].refused(error.retryAfterMs, this.retry.maxRateLimitWaitMs);
         if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
       } else {
         refusals = 0;
