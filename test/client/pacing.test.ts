@@ -289,25 +289,25 @@ describe("client: pacing window and gate, on a clock of their own", () => {
     assert.deepEqual(passed, ["a", "b", "c", "d", "e", "f"]);
   });
 
-  it("after a refusal waits Retry-After when given, else until the oldest answered request stops counting, else the fallback; never past the cap", () => {
+  it("after a refusal waits Retry-After when given, else until the oldest answered request stops counting; never past the cap", () => {
     const fresh = (): ApiGate => new ApiGate(0, closing.signal, now);
-    assert.equal(fresh().refused(2_500, 1_000, 60_000), 2_500, "Retry-After");
-    assert.equal(fresh().refused(90_000, 1_000, 60_000), 60_000, "Retry-After, capped");
-    assert.equal(fresh().refused(undefined, 1_000, 60_000), 1_000, "nothing of its own to wait out: the fallback");
+    assert.equal(fresh().refused(2_500, 60_000), 2_500, "Retry-After");
+    assert.equal(fresh().refused(90_000, 60_000), 60_000, "Retry-After, capped");
+    assert.equal(fresh().refused(undefined, 5_000), 5_000, "nothing answered to wait out: the cap");
 
     const used = fresh();
     assert.equal(used.enter({}), undefined);
     used.leave();
     time = START + 10_000;
-    assert.equal(used.refused(undefined, 1_000, 60_000), 51_000, "until the request answered at 1,000 s stops counting at 1,061 s");
-    assert.equal(used.refused(undefined, 1_000, 5_000), 5_000, "capped");
+    assert.equal(used.refused(undefined, 60_000), 51_000, "until the request answered at 1,000 s stops counting at 1,061 s");
+    assert.equal(used.refused(undefined, 5_000), 5_000, "capped");
   });
 
   it("lets nothing through while held, then the refused call first and the others in the order they came", async () => {
     const gate = new ApiGate(0, closing.signal, now);
     const passed: string[] = [];
     const enter = entrant(gate, passed);
-    gate.refused(50, 1_000, 60_000);
+    gate.refused(50, 60_000);
     enter("b");
     enter("c");
     enter("a", true);

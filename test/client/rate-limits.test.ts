@@ -112,6 +112,16 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     assert.ok(performance.now() - started < 5_000, "not the 30 s asked for");
   });
 
+  it("waits before sending a call refused without Retry-After (the published 429) again: until the window allows, at most the cap", async () => {
+    const capped = clientWith({ retry: { maxRateLimitWaitMs: 400 } });
+    emulator().script({ kind: "rateLimited", path: "/api/env/page" });
+    const started = performance.now();
+    const result = await capped.call("listProfiles", {});
+    assert.equal(result.data.current, "1");
+    assert.ok(performance.now() - started >= 350, "the refused request counts in the window for a minute, so the wait is the cap");
+    assert.equal(requests(emulator(), PAGE), 2);
+  });
+
   it("gives up after 5 refusals in a row with kind rate-limit and the API's code and msg", async () => {
     const patient = clientWith({ retry: SHORT_WAIT });
     emulator().script({ kind: "tooMany", path: "/api/env/page", times: 5 });
