@@ -282,8 +282,9 @@ export class MoreLoginClient {
       if (isRateLimit(error)) {
         refused = true;
         refusals++;
-        if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
+        // The API asked for a pause: the other calls to it keep to it even when this one gives up.
         this.gates[call.api].refused(error.retryAfterMs, this.retry.maxRateLimitWaitMs);
+        if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
       } else {
         refusals = 0;
         failures++;

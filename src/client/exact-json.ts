@@ -3,13 +3,13 @@
  * string instead of a rounded number (a 64-bit ID sent as a number, say).
  */
 export function parseJsonExact(text: string): unknown {
-  // An integer of 16 digits or more right after `:`, `[` or `,`. Quoted IDs, the usual case, do not
-  // match, so most replies go straight to JSON.parse.
+  // An integer of 16 digits or more right after `:`, `[` or `,`, or as the whole text. Quoted IDs, the
+  // usual case, do not match, so most replies go straight to JSON.parse.
   if (!MAYBE_UNSAFE.test(text)) return JSON.parse(text);
   return JSON.parse(quoteUnsafeIntegers(text));
 }
 
-const MAYBE_UNSAFE = /[[:,]\s*-?\d{16}/;
+const MAYBE_UNSAFE = /(?:^|[[:,])\s*-?\d{16}/;
 const INTEGER = /^-?\d+$/;
 
 /** The JSON text with every unsafe integer literal put in quotes; strings are left untouched. */

@@ -1,0 +1,158 @@
+import assert from "node:assert/strict";
+import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient, type Pacing } from "../../src/client";
+import type { Emulator } from "../../src/emulator";
+import { clientFor, requests, sleep, useEmulator } from "../support/emulator";
+import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
+
+const START = "local POST /api/env/start";
+/** How long the emulator takes to start a profile: long enough to see starts overlap. */
+const START_DELAY_MS = 400;
+
+/** The envId of each start the emulator got, in the order it got them. */
+function startedIds(emulator: Emulator): unknown[] {
+  return emulator.requestLog.filter((request) => request.path === "/api/env/start").map((request) => (request.body as { envId?: unknown }).envId);
+}
+
+function profileIds(emulator: Emulator, count: number): string[] {
+  return emulator.data.profiles.slice(0, count).map((profile) => profile.id);
+}
+
+describe("client: concurrency limit for profile starts", () => {
+  const { emulator } = useEmulator({ startDelayMs: START_DELAY_MS });
+  let client: MoreLoginClient | undefined;
+  beforeEach(() => emulator().resetStats());
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+
+  function limited(pacing: Partial<Pacing>): MoreLoginClient {
+    client = clientFor(emulator(), { pacing: { localRpm: 0, ...pacing } });
+    return client;
+  }
+
+  it("has at most `concurrency` starts in flight at once; the others wait and then start", async () => {
+    const two = limited({ concurrency: 2 });
+    const ids = profileIds(emulator(), 6);
+    const starts = ids.map((envId) => track(two.call("startProfile", { envId })));
+    let most = 0;
+    while (!starts.every((start) => start.settled)) {
+      // Seen by the emulator and not yet answered to the client.
+      const inFlight = requests(emulator(), START) - starts.filter((start) => start.settled).length;
+      most = Math.max(most, inFlight);
+      await sleep(10);
+    }
+    assert.equal(most, 2);
+    for (const [index, start] of starts.entries()) assert.equal((await resultOf(start)).data.envId, ids[index]);
+    assert.equal(requests(emulator(), START), 6);
+  });
+
+  it("lets the waiting starts go in the order they came", async () => {
+    const one = limited({ concurrency: 1 });
+    const ids = profileIds(emulator(), 4);
+    await Promise.all(ids.map((envId) => one.call("startProfile", { envId })));
+    assert.deepEqual(startedIds(emulator()), ids);
+  });
+
+  it("holds no list, status or close behind the starts in progress", async () => {
+    const one = limited({ concurrency: 1 });
+    const [a, b, c] = profileIds(emulator(), 3);
+    const startA = track(one.call("startProfile", { envId: a }));
+    const startB = track(one.call("startProfile", { envId: b }));
+    await one.call("listProfiles", {});
+    await one.call("listCloudPhones", {});
+    await one.call("profileStatus", { envId: a });
+    await one.call("closeProfile", { envId: c });
+    await one.request({ api: "local", method: "POST", path: "/api/env/page", body: {} });
+    assert.equal(startA.settled, false, "the first start is still running");
+    assert.equal(startB.settled, false, "the second start still waits");
+    await resultOf(startA);
+    await resultOf(startB);
+  });
+
+  it("counts a start sent through the generic request as a start", async () => {
+    const one = limited({ concurrency: 1 });
+    const [a, b] = profileIds(emulator(), 2);
+    const startA = track(one.call("startProfile", { envId: a }));
+    const startB = track(one.request({ api: "local", method: "POST", path: "/api/env/start", body: { envId: b } }));
+    await sleep(150);
+    assert.equal(requests(emulator(), START), 1, "the generic start waits for the place");
+    await resultOf(startA);
+    assert.equal(((await resultOf(startB)).data as { envId?: unknown }).envId, b);
+    assert.deepEqual(startedIds(emulator()), [a, b]);
+  });
+
+  it("ends a start waiting for a place when its signal fires or the client closes, once each, and sends neither", async () => {
+    const one = limited({ concurrency: 1 });
+    const [a, b, c] = profileIds(emulator(), 3);
+    const running = track(one.call("startProfile", { envId: a }));
+    const controller = new AbortController();
+    const cancelledLog = queuedLog();
+    const closedLog = queuedLog();
+    const cancelled = track(one.call("startProfile", { envId: b }, { signal: controller.signal, onQueued: cancelledLog.onQueued }));
+    const closed = track(one.call("startProfile", { envId: c }, { onQueued: closedLog.onQueued }));
+    await sleep(50);
+    assert.deepEqual([cancelledLog.events, closedLog.events], [[true], [true]]);
+
+    controller.abort();
+    const error = await errorOf(cancelled);
+    assert.ok(error instanceof MoreLoginAbortError, String(error));
+    assert.equal(error.kind, "aborted");
+    assert.equal(error.notSent, true);
+    assert.equal(error.message, "the call was cancelled while it waited for a free place among the starts in progress");
+    assert.equal(closed.settled, false, "the start behind it keeps waiting");
+
+    await one.close();
+    const closedError = await errorOf(closed);
+    assert.ok(closedError instanceof MoreLoginAbortError, String(closedError));
+    assert.equal(closedError.notSent, true);
+    assert.equal(closedError.message, "the MoreLogin client was closed while the call waited for a free place among the starts in progress");
+    assert.ok((await errorOf(running)) instanceof MoreLoginAbortError, "the start in flight ends too");
+    assert.deepEqual(
+      [cancelledLog.events, closedLog.events],
+      [
+        [true, false],
+        [true, false],
+      ],
+    );
+    await sleep(50);
+    assert.deepEqual(startedIds(emulator()), [a]);
+  });
+
+  it("does not limit starts with concurrency 0", async () => {
+    const unlimited = limited({ concurrency: 0 });
+    const starts = profileIds(emulator(), 8).map((envId) => track(unlimited.call("startProfile", { envId })));
+    await waitUntil(() => requests(emulator(), START) === 8 || starts.some((start) => start.settled), "the starts are sent");
+    assert.equal(requests(emulator(), START), 8, "all eight in flight at once");
+    assert.ok(starts.every((start) => !start.settled));
+    await Promise.all(starts.map((start) => resultOf(start)));
+  });
+
+  it("allows five starts at once by default", async () => {
+    const byDefault = limited({});
+    const starts = profileIds(emulator(), 7).map((envId) => track(byDefault.call("startProfile", { envId })));
+    await waitUntil(() => requests(emulator(), START) === 5, "five starts are sent");
+    await sleep(100);
+    assert.equal(requests(emulator(), START), 5);
+    await Promise.all(starts.map((start) => resultOf(start)));
+  });
+});
+
+describe("client: waiting for a place among the starts does not count against the timeout", () => {
+  const { emulator } = useEmulator();
+  let client: MoreLoginClient | undefined;
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+  });
+
+  it("a start queued behind one that hangs succeeds after waiting longer than its own timeout", async () => {
+    client = clientFor(emulator(), { pacing: { concurrency: 1, localRpm: 0 } });
+    const [a, b] = profileIds(emulator(), 2);
+    emulator().script({ kind: "hang", path: "/api/env/start" });
+    const hung: Tracked<unknown> = track(client.call("startProfile", { envId: a }, { timeoutMs: 700 }));
+    const patient = track(client.call("startProfile", { envId: b }, { timeoutMs: 200 }));
+    assert.ok((await errorOf(hung)) instanceof MoreLoginTimeoutError);
+    assert.equal((await resultOf(patient)).data.envId, b);
+  });
+});
