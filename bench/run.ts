@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: what our nodes cost over the HTTP call itself, against raw undici and against
- * Node-RED's core http request node, plus Open API cold start, all pages and start-up time. A
- * benchmark, not a test (not part of `npm test`). Prints a table and writes bench/results.json.
+ * Node-RED's core http request node, plus Open API cold start, all pages, throughput
+ * under a rate limit and start-up time. A benchmark, not a test (not part of `npm test`). Prints a
+ * table and writes bench/results.json.
  */
 import { availableParallelism } from "node:os";
 import { allPages } from "./all-pages";
@@ -10,6 +11,7 @@ import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
+import { rateLimited } from "./rate-limited";
 import { ratios, table, writeResults, type Figures } from "./report";
 import { startup } from "./startup";
 
@@ -33,12 +35,14 @@ async function main(): Promise<void> {
   const cold = await coldStart();
   phase("5: all pages, 100,000 profiles");
   const pages = await allPages();
+  phase("7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)");
+  const limited = await rateLimited();
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   phase("6: Node-RED start with and without the package");
   const start = await startup();
 
-  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start };
+  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start, rateLimited: limited };
   const list = ratios(figures);
   const meta = { date: new Date().toISOString(), node: process.version, cores: availableParallelism(), pinned: PINNED, seconds: round((performance.now() - began) / 1000, 1) };
   const file = writeResults(figures, list, meta);
