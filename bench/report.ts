@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
 import type { ColdStartResult } from "./cold-start";
+import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
@@ -36,6 +37,7 @@ export interface Figures {
   allPages: AllPagesResult;
   startup: StartupResult;
   rateLimited: RateLimitedResult;
+  exactJson: ExactJsonResult;
 }
 
 const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
@@ -80,7 +82,7 @@ export function formatSpread(spread: Spread | undefined): string {
 
 export function ratios(figures: Figures): Ratio[] {
   const ratio = (a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } => pairedRatio(figures, a, b, concurrency);
-  const { allPages: pages, coldStart: cold, startup, rateLimited: limited } = figures;
+  const { allPages: pages, coldStart: cold, startup, rateLimited: limited, exactJson: parse } = figures;
   const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
   const pairedAtLeast = (name: string, paired: { value: number; spread: Spread }, min: number, means: string): Ratio => ({ ...atLeast(name, paired.value, min, means), spread: paired.spread });
   const reported = (name: string, paired: { value: number; spread: Spread }, means: string): Ratio => ({
@@ -120,6 +122,13 @@ export function ratios(figures: Figures): Ratio[] {
     reported("node_vs_floor_c64", ratio("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
     reported("node_vs_floor_c1", ratio("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
     { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
+    ...parse.pages.map((page) => ({
+      name: `exact_json_vs_json_parse_${page.profiles}`,
+      value: page.variants.exact.vsPlain,
+      target: "(reported)",
+      pass: null,
+      means: `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
+    })),
   ];
 }
 
@@ -162,6 +171,10 @@ export function table(figures: Figures, list: Ratio[], meta: Record<string, unkn
       const label = `${figure.messages} list messages at once, limit ${figures.rateLimited.perMinute}/min, localRpm ${figure.localRpm}`;
       return `| ${label} | ${figure.succeeded} succeeded, ${figure.failed} failed, ${figure.seconds} s (least ${figure.leastSeconds} s), ${figure.refused} refused with 429, ${figure.pageRequests} requests |`;
     }),
+    "",
+    `| reply parsing, µs per reply (median of ${figures.exactJson.rounds} rounds; × JSON.parse) | ${figures.exactJson.pages.map((page) => `${page.profiles} profiles (${page.bytes} bytes)`).join(" | ")} |`,
+    `|---|${figures.exactJson.pages.map(() => "---").join("|")}|`,
+    ...PARSE_VARIANTS.map((variant) => `| ${PARSE_LABELS[variant]} | ${figures.exactJson.pages.map((page) => `${page.variants[variant].us} (× ${page.variants[variant].vsPlain})`).join(" | ")} |`),
     "",
     "| ratio | value | spread of the rounds: IQR (min–max) | target | met |",
     "|---|---|---|---|---|",
