@@ -168,6 +168,11 @@
       var number = Number(value);
       return value.trim() === "" || RULES.envReference.test(value) || (Number.isSafeInteger(number) && number >= 1);
     },
+    /** Seconds: blank (the call's own default), ${ENV_VAR}, or a number above 0 and at most a day. */
+    seconds: function (value) {
+      var number = Number(value);
+      return value.trim() === "" || RULES.envReference.test(value) || (Number.isFinite(number) && number > 0 && number <= 86400);
+    },
     /** A path below the API's base: no other host, no dot segments (the runtime also checks what it decodes to). */
     path: function (value) {
       return RULES.relativePath.test(value) && value.indexOf("//") !== 0 && !RULES.dotSegment.test(value.split("?")[0]);
@@ -176,6 +181,12 @@
 
   function isCount(value) {
     return RULES.positiveInteger.test(String(value));
+  }
+
+  /** A config node's pacing setting: blank (the default), ${ENV_VAR}, or a whole number (0 = no limit). */
+  function isPacing(value) {
+    var text = String(value === undefined ? "" : value).trim();
+    return text === "" || RULES.envReference.test(text) || RULES.wholeNumber.test(text);
   }
 
   /** "All pages" shows the item limit and hides the page number. */
@@ -228,8 +239,13 @@
         return this._(type + ".outputLabel");
       },
       oneditprepare: function () {
+        var node = this;
         declaration.fields.forEach(function (field) {
           if (field.input === "typed") typedField(field);
+          // A node saved before the field existed shows (and keeps) the value it has always had.
+          if (field.input === "select" && field.savedDefault !== undefined && node[field.name] === undefined) {
+            $("#node-input-" + field.name).val(field.savedDefault);
+          }
         });
         if (declaration.list) {
           $("#node-input-all").on("change", syncAllPages);
@@ -257,6 +273,7 @@
     registerNode: registerNode,
     testConnection: testConnection,
     isUrl: isUrl,
+    isPacing: isPacing,
     /** The config node's credentials and default URLs, as the runtime declares them. */
     credentials: SHARED.credentials,
     defaults: SHARED.defaults,

@@ -44,13 +44,12 @@ export class ApiGate {
 
   /**
    * The API refused a call as too frequent: every call to it waits `retryAfterMs` when the API said so,
-   * otherwise until the oldest request of the last 60 s stops counting (or `fallbackMs` when none
-   * counts), never longer than `maxWaitMs`. Returns the wait.
+   * otherwise until the oldest request of the last 60 s stops counting (the refused one counts too,
+   * so there always is one), never longer than `maxWaitMs`. Returns the wait.
    */
-  refused(retryAfterMs: number | undefined, fallbackMs: number, maxWaitMs: number): number {
+  refused(retryAfterMs: number | undefined, maxWaitMs: number): number {
     const now = this.now();
-    const untilWindow = this.window.nextExpiry();
-    const wanted = retryAfterMs ?? (untilWindow === undefined ? fallbackMs : untilWindow - now);
+    const wanted = retryAfterMs ?? (this.window.nextExpiry() ?? now + maxWaitMs) - now;
     const wait = Math.min(Math.max(0, wanted), maxWaitMs);
     this.holdUntil = Math.max(this.holdUntil, now + wait);
     return wait;

@@ -283,8 +283,7 @@ export class MoreLoginClient {
         refused = true;
         refusals++;
         if (refusals >= this.retry.refusals) throw gaveUp(error, refusals);
-        const fallbackMs = this.retry.refusalDelayMs * 2 ** (refusals - 1);
-        this.gates[call.api].refused(error.retryAfterMs, fallbackMs, this.retry.maxRateLimitWaitMs);
+        this.gates[call.api].refused(error.retryAfterMs, this.retry.maxRateLimitWaitMs);
       } else {
         refusals = 0;
         failures++;

@@ -1,4 +1,5 @@
 import { Client } from "undici";
+import type { BaseUrl } from "./urls";
 
 /**
  * Asks a started browser's debug port for its DevTools WebSocket URL (`/json/version`), which
@@ -24,7 +25,28 @@ export async function fetchWebSocketDebuggerUrl(cdpUrl: string, timeoutMs = 2_00
   }
 }
 
-export function cdpUrlFor(debugPort: unknown): string | undefined {
+/**
+ * The browser's DevTools HTTP endpoint. Debug ports listen on the machine that runs MoreLogin: that is
+ * 127.0.0.1 unless the Local API URL names another host (a tunnel, or MoreLogin's server edition,
+ * whose debug ports are forwarded).
+ */
+export function cdpUrlFor(debugPort: unknown, local?: BaseUrl): string | undefined {
   const port = Number(debugPort);
-  return Number.isInteger(port) && port > 0 && port < 65536 ? `http://127.0.0.1:${port}` : undefined;
+  return Number.isInteger(port) && port > 0 && port < 65536 ? `http://${debuggerHost(local)}:${port}` : undefined;
+}
+
+/** A DevTools URL the browser gave (it names itself 127.0.0.1) moved to the host it is reached on. */
+export function onDebuggerHost(url: string, local?: BaseUrl): string {
+  if (!local || local.loopback) return url;
+  try {
+    const moved = new URL(url);
+    moved.hostname = local.hostname;
+    return moved.toString();
+  } catch {
+    return url;
+  }
+}
+
+function debuggerHost(local?: BaseUrl): string {
+  return !local || local.loopback ? "127.0.0.1" : local.hostname;
 }

@@ -9,14 +9,9 @@ export interface RetryPolicy {
   refusals: number;
   /** The longest a rate-limit refusal is waited out, Retry-After included. */
   maxRateLimitWaitMs: number;
-  /**
-   * The wait after a refusal without Retry-After when this client has no request of the last minute
-   * to wait out (another client used up the limit); doubled at each refusal in a row.
-   */
-  refusalDelayMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000, refusals: 5, maxRateLimitWaitMs: 60_000, refusalDelayMs: 1_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000, refusals: 5, maxRateLimitWaitMs: 60_000 };
 
 /**
  * How safe it is to send a call again: a read can always be repeated; a call with side effects

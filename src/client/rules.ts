@@ -6,6 +6,8 @@
 export const RULES = {
   /** A page number, page size or item limit written as text. */
   positiveInteger: /^[1-9]\d*$/,
+  /** A pacing setting written as text: 0 (no limit) or more. */
+  wholeNumber: /^\d{1,9}$/,
   /** A setting that Node-RED fills from the environment when it deploys the node. */
   envReference: /^\$\{(\w+)\}$/,
   /** The characters a request path may have: a path below the API's base, with an optional query. */

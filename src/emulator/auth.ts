@@ -1,15 +1,16 @@
 import { createHmac, randomBytes, randomUUID } from "node:crypto";
+import { CODES } from "./codes";
 import { fail, type Reply } from "./replies";
 
 /** Local API: the `Authorization` header must equal the token exactly (no "Bearer"). */
 export function checkLocalToken(header: string | undefined, token: string | undefined): Reply | undefined {
   if (token === undefined) return undefined;
-  if (header === undefined || header === "") return fail(35001, "API authentication info missing");
-  if (header !== token) return fail(35002, "API authentication failed");
+  if (header === undefined || header === "") return fail(CODES.authMissing, "API authentication info missing");
+  if (header !== token) return fail(CODES.authFailed, "API authentication failed");
   return undefined;
 }
 
-export const invalidToken = (): Reply => fail(401, "Token expired or invalid", 401);
+export const invalidToken = (): Reply => fail(CODES.invalidToken, "Token expired or invalid", 401);
 
 const base64url = (value: string | Buffer): string => Buffer.from(value).toString("base64url");
 

@@ -51,6 +51,11 @@ export class BrowserSessions {
     await this.stopAll();
   }
 
+  /** True from the start request until the profile is stopped. */
+  isOpen(envId: string): boolean {
+    return this.sessions.has(envId);
+  }
+
   /** The debug port as a string, or "" when the profile is not running. */
   portOf(envId: string): string {
     const port = this.sessions.get(envId)?.port;

@@ -17,7 +17,10 @@ Options:
   --token-lifetime <s>    Open API token lifetime in seconds (default 3600)
   --profiles <n>          number of seeded browser profiles (default 25)
   --seed <n>              seed for the generated data (default 1)
-  --rate-limit <n>        requests per minute per API (default 0 = unlimited)
+  --rate-limit <n>        requests accepted per API in any 60 s (default 0 = unlimited);
+                          past it: HTTP 429 {"code":429,"msg":"Rate limit exceeded"}
+  --rate-limit-retry-after
+                          add Retry-After to those 429s (the published reply has none)
   --latency <min,max>     random extra latency per answer, in milliseconds
   --help                  show this help
 `;
@@ -55,6 +58,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       profiles: { type: "string" },
       seed: { type: "string" },
       "rate-limit": { type: "string" },
+      "rate-limit-retry-after": { type: "boolean" },
       latency: { type: "string" },
       help: { type: "boolean" },
     },
@@ -72,6 +76,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     profiles: integer("profiles", values.profiles, 0, 1_000_000),
     seed: integer("seed", values.seed, 0, 0xffffffff),
     rateLimitPerMinute: integer("rate-limit", values["rate-limit"], 0),
+    rateLimitRetryAfter: values["rate-limit-retry-after"],
     ...(latencyMs ? { faults: { latencyMs } } : {}),
   };
   if (options.apiId === "" || options.apiKey === "") throw new UsageError("--api-id and --api-key must not be empty");

@@ -1,5 +1,8 @@
+import { makeCloudPhones } from "./cloud-phone-data";
 import { idSequence, mulberry32, pick, randomInt, type Random } from "./prng";
-import type { App, AppVersion, CloudPhone, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
+import { makeProxies } from "./proxy-data";
+import { groupFor, numbered, someTags } from "./seed-parts";
+import type { App, AppVersion, EmulatorData, Group, Profile, ProxyInfo, Tag } from "./types";
 
 export interface DataCounts {
   seed: number;
@@ -13,16 +16,6 @@ export interface DataCounts {
 
 const TAG_NAMES = ["Shopping", "Social", "Ads", "Email", "Testing", "VIP", "Warm-up", "Archive"];
 const APP_NAMES = ["TikTok", "WhatsApp", "Instagram", "Telegram", "Facebook", "YouTube", "Chrome", "Gmail"];
-const PLACES: readonly [string, string, string][] = [
-  ["US", "California", "Los Angeles"],
-  ["US", "New York", "New York"],
-  ["GB", "England", "London"],
-  ["DE", "Berlin", "Berlin"],
-  ["JP", "Tokyo", "Tokyo"],
-  ["SG", "Singapore", "Singapore"],
-];
-
-const numbered = (prefix: string, index: number): string => `${prefix} ${String(index + 1).padStart(3, "0")}`;
 
 /** Tags cycle through a fixed list, then get numbered names so they stay unique. */
 function tagName(index: number): string {
@@ -37,48 +30,6 @@ function makeTags(random: Random, count: number): Tag[] {
 function makeGroups(random: Random, count: number): Group[] {
   const nextId = idSequence(random, 1_700_000_000_000_000_000n, 1_000_000);
   return Array.from({ length: count }, (_, i) => ({ id: nextId(), groupName: `Group ${i + 1}` }));
-}
-
-function makeProxies(random: Random, count: number): ProxyInfo[] {
-  const nextId = idSequence(random, 1_600_000_000_000_000_000n, 1_000_000);
-  return Array.from({ length: count }, (_, i) => {
-    const [countryCode, state, city] = pick(random, PLACES);
-    const proxyType = randomInt(random, 0, 2);
-    return {
-      id: nextId(),
-      proxyName: numbered("Proxy", i),
-      proxyType,
-      proxyProvider: proxyType,
-      proxyCategoryType: 2,
-      proxyCheckStatus: 1,
-      proxyStatus: 1,
-      state,
-      city,
-      proxyPort: randomInt(random, 1024, 65535),
-      proxyIp: `203.0.113.${(i % 254) + 1}`,
-      exportIp: `198.51.100.${randomInt(random, 1, 254)}`,
-      countryCode,
-      expiryTime: null,
-      username: `user${String(i + 1).padStart(3, "0")}`,
-      password: null,
-      refreshUrl: null,
-    };
-  });
-}
-
-/** Zero to two distinct tags: about 40% of items get some. */
-function someTags(random: Random, tags: readonly Tag[]): Tag[] {
-  if (tags.length === 0 || random() >= 0.4) return [];
-  const first = Math.floor(random() * tags.length);
-  const chosen = [tags[first]];
-  if (tags.length > 1 && random() < 0.3) chosen.push(tags[(first + 1) % tags.length]);
-  return chosen.filter((tag): tag is Tag => tag !== undefined);
-}
-
-/** Round-robin over the groups plus one "ungrouped" slot. */
-function groupFor(index: number, groups: readonly Group[]): { groupId: string; groupName: string | null } {
-  const group = groups[index % (groups.length + 1)];
-  return group ? { groupId: group.id, groupName: group.groupName } : { groupId: "0", groupName: null };
 }
 
 function makeProfiles(random: Random, count: number, groups: Group[], tags: Tag[], proxies: ProxyInfo[]): Profile[] {
@@ -97,37 +48,6 @@ function makeProfiles(random: Random, count: number, groups: Group[], tags: Tag[
     };
   }
   return profiles;
-}
-
-function dateText(random: Random): string {
-  const pad = (n: number) => String(n).padStart(2, "0");
-  const month = randomInt(random, 1, 12);
-  const day = randomInt(random, 1, 28);
-  const hour = randomInt(random, 0, 23);
-  const minute = randomInt(random, 0, 59);
-  return `2026-${pad(month)}-${pad(day)} ${pad(hour)}:${pad(minute)}:${pad(randomInt(random, 0, 59))}`;
-}
-
-function makeCloudPhones(random: Random, count: number, groups: Group[], tags: Tag[]): CloudPhone[] {
-  const nextId = idSequence(random, 1_650_000_000_000_000n, 1_000_000);
-  return Array.from({ length: count }, (_, i) => {
-    const enableAdb = random() < 0.5;
-    return {
-      id: nextId(),
-      envName: numbered("Phone", i),
-      envRemark: "",
-      envStatus: pick(random, [2, 4]),
-      abnormalStatus: 0,
-      billingType: 1,
-      enableAdb,
-      supportAdb: true,
-      ...groupFor(i, groups),
-      tagInfos: someTags(random, tags),
-      androidId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(""),
-      proxyStatus: randomInt(random, 0, 3),
-      createDate: dateText(random),
-    };
-  });
 }
 
 function makeApps(random: Random, count: number): App[] {
@@ -163,7 +83,7 @@ export function generateData(counts: DataCounts): EmulatorData {
   const groups = makeGroups(random, counts.groups);
   const proxies = makeProxies(random, counts.proxies);
   const profiles = makeProfiles(random, counts.profiles, groups, tags, proxies);
-  const cloudPhones = makeCloudPhones(random, counts.cloudPhones, groups, tags);
+  const cloudPhones = makeCloudPhones(random, counts.cloudPhones, { groups, tags, proxies });
   const apps = makeApps(random, counts.apps);
   return { profiles, cloudPhones, proxies, groups, tags, apps };
 }

@@ -14,7 +14,7 @@ export interface FaultTarget {
   method: string;
 }
 
-const RANDOM_KINDS = ["http503", "http502html", "reset", "malformed", "tooMany", "hang", "echo"] as const;
+const RANDOM_KINDS = ["http503", "http502html", "reset", "malformed", "tooMany", "rateLimited", "hang", "echo"] as const;
 
 const isTokenRoute = (t: FaultTarget): boolean => t.api === "open" && t.path === "/oauth2/token";
 const isHealthProbe = (t: FaultTarget): boolean => t.api === "local" && t.path === "/status";

@@ -56,9 +56,10 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     setLocalToken: (token) => {
       state.localToken = token === "" ? undefined : token;
     },
-    setRateLimit: (perMinute) => {
+    setRateLimit: (perMinute, limitOptions) => {
       state.limiters.local.setLimit(perMinute);
       state.limiters.open.setLimit(perMinute);
+      if (limitOptions?.retryAfter !== undefined) state.rateLimitRetryAfter = limitOptions.retryAfter;
     },
     close: () => {
       closing ??= (async () => {

@@ -1,6 +1,7 @@
 import { ok, type Reply } from "./replies";
 import { pageOf, readPageRequest } from "./paging";
-import { containsIgnoringCase, readText, type Body } from "./request-fields";
+import { proxyFilter } from "./proxy-filter";
+import { containsIgnoringCase, readText, requireFields, type Body } from "./request-fields";
 import type { EmulatorState } from "./state";
 import type { CloudPhone } from "./types";
 
@@ -19,12 +20,12 @@ export function cloudPhonePage(state: EmulatorState, body: Body): Reply {
 
 export function proxyPage(state: EmulatorState, body: Body): Reply {
   const page = readPageRequest(body, state.options.maxPageSize);
-  const name = readText(body, "proxyName");
-  const proxies = name === undefined ? state.data.proxies : state.data.proxies.filter((p) => containsIgnoringCase(p.proxyName, name));
-  return ok(pageOf(proxies, page));
+  return ok(pageOf(state.data.proxies.filter(proxyFilter(body)), page));
 }
 
+/** The spec marks all three fields required; the official CLI always sends them (`groupName: ""` for all). */
 export function groupPage(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["groupName", "pageNo", "pageSize"]);
   const page = readPageRequest(body, state.options.maxPageSize);
   const name = readText(body, "groupName");
   const groups = name === undefined ? state.data.groups : state.data.groups.filter((g) => containsIgnoringCase(g.groupName, name));

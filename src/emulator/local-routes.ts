@@ -1,8 +1,9 @@
 import { WEBDRIVER_PATH } from "./browser-sessions";
-import { ok, profileMissing, type Reply } from "./replies";
+import { CODES } from "./codes";
+import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
-import { containsIgnoringCase, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
+import { containsIgnoringCase, ParamError, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
 import type { Profile } from "./types";
@@ -23,42 +24,52 @@ function envPage(state: EmulatorState, body: Body): Reply {
   return ok(pageOf(profiles, page));
 }
 
-/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent). */
-function findProfile(state: EmulatorState, body: Body): Profile | undefined {
+/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent); one of them is required. */
+function profileByIdOrSerial(state: EmulatorState, body: Body): Profile | undefined {
   const envId = readId(body, "envId");
   if (envId !== undefined) return state.profilesById.get(envId)?.profile;
-  const uniqueId = body.uniqueId === undefined || body.uniqueId === null ? undefined : readPositiveInt(body, "uniqueId", 1);
-  return uniqueId === undefined ? undefined : state.profileByUniqueId(uniqueId);
+  if (body.uniqueId === undefined || body.uniqueId === null || body.uniqueId === "") throw new ParamError("envId or uniqueId is required");
+  return state.profileByUniqueId(readPositiveInt(body, "uniqueId", 1));
+}
+
+/** The profile named by `envId`, which the route requires. */
+function profileById(state: EmulatorState, body: Body): Profile | undefined {
+  const envId = readId(body, "envId");
+  if (envId === undefined) throw new ParamError("envId is required");
+  return state.profilesById.get(envId)?.profile;
 }
 
 async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
-  const profile = findProfile(state, body);
+  const profile = profileByIdOrSerial(state, body);
   readBoolean(body, "isHeadless");
   readBoolean(body, "cdpEvasion");
-  if (!profile) return profileMissing();
+  if (!profile) return profileNotFound();
   const debugPort = await state.sessions.start(profile.id);
   await state.timers.sleep(state.options.startDelayMs);
   return ok({ envId: profile.id, debugPort, type: "chrome", version: 142, webdriver: WEBDRIVER_PATH });
 }
 
 async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
-  const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  const profile = profileByIdOrSerial(state, body);
+  if (!profile) return profileNotFound();
+  // The browser spec's one precondition for close is "the client having the profile open", and
+  // MoreLogin's demos read code -1 from /api/env/close as its failure; no source shows a success.
+  if (!state.sessions.isOpen(profile.id)) return fail(CODES.closeFailed, "Profile is not running");
   await state.sessions.stop(profile.id);
   return ok({ envId: profile.id, debugPort: "" });
 }
 
 function envStatus(state: EmulatorState, body: Body): Reply {
-  const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  const profile = profileById(state, body);
+  if (!profile) return profileNotFound();
   const debugPort = state.sessions.portOf(profile.id);
   const status = debugPort === "" ? "stopped" : "running";
   return ok({ envId: profile.id, status, localStatus: status, debugPort, webdriver: debugPort === "" ? "" : WEBDRIVER_PATH });
 }
 
 function envDetail(state: EmulatorState, body: Body): Reply {
-  const profile = findProfile(state, body);
-  if (!profile) return profileMissing();
+  const profile = profileById(state, body);
+  if (!profile) return profileNotFound();
   return ok({
     ...profile,
     browserTypeId: 1,

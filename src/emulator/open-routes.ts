@@ -1,10 +1,11 @@
+import { CODES } from "./codes";
 import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
-import type { Body } from "./request-fields";
+import { requireFields, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import { TEAM_ID, TEAM_NAME, type EmulatorState } from "./state";
 
-const invalidCredentials = (): Reply => fail(401, "Invalid client credentials", 401);
+const invalidCredentials = (): Reply => fail(CODES.invalidToken, "Invalid client credentials", 401);
 
 /** client_id may arrive as a JSON number or a string. */
 function clientIdText(value: unknown): string | undefined {
@@ -14,6 +15,7 @@ function clientIdText(value: unknown): string | undefined {
 }
 
 function grantToken(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["client_id", "client_secret", "grant_type"]);
   const { apiId, apiKey } = state.options;
   const valid = clientIdText(body.client_id) === apiId && body.client_secret === apiKey && body.grant_type === "client_credentials";
   if (!valid) return invalidCredentials();

@@ -17,6 +17,7 @@ export interface ResolvedOptions {
   apps: number;
   maxPageSize: number;
   rateLimitPerMinute: number;
+  rateLimitRetryAfter: boolean;
   faults: FaultRates;
   startDelayMs: number;
   requestLogSize: number;
@@ -52,6 +53,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     apps: count("apps", options.apps, 30),
     maxPageSize: positive("maxPageSize", options.maxPageSize, 100),
     rateLimitPerMinute: count("rateLimitPerMinute", options.rateLimitPerMinute, 0),
+    rateLimitRetryAfter: options.rateLimitRetryAfter ?? false,
     faults: options.faults ?? {},
     startDelayMs: count("startDelayMs", options.startDelayMs, 0),
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { CODES } from "./codes";
 
 /** What a route answers: an HTTP status, a JSON payload and optional extra headers. */
 export interface Reply {
@@ -32,12 +33,16 @@ export function fail(code: number, msg: string, status = 200, headers?: Record<s
   return { status, payload: envelope(code, msg, null), ...(headers ? { headers } : {}) };
 }
 
-export const notFound = (): Reply => fail(404, "Not found", 404);
-export const badRequest = (): Reply => fail(99006, "Bad request");
-export const tooLarge = (): Reply => fail(99004, "Request too large");
-export const profileMissing = (): Reply => fail(19099, "Profile does not exist");
+export const notFound = (): Reply => fail(CODES.notFound, "Not found", 404);
+export const badRequest = (): Reply => fail(CODES.badRequest, "Bad request");
+export const tooLarge = (): Reply => fail(CODES.tooLarge, "Request too large");
+export const paramError = (message: string): Reply => fail(CODES.paramError, message);
+export const unknownError = (): Reply => fail(CODES.unknownError, "Unknown system error", 500);
+export const profileNotFound = (): Reply => fail(CODES.profileNotFound, "Profile not found");
 
-export function tooManyRequests(retryAfterSeconds: number): Reply {
+/** The published 429 reply; it carries Retry-After only when `retryAfterSeconds` is given. */
+export function rateLimitExceeded(retryAfterSeconds?: number): Reply {
+  if (retryAfterSeconds === undefined) return fail(CODES.rateLimited, "Rate limit exceeded", 429);
   const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-  return fail(429, "Rate limit exceeded", 429, { "Retry-After": String(seconds) });
+  return fail(CODES.rateLimited, "Rate limit exceeded", 429, { "Retry-After": String(seconds) });
 }

@@ -24,6 +24,14 @@ export function readPositiveInt(body: Body, name: string, fallback: number): num
   return parsed;
 }
 
+/** Throws for the first of `names` that the body lacks (absent or null), as the spec marks them required. */
+export function requireFields(body: Body, names: readonly string[]): void {
+  for (const name of names) {
+    const value = field(body, name);
+    if (value === undefined || value === null) throw new ParamError(`${name} is required`);
+  }
+}
+
 /** A 64-bit ID sent as a decimal string or a JSON integer; undefined when absent or empty. */
 export function readId(body: Body, name: string): string | undefined {
   const value = field(body, name);
@@ -31,6 +39,31 @@ export function readId(body: Body, name: string): string | undefined {
   if (typeof value === "string" && /^\d{1,20}$/.test(value)) return value;
   if (typeof value === "number" && Number.isInteger(value) && value >= 0) return BigInt(value).toString();
   throw new ParamError(`${name} must be a numeric ID`);
+}
+
+function integerOf(value: unknown): number | undefined {
+  if (typeof value === "number" && Number.isSafeInteger(value)) return value;
+  if (typeof value === "string" && /^-?\d{1,15}$/.test(value)) return Number(value);
+  return undefined;
+}
+
+/** An integer (an enum value) sent as a JSON number or a numeric string; undefined when absent or empty. */
+export function readInteger(body: Body, name: string): number | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null || value === "") return undefined;
+  const parsed = integerOf(value);
+  if (parsed === undefined) throw new ParamError(`${name} must be an integer`);
+  return parsed;
+}
+
+/** A list of integers; undefined when absent or empty (an empty list filters nothing). */
+export function readIntegerList(body: Body, name: string): number[] | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  const list = Array.isArray(value) ? value.map(integerOf) : [undefined];
+  const integers = list.filter((item): item is number => item !== undefined);
+  if (integers.length !== list.length) throw new ParamError(`${name} must be an array of integers`);
+  return integers.length === 0 ? undefined : integers;
 }
 
 /** A string filter; undefined when absent or empty. */

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { checkLocalToken, invalidToken } from "./auth";
 import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
-import { badRequest, fail, notFound, tooLarge, tooManyRequests, type Reply } from "./replies";
+import { CODES } from "./codes";
+import { badRequest, fail, notFound, paramError, rateLimitExceeded, tooLarge, unknownError, type Reply } from "./replies";
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
 import { routeKey, type Route, type RouteTable } from "./routes";
@@ -49,7 +50,7 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse,
     case undefined:
       return false;
     case "http503":
-      send(res, fail(503, "Service unavailable", 503));
+      send(res, fail(CODES.serviceUnavailable, "Service unavailable", 503));
       return true;
     case "http502html":
       res.writeHead(502, { "Content-Type": "text/html; charset=utf-8" });
@@ -63,15 +64,18 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse,
       res.end('{"code":0,"data":{');
       return true;
     case "tooMany":
-      send(res, tooManyRequests(plan.retryAfterSeconds));
+      send(res, rateLimitExceeded(plan.retryAfterSeconds));
+      return true;
+    case "rateLimited":
+      send(res, rateLimitExceeded());
       return true;
     case "hang":
       return true; // the socket stays open until the client gives up or the emulator closes
     case "tokenFailure":
-      send(res, fail(500, "Token service unavailable", 500));
+      send(res, fail(CODES.serverError, "Token service unavailable", 500));
       return true;
     case "echo":
-      send(res, fail(500, echoOf(req, raw), 500));
+      send(res, fail(CODES.serverError, echoOf(req, raw), 500));
       return true;
   }
 }
@@ -86,7 +90,7 @@ function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): 
   if (parsed.kind === "empty") return { body: {} };
   const value = parsed.value;
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
-    return { rejected: fail(99001, "Request parameter error: the body must be a JSON object") };
+    return { rejected: paramError("Request parameter error: the body must be a JSON object") };
   }
   return { body: value as Body };
 }
@@ -114,7 +118,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
     const waitSeconds = state.limiters[api].take();
     if (waitSeconds !== undefined) {
       state.stats.rateLimited++;
-      return send(res, tooManyRequests(waitSeconds));
+      return send(res, rateLimitExceeded(state.rateLimitRetryAfter ? waitSeconds : undefined));
     }
   }
 
@@ -135,15 +139,15 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   try {
     send(res, await route.handle({ body: checked.body, headers: req.headers }));
   } catch (error) {
-    if (error instanceof ParamError) send(res, fail(99001, error.message));
-    else send(res, fail(99000, "Unknown system error", 500));
+    if (error instanceof ParamError) send(res, paramError(error.message));
+    else send(res, unknownError());
   }
 }
 
 export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState): Server {
   return createServer((req, res) => {
     handle(api, routes, state, req, res).catch(() => {
-      if (!res.headersSent) send(res, fail(99000, "Unknown system error", 500));
+      if (!res.headersSent) send(res, unknownError());
       else res.destroy();
     });
   });

@@ -23,6 +23,8 @@ export class EmulatorState {
   readonly sessions = new BrowserSessions();
   readonly timers = new Timers();
   localToken: string | undefined;
+  /** Whether a rate-limited reply carries Retry-After (the published one does not). */
+  rateLimitRetryAfter: boolean;
 
   constructor(readonly options: ResolvedOptions) {
     this.data = generateData(options);
@@ -34,6 +36,7 @@ export class EmulatorState {
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
     this.localToken = options.localToken;
+    this.rateLimitRetryAfter = options.rateLimitRetryAfter;
   }
 
   /** The profile's serial number (shown in the UI as P-<n>): its 1-based position in the data set. */

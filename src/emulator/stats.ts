@@ -1,6 +1,6 @@
 import type { EmulatorStats, FaultKind, LoggedRequest } from "./types";
 
-const FAULT_KINDS: readonly FaultKind[] = ["latency", "http503", "http502html", "reset", "malformed", "tooMany", "hang", "tokenFailure", "echo"];
+const FAULT_KINDS: readonly FaultKind[] = ["latency", "http503", "http502html", "reset", "malformed", "tooMany", "rateLimited", "hang", "tokenFailure", "echo"];
 
 export function emptyStats(): EmulatorStats {
   const faultsInjected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;

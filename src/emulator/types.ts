@@ -10,6 +10,7 @@ export type FaultKind =
   | "reset" // destroy the socket without answering
   | "malformed" // HTTP 200 with a body that is not valid JSON
   | "tooMany" // HTTP 429 with Retry-After and the {code: 429} envelope
+  | "rateLimited" // the published rate-limit answer: HTTP 429 {code: 429, msg: "Rate limit exceeded"}, no Retry-After
   | "hang" // accept the request and never answer (until the emulator closes)
   | "tokenFailure" // Open API /oauth2/token answers HTTP 500 {code: 500}
   | "echo"; // HTTP 500 {code: 500} whose msg repeats the request as received: method, path, headers, body
@@ -21,6 +22,7 @@ export interface FaultRates {
   reset?: number;
   malformed?: number;
   tooMany?: number;
+  rateLimited?: number;
   hang?: number;
   /**
    * Probability that the answer echoes the request (headers, credentials included, and body) in its
@@ -31,7 +33,7 @@ export interface FaultRates {
   tokenFailure?: number;
   /** Random extra latency added to every answer, uniformly in [min, max] milliseconds. */
   latencyMs?: [number, number];
-  /** Retry-After seconds sent with injected 429s (default 1; may be fractional, sent rounded up). */
+  /** Retry-After seconds sent with injected `tooMany` 429s (default 1; may be fractional, sent rounded up). */
   retryAfterSeconds?: number;
 }
 
@@ -63,8 +65,13 @@ export interface EmulatorOptions {
   tags?: number; // default 6
   apps?: number; // default 30
   maxPageSize?: number; // default 100; larger requested page sizes are clamped to it
-  /** Requests per minute per API; 0 or undefined = no limit. */
+  /**
+   * Requests accepted per API (Local and Open counted apart) in any 60 s; 0 or undefined = no limit.
+   * Past it the answer is the published HTTP 429 `{code: 429, msg: "Rate limit exceeded", data: null}`.
+   */
   rateLimitPerMinute?: number;
+  /** Adds Retry-After (seconds until a request would be accepted) to rate-limited answers; default false, as published. */
+  rateLimitRetryAfter?: boolean;
   faults?: FaultRates;
   /** Delay before /api/env/start answers, in ms (default 0). */
   startDelayMs?: number;
@@ -130,6 +137,64 @@ export interface Profile {
   proxy: ProxyInfo | null;
 }
 
+/** ADB access to a cloud phone (the spec's AdbInfo): only a powered-on phone has it (`success` 1). */
+export interface AdbInfo {
+  adbIp: string;
+  adbPassword: string;
+  adbPort: string;
+  /** The SSH tunnel command for phones reached through one (MoreLogin's ADB guide), else null. */
+  command: string | null;
+  expireTime: string | null;
+  /** Why ADB details could not be had, when `success` is 0. */
+  remark: string;
+  success: 1 | 0;
+}
+
+export interface ProxySubscription {
+  activeRecordId: string;
+  businessId: string;
+  createMember: number;
+  endTime: string;
+  id: string;
+  nextBillingTime: string;
+  startTime: string;
+  subPayMethod: string;
+  subStatus: number;
+  subType: number;
+  teamId: string;
+}
+
+/** A cloud phone's proxy: the cloud-phone spec's ProxyInfo, a different shape from the proxy list's. */
+export interface CloudPhoneProxy {
+  id: string;
+  proxyName: string;
+  proxyIp: string;
+  proxyPort: number | null;
+  country: string;
+  countryCode: string;
+  state: string | null;
+  city: string | null;
+  exportIp: string;
+  proxyStatus: number;
+  proxyCheckStatus: number;
+  /** Spelled so in the spec. */
+  proxyCatagoryType: number;
+  proxyType: number;
+  createDate: string;
+  delFlag: number;
+  expiryTime: string;
+  groupId: string;
+  providerCode: string;
+  proxyAreaCode: string;
+  proxyInfo: string;
+  proxyRegionCode: string;
+  proxySub: ProxySubscription;
+  proxyTypeCode: string;
+  regionKey: string;
+  releaseTime: string;
+  uniqueId: number;
+}
+
 export interface CloudPhone {
   id: string;
   envName: string;
@@ -139,11 +204,14 @@ export interface CloudPhone {
   billingType: number;
   enableAdb: boolean;
   supportAdb: boolean;
+  adbInfo: AdbInfo;
   groupId: string;
   groupName: string | null;
   tagInfos: Tag[];
   androidId: string;
   proxyStatus: number;
+  /** Null only when the emulator has no proxy a cloud phone can use. */
+  proxy: CloudPhoneProxy | null;
   createDate: string;
 }
 
@@ -196,7 +264,8 @@ export interface Emulator {
   setFaults(rates: FaultRates): void;
   script(fault: ScriptedFault): void;
   setLocalToken(token: string | undefined): void;
-  setRateLimit(perMinute: number | undefined): void;
+  /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */
+  setRateLimit(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
   /** Stops both servers and every debug-port listener; destroys open sockets. */
   close(): Promise<void>;
 }

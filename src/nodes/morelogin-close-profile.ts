@@ -12,11 +12,11 @@ const fields = bodyFields(declaration);
 export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
-    async run({ node, def, msg, client, signal, t }) {
+    async run({ node, def, msg, client, options, t }) {
       const ownFields = await fieldsToBody(RED, node, def, msg, fields);
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body);
-      const result = await client.call("closeProfile", body, { signal });
+      const result = await client.call("closeProfile", body, options);
       return {
         messages: single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId }),
         summary: t("morelogin.status.closed"),

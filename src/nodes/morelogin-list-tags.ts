@@ -8,8 +8,8 @@ const declaration = NODE_DECLARATIONS["morelogin-list-tags"];
 export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
-    async run({ def, msg, client, signal, t }) {
-      const result = await client.call("listTags", undefined, { signal });
+    async run({ def, msg, client, options, t }) {
+      const result = await client.call("listTags", undefined, options);
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const tags = Array.isArray(result.data) ? result.data : [];
       return {

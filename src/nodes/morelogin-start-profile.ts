@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { cdpUrlFor, fetchWebSocketDebuggerUrl } from "../client";
+import { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost } from "../client";
 import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
@@ -13,20 +13,20 @@ const fields = bodyFields(declaration);
 export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
-    async run({ node, def, msg, client, signal, t }) {
+    async run({ node, def, msg, client, options, t }) {
       const ownFields = await fieldsToBody(RED, node, def, msg, fields);
       if (def.isHeadless === true) ownFields.isHeadless = true;
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body);
 
-      const result = await client.call("startProfile", body, { signal });
+      const result = await client.call("startProfile", body, options);
       const payload: Record<string, unknown> = { ...result.data };
-      const cdpUrl = cdpUrlFor(result.data.debugPort);
+      const cdpUrl = cdpUrlFor(result.data.debugPort, client.local);
       if (cdpUrl) {
         payload.cdpUrl = cdpUrl;
         const webSocketDebuggerUrl = await fetchWebSocketDebuggerUrl(cdpUrl);
-        if (webSocketDebuggerUrl) payload.webSocketDebuggerUrl = webSocketDebuggerUrl;
+        if (webSocketDebuggerUrl) payload.webSocketDebuggerUrl = onDebuggerHost(webSocketDebuggerUrl, client.local);
         else node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl }));
       } else {
         node.warn(t("morelogin.warnings.noDebugPort"));

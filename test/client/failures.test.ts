@@ -86,6 +86,8 @@ describe("client: failures and retries", () => {
       assert.equal(error.code, 429);
       assert.equal(error.status, 429);
       assert.equal(error.message, "Rate limit exceeded (code 429, HTTP 429): refused once as too frequent, so the call gives up");
+      // MoreLogin's published 429 carries no Retry-After.
+      assert.equal(error.retryAfterMs, undefined);
     } finally {
       emulator().setRateLimit(undefined);
       await impatient.close();

@@ -52,7 +52,8 @@ describe("client: Local API", () => {
     assert.deepEqual(phones.data.dataList, emulator().data.cloudPhones);
     const proxies = await client.call("listProxies", { pageNo: 1, pageSize: 100 });
     assert.deepEqual(proxies.data.dataList, emulator().data.proxies);
-    const groups = await client.call("listGroups", { pageNo: 1, pageSize: 100 });
+    // The spec marks groupName, pageNo and pageSize all required for /api/envgroup/page.
+    const groups = await client.call("listGroups", { groupName: "", pageNo: 1, pageSize: 100 });
     assert.deepEqual(groups.data.dataList, emulator().data.groups);
   });
 
@@ -72,13 +73,13 @@ describe("client: Local API", () => {
   it("throws a typed business error with the API's code, msg and requestId", async () => {
     const error = await rejection(client.call("startProfile", { envId: "1000000000000000001" }));
     assert.ok(error instanceof MoreLoginApiError);
-    assert.equal(error.code, 19099);
-    assert.equal(error.apiMsg, "Profile does not exist");
+    assert.equal(error.code, 101);
+    assert.equal(error.apiMsg, "Profile not found");
     assert.equal(error.status, 200);
     assert.equal(error.path, "/api/env/start");
     assert.equal(error.api, "local");
     assert.match(error.requestId ?? "", /^[0-9a-f]{32}$/);
-    assert.equal(error.message, "Profile does not exist (code 19099)");
+    assert.equal(error.message, "Profile not found (code 101)");
   });
 
   it("keeps 19-digit IDs as strings and refuses a number that has lost precision, sending nothing", async () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { join } from "node:path";
-import { call, dataOf, type PageShape } from "../support/http";
+import { call, dataOf, expectError, type PageShape } from "../support/http";
 
 const root = join(__dirname, "..", "..");
 const cli = join(root, "src", "emulator", "cli.ts");
@@ -53,6 +53,25 @@ describe("emulator: CLI", () => {
     assert.equal(code, 0);
   });
 
+  it("rate-limits with the published 429, with Retry-After only when --rate-limit-retry-after asks", async () => {
+    for (const [flags, retryAfter] of [
+      [[], null],
+      [["--rate-limit-retry-after"], /^(59|60)$/],
+    ] as const) {
+      const child = run(["--local-port", "0", "--open-port", "0", "--rate-limit", "1", ...flags]);
+      const exited = exitOf(child);
+      const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(await waitFor(child, /Press Ctrl\+C/))?.[1];
+      assert.ok(localUrl);
+      dataOf(await call(localUrl, "/api/env/page", { body: {} }));
+      const limited = await call(localUrl, "/api/env/page", { body: {} });
+      expectError(limited, 429, 429, "Rate limit exceeded");
+      if (retryAfter === null) assert.equal(limited.headers.get("retry-after"), null);
+      else assert.match(limited.headers.get("retry-after") ?? "", retryAfter);
+      child.kill("SIGTERM");
+      assert.equal((await exited).code, 0);
+    }
+  });
+
   it("exits 0 on SIGTERM too", async () => {
     const child = run(["--local-port", "0", "--open-port", "0"]);
     const exited = exitOf(child);
@@ -74,5 +93,6 @@ describe("emulator: CLI", () => {
     assert.equal(code, 0);
     assert.match(stdout, /--local-port/);
     assert.match(stdout, /40100/);
+    assert.match(stdout, /--rate-limit-retry-after/);
   });
 });

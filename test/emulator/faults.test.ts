@@ -71,6 +71,27 @@ describe("emulator: scripted faults", () => {
     assert.equal(emulator().stats.rateLimited, 0);
   });
 
+  it("rateLimited: the published HTTP 429 without Retry-After, scripted or at random", async () => {
+    emulator().script({ kind: "rateLimited", api: "local", path: page, times: 2 });
+    for (let i = 0; i < 2; i++) {
+      const answer = await call(emulator().localUrl, page, { body: {} });
+      expectError(answer, 429, 429, "Rate limit exceeded");
+      assert.equal(answer.headers.get("retry-after"), null);
+    }
+    dataOf(await call(emulator().localUrl, page, { body: {} }));
+    emulator().setFaults({ rateLimited: 1 });
+    try {
+      const answer = await call(emulator().localUrl, "/api/proxyInfo/page", { body: {} });
+      expectError(answer, 429, 429, "Rate limit exceeded");
+      assert.equal(answer.headers.get("retry-after"), null);
+    } finally {
+      emulator().setFaults({});
+    }
+    assert.equal(injected("rateLimited"), 3);
+    assert.equal(injected("tooMany"), 0);
+    assert.equal(emulator().stats.rateLimited, 0, "a fault, not the rate limit");
+  });
+
   it("latency: delays the normal answer", async () => {
     emulator().script({ kind: "latency", latencyMs: 200 });
     const begun = Date.now();
@@ -120,12 +141,13 @@ describe("emulator: scripted faults", () => {
   });
 
   it("applies a fault `times` times, only to the matching API and path", async () => {
+    const body = { groupName: "", pageNo: 1, pageSize: 10 };
     emulator().script({ kind: "http503", api: "open", path: "/envgroup/page", times: 2 });
-    dataOf(await call(emulator().localUrl, "/api/envgroup/page", { body: {} }));
+    dataOf(await call(emulator().localUrl, "/api/envgroup/page", { body }));
     const auth = await bearer(emulator());
-    expectError(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }), 503, 503);
-    expectError(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }), 503, 503);
-    dataOf(await call(emulator().openUrl, "/envgroup/page", { body: {}, headers: auth }));
+    expectError(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }), 503, 503);
+    expectError(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }), 503, 503);
+    dataOf(await call(emulator().openUrl, "/envgroup/page", { body, headers: auth }));
   });
 
   it("random faults: rate 1 hits every request except the token route and the health probe", async () => {
@@ -174,33 +196,5 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
     const outcome = await pending;
     assert.equal(outcome.status, undefined);
     assert.ok(outcome.error, "the hanging request should fail when the emulator closes");
-  });
-});
-
-describe("emulator: rate limit", () => {
-  const { emulator } = useEmulator({ rateLimitPerMinute: 3 });
-  // A fresh window of 3 per minute for each test, whichever tests ran before it.
-  beforeEach(() => {
-    emulator().setRateLimit(3);
-    emulator().resetStats();
-  });
-
-  it("answers 429 with Retry-After past the per-minute limit, per API", async () => {
-    for (let i = 0; i < 3; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    const limited = await call(emulator().localUrl, "/api/env/page", { body: {} });
-    expectError(limited, 429, 429, "Rate limit exceeded");
-    const retryAfter = Number(limited.headers.get("retry-after"));
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
-    assert.equal(emulator().stats.rateLimited, 1);
-    await bearer(emulator()); // the Open API has its own window
-  });
-
-  it("lifts and sets the limit with setRateLimit", async () => {
-    emulator().setRateLimit(undefined);
-    for (let i = 0; i < 5; i++) dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    emulator().setRateLimit(1);
-    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
-    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 429, 429);
-    emulator().setRateLimit(0);
   });
 });

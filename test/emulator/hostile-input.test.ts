@@ -30,7 +30,7 @@ describe("emulator: hostile input", () => {
     const body = '{"__proto__":{"polluted":true,"isAdmin":true},"constructor":{"prototype":{"polluted":true}},"pageNo":{"__proto__":{"x":1}}}';
     expectError(await call(emulator().localUrl, "/api/env/page", { body }), 200, 99001);
     const token = '{"__proto__":{"grant_type":"client_credentials"},"client_id":"1690000000000001","client_secret":"emulator-api-key"}';
-    expectError(await call(emulator().openUrl, "/oauth2/token", { body: token }), 401, 401);
+    expectError(await call(emulator().openUrl, "/oauth2/token", { body: token }), 200, 99001, "Request parameter error: grant_type is required");
     dataOf(await call(emulator().localUrl, "/api/env/page", { body: '{"__proto__":{"pageSize":1}}' }));
   });
 

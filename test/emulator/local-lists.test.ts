@@ -111,7 +111,7 @@ describe("emulator: Local API lists", () => {
     );
     const groups = dataOf<PageShape<Group>>(await call(emulator().localUrl, "/api/envgroup/page", { body: { pageNo: 1, pageSize: 10, groupName: "" } }));
     assert.deepEqual(groups.dataList, emulator().data.groups);
-    const oneGroup = dataOf<PageShape<Group>>(await call(emulator().localUrl, "/api/envgroup/page", { body: { groupName: "group 3" } }));
+    const oneGroup = dataOf<PageShape<Group>>(await call(emulator().localUrl, "/api/envgroup/page", { body: { groupName: "group 3", pageNo: 1, pageSize: 10 } }));
     assert.deepEqual(
       oneGroup.dataList.map((g) => g.groupName),
       ["Group 3"],

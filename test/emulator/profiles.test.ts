@@ -74,16 +74,25 @@ describe("emulator: profile start, close, status", () => {
     await call(emulator().localUrl, "/api/env/close", { body: { envId: started.envId } });
   });
 
-  it("answers 19099 for unknown or missing profiles on start, close, status and detail", async () => {
+  // 101 is the only code with a published "profile not found" meaning (the generic error-code page);
+  // the specs list 19099 for start without saying what it means.
+  it("answers 101 Profile not found for unknown profiles on start, close, status and detail", async () => {
     for (const path of ["/api/env/start", "/api/env/close", "/api/env/status", "/api/env/detail"]) {
-      expectError(await call(emulator().localUrl, path, { body: { envId: "1234567890123456789" } }), 200, 19099, "Profile does not exist");
-      expectError(await call(emulator().localUrl, path, { body: {} }), 200, 19099, "Profile does not exist");
+      expectError(await call(emulator().localUrl, path, { body: { envId: "1234567890123456789" } }), 200, 101, "Profile not found");
+      expectError(await call(emulator().localUrl, path, { body: { envId: "1234567890123456789", uniqueId: 1 } }), 200, 101, "Profile not found");
     }
+    expectError(await call(emulator().localUrl, "/api/env/start", { body: { uniqueId: 6 } }), 200, 101, "Profile not found");
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 999 } }), 200, 101, "Profile not found");
   });
 
-  it("closes a profile that is not running as a success", async () => {
+  it("answers code -1 to closing a profile that is not running, by envId or uniqueId, also right after a close", async () => {
     const envId = profileId(4);
-    assert.deepEqual(dataOf(await call(emulator().localUrl, "/api/env/close", { body: { envId } })), { envId, debugPort: "" });
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { envId } }), 200, -1, "Profile is not running");
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 5 } }), 200, -1, "Profile is not running");
+    dataOf(await call(emulator().localUrl, "/api/env/start", { body: { envId } }));
+    assert.deepEqual(dataOf(await call(emulator().localUrl, "/api/env/close", { body: { uniqueId: 5 } })), { envId, debugPort: "" });
+    expectError(await call(emulator().localUrl, "/api/env/close", { body: { envId } }), 200, -1, "Profile is not running");
+    assert.deepEqual(emulator().running(), []);
   });
 
   it("rejects an envId of the wrong type with 99001", async () => {

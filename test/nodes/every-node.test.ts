@@ -3,6 +3,7 @@ import type { Emulator } from "../../src/emulator";
 import { helper, sendTo, statusCalls, type Outcome } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
+import { call } from "../support/http";
 
 interface Case {
   type: string;
@@ -12,6 +13,8 @@ interface Case {
   expected: (emulator: Emulator) => unknown;
   /** A payload that makes the API answer with a business error, and the text it gives. */
   businessError: { payload: (emulator: Emulator) => unknown; text: RegExp };
+  /** Brings the emulator into the state the input needs (closing needs a running profile). */
+  setup?: (emulator: Emulator) => Promise<unknown>;
   /** Input the node refuses before sending, when the node takes any. */
   badInput?: { payload: unknown; text: RegExp };
   api: "local" | "open";
@@ -88,7 +91,7 @@ const CASES: Case[] = [
     props: { envId: "", envIdType: "str" },
     input: (e) => e.data.profiles[0]?.id,
     expected: (e) => ({ envId: e.data.profiles[0]?.id }),
-    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
   },
   {
@@ -96,9 +99,10 @@ const CASES: Case[] = [
     label: "close profile",
     api: "local",
     props: { envId: "", envIdType: "str" },
+    setup: (e) => call(e.localUrl, "/api/env/start", { body: { envId: e.data.profiles[1]?.id } }),
     input: (e) => e.data.profiles[1]?.id,
     expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
-    businessError: { payload: () => "1000000000000000009", text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
   },
   {
@@ -108,7 +112,7 @@ const CASES: Case[] = [
     props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" },
     input: (e) => ({ envId: e.data.profiles[2]?.id }),
     expected: (e) => ({ id: e.data.profiles[2]?.id }),
-    businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile does not exist \(code 19099\)/ },
+    businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile not found \(code 101\)/ },
   },
 ];
 
@@ -143,6 +147,7 @@ describe("nodes: every operation node", () => {
   for (const testCase of CASES) {
     describe(testCase.type, () => {
       it("sends the API's data, keeps upstream properties, and goes blue then green", async () => {
+        await testCase.setup?.(emulator());
         const { out, caught, completed, node } = await send(testCase, testCase.input(emulator()));
         assert.equal(caught.length, 0, JSON.stringify(caught[0]?.error));
         assert.equal(completed.length, 1, "the message is ended once");

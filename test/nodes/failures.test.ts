@@ -34,11 +34,11 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     const { out, caught } = await sendTo(emulator(), { type: "morelogin-start-profile", envId: "1000000000000000001", envIdType: "str" }, { payload: "", res: "kept" });
     assert.equal(out.length, 0);
     assert.equal(caught.length, 1);
-    assert.equal(errorOf(caught[0]).message, "start profile failed: Profile does not exist (code 19099)");
+    assert.equal(errorOf(caught[0]).message, "start profile failed: Profile not found (code 101)");
     const info = caught[0]?.morelogin as { error: Record<string, unknown> };
     assert.equal(info.error.kind, "api");
-    assert.equal(info.error.code, 19099);
-    assert.equal(info.error.msg, "Profile does not exist");
+    assert.equal(info.error.code, 101);
+    assert.equal(info.error.msg, "Profile not found");
     assert.equal(info.error.status, 200);
     assert.equal(info.error.path, "/api/env/start");
     assert.match(String(info.error.requestId), /^[0-9a-f]{32}$/);
@@ -169,7 +169,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     const node = helper.getNode("n1");
     node.receive({ payload: "1000000000000000001" } as NodeMessage);
     await caught.next(1);
-    assert.deepEqual(statusCalls(node).at(-1), { fill: "red", shape: "ring", text: "error, code 19099" });
+    assert.deepEqual(statusCalls(node).at(-1), { fill: "red", shape: "ring", text: "error, code 101" });
     node.receive({ payload: emulator().data.profiles[0]?.id } as NodeMessage);
     await out.next(1);
     assert.match(String(statusCalls(node).at(-1)?.text), /^started, port \d+$/);

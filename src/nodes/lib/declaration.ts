@@ -23,8 +23,8 @@ export interface TypedField extends FieldBase {
   placeholder?: string;
   picker?: Picker;
   required?: boolean;
-  /** How the editor checks a fixed value: a page number or size, or a path relative to the API's base. */
-  check?: "page" | "path";
+  /** How the editor checks a fixed value: a page number or size, a path relative to the API's base, or seconds. */
+  check?: "page" | "path" | "seconds";
   inBody?: false;
 }
 
@@ -36,7 +36,10 @@ export interface CheckboxField extends FieldBase {
 
 export interface SelectField extends FieldBase {
   input: "select";
+  /** The value of a new node. */
   default: string;
+  /** The value of a node saved before the field existed, when that differs from `default`. */
+  savedDefault?: string;
   /** Each option's value, with the catalog key of its text (none: the value itself is shown). */
   options: ReadonlyArray<{ value: string; text?: string }>;
   narrow?: boolean;
@@ -67,6 +70,18 @@ export interface NodeDeclaration {
 }
 
 export type ListDeclaration = NodeDeclaration & { list: PagedEndpointName };
+
+/** A select field's value for one node: what it saved, else what a node saved without it had. */
+export function selected(def: Record<string, unknown>, field: SelectField): string {
+  const value = def[field.name];
+  if (typeof value === "string" && field.options.some((option) => option.value === value)) return value;
+  return value === undefined ? (field.savedDefault ?? field.default) : field.default;
+}
+
+/** The node's select field of this name. */
+export function selectField(declaration: NodeDeclaration, name: string): SelectField | undefined {
+  return declaration.fields.find((field): field is SelectField => field.input === "select" && field.name === name);
+}
 
 export function typedFields(declaration: NodeDeclaration): TypedField[] {
   return declaration.fields.filter((field): field is TypedField => field.input === "typed");

@@ -1,8 +1,8 @@
 import type { NodeAPI } from "node-red";
-import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, positiveInteger } from "../../client";
+import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, pathOn, positiveInteger } from "../../client";
 import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
 import { outputMode, single, split } from "./output";
-import { bodyFields, type ListDeclaration } from "./declaration";
+import { bodyFields, selectField, selected, type ListDeclaration } from "./declaration";
 import { fieldsToBody, fixedFields, overlay } from "./properties";
 import type { OperationNodeDef } from "./types";
 
@@ -13,6 +13,8 @@ import type { OperationNodeDef } from "./types";
 export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): void {
   const endpoint = declaration.list;
   const fields = bodyFields(declaration);
+  /** A node that can call either API (list cloud-phone apps) has an `api` select. */
+  const apiField = selectField(declaration, "api");
 
   /**
    * Per node: its one-page request body, checked and turned into JSON once, when all its fields are
@@ -43,15 +45,16 @@ export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): vo
   registerOperationNode(RED, declaration.type, {
     label: declaration.label,
     async run(context: OperationContext): Promise<OperationResult> {
-      const { def, msg, client, signal, t } = context;
+      const { def, msg, client, t } = context;
       const mode = outputMode(def.output);
+      const options = apiField ? { ...context.options, api: selected(def, apiField) === "open" ? ("open" as const) : ("local" as const) } : context.options;
 
       if (def.all === true || def.all === "true") {
         const body = await bodyOf(context);
         const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
-        const collected = await fetchAll(client, endpoint, body, { maxItems, signal });
-        const { api, path } = ENDPOINTS[endpoint];
-        const info = { api, path, requestId: collected.requestId, pages: collected.pagesFetched, truncated: collected.truncated };
+        const collected = await fetchAll(client, endpoint, body, { ...options, maxItems });
+        const api = options.api ?? ENDPOINTS[endpoint].api;
+        const info = { api, path: pathOn(ENDPOINTS[endpoint], api) ?? "", requestId: collected.requestId, pages: collected.pagesFetched, truncated: collected.truncated };
         const summaryKey = collected.truncated ? "morelogin.status.itemsCapped" : "morelogin.status.items";
         return {
           messages: mode === "split" ? split(RED, msg, collected.items, info) : single(msg, collected.items, info),
@@ -60,7 +63,7 @@ export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): vo
       }
 
       const fixed = isPlainObjectValue(msg.payload) ? null : fixedBodyOf(def);
-      const result = await client.call(endpoint, fixed ?? (await bodyOf(context)), { signal });
+      const result = await client.call(endpoint, fixed ?? (await bodyOf(context)), options);
       const info = { api: result.api, path: result.path, requestId: result.requestId };
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {

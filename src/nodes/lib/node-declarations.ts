@@ -13,6 +13,23 @@ const OUTPUT: FieldDeclaration = {
   ],
 };
 
+/** Every operation node's own timeout; blank = the call's default (15 s, 60 s for start and close, ...). */
+const TIMEOUT: TypedField = {
+  name: "timeout",
+  input: "typed",
+  defaultType: "num",
+  check: "seconds",
+  inBody: false,
+  icon: "fa-clock-o",
+  label: "morelogin.label.timeout",
+  placeholder: "morelogin.placeholder.timeout",
+};
+
+const API_OPTIONS = [
+  { value: "local", text: "morelogin.api.local" },
+  { value: "open", text: "morelogin.api.open" },
+] as const;
+
 const PROFILE: TypedField = {
   name: "envId",
   input: "typed",
@@ -23,8 +40,8 @@ const PROFILE: TypedField = {
   picker: "profiles",
 };
 
-/** A list node: page, page size, its own filters, all pages, item limit and output mode. */
-function listNode(type: string, label: string, icon: string, endpoint: PagedEndpointName, filters: TypedField[]): ListDeclaration {
+/** A list node: page, page size, its own filters, all pages, item limit, output mode and timeout. */
+function listNode(type: string, label: string, icon: string, endpoint: PagedEndpointName, filters: TypedField[], first: FieldDeclaration[] = []): ListDeclaration {
   const pageField = ENDPOINTS[endpoint].pageField;
   return {
     type,
@@ -32,12 +49,14 @@ function listNode(type: string, label: string, icon: string, endpoint: PagedEndp
     icon,
     list: endpoint,
     fields: [
+      ...first,
       { name: pageField, input: "typed", defaultType: "num", default: "1", check: "page", icon: "fa-file-o", label: `morelogin.label.${pageField}`, whenAll: false },
       { name: "pageSize", input: "typed", defaultType: "num", check: "page", icon: "fa-arrows-v", label: "morelogin.label.pageSize", placeholder: "morelogin.placeholder.pageSize" },
       ...filters,
       { name: "all", input: "checkbox", icon: "fa-files-o", label: "morelogin.label.all", text: "morelogin.label.allPages" },
       { name: "maxItems", input: "count", default: 10_000, icon: "fa-hand-paper-o", label: "morelogin.label.maxItems", whenAll: true },
       OUTPUT,
+      TIMEOUT,
     ],
   };
 }
@@ -61,30 +80,29 @@ export const NODE_DECLARATIONS = {
       PROFILE,
       { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless" },
       { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion" },
+      TIMEOUT,
     ],
   },
-  "morelogin-close-profile": { type: "morelogin-close-profile", label: "close profile", icon: "morelogin-close.svg", endpoint: "closeProfile", fields: [PROFILE] },
+  "morelogin-close-profile": { type: "morelogin-close-profile", label: "close profile", icon: "morelogin-close.svg", endpoint: "closeProfile", fields: [PROFILE, TIMEOUT] },
   "morelogin-list-cloud-phones": listNode("morelogin-list-cloud-phones", "list cloud phones", "morelogin-phone.svg", "listCloudPhones", [filter("morelogin-list-cloud-phones", "keyword")]),
   "morelogin-list-proxies": listNode("morelogin-list-proxies", "list proxies", "morelogin-list.svg", "listProxies", [filter("morelogin-list-proxies", "proxyName")]),
   "morelogin-list-groups": listNode("morelogin-list-groups", "list groups", "morelogin-list.svg", "listGroups", [filter("morelogin-list-groups", "groupName")]),
-  "morelogin-list-tags": { type: "morelogin-list-tags", label: "list tags", icon: "morelogin-list.svg", endpoint: "listTags", fields: [OUTPUT] },
-  "morelogin-list-apps": listNode("morelogin-list-apps", "list cloud-phone apps", "morelogin-phone.svg", "listApps", [filter("morelogin-list-apps", "appName")]),
+  "morelogin-list-tags": { type: "morelogin-list-tags", label: "list tags", icon: "morelogin-list.svg", endpoint: "listTags", fields: [OUTPUT, TIMEOUT] },
+  "morelogin-list-apps": listNode(
+    "morelogin-list-apps",
+    "list cloud-phone apps",
+    "morelogin-phone.svg",
+    "listApps",
+    [filter("morelogin-list-apps", "appName")],
+    // The Local API serves the same catalogue without an API key; nodes saved before 0.2 used the Open API.
+    [{ name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", savedDefault: "open", options: API_OPTIONS }],
+  ),
   "morelogin-request": {
     type: "morelogin-request",
     label: "MoreLogin request",
     icon: "morelogin-request.svg",
     fields: [
-      {
-        name: "api",
-        input: "select",
-        icon: "fa-plug",
-        label: "morelogin-request.label.api",
-        default: "local",
-        options: [
-          { value: "local", text: "morelogin-request.api.local" },
-          { value: "open", text: "morelogin-request.api.open" },
-        ],
-      },
+      { name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", options: API_OPTIONS },
       { name: "method", input: "select", icon: "fa-tasks", label: "morelogin-request.label.method", default: "POST", options: [{ value: "POST" }, { value: "GET" }], narrow: true },
       {
         name: "path",
@@ -97,6 +115,18 @@ export const NODE_DECLARATIONS = {
         label: "morelogin-request.label.path",
         placeholder: "morelogin-request.placeholder.path",
       },
+      {
+        name: "output",
+        input: "select",
+        icon: "fa-sign-out",
+        label: "morelogin.label.output",
+        default: "data",
+        options: [
+          { value: "data", text: "morelogin-request.output.data" },
+          { value: "reply", text: "morelogin-request.output.reply" },
+        ],
+      },
+      TIMEOUT,
     ],
   },
 } satisfies Record<string, NodeDeclaration>;

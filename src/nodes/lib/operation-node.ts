@@ -1,8 +1,9 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginError, messageOf, type MoreLoginClient } from "../../client";
+import { MoreLoginAbortError, MoreLoginError, messageOf, type CallOptions, type MoreLoginClient } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
+import { timeoutOf } from "./timeout";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
 
 export interface OperationContext {
@@ -11,7 +12,8 @@ export interface OperationContext {
   def: OperationNodeDef;
   msg: MoreLoginMessage;
   client: MoreLoginClient;
-  signal: AbortSignal;
+  /** What every client call of this message takes: the node's stop signal, its timeout, its queue count. */
+  options: CallOptions;
   /** The node set's messages, e.g. t("morelogin.status.items", { count: 3 }). */
   t: Translate;
 }
@@ -61,29 +63,32 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
         }
       };
       status.begin();
-      operation.run({ RED, node, def, msg: message, client, signal: closing.signal, t: translate }).then(
-        (result) => {
-          let failure: Error | undefined;
-          try {
-            status.succeed(result.summary);
-            if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
-            else if (result.messages.length > 1) send([result.messages]);
-          } catch (error) {
-            failure = asError(error);
-          }
-          end(failure);
-        },
-        (error: unknown) => {
-          let failure: Error;
-          try {
-            status.fail(shortReason(error, translate));
-            failure = describeFailure(operation.label, error, message);
-          } catch (unexpected) {
-            failure = asError(unexpected);
-          }
-          end(failure);
-        },
-      );
+      const onQueued = (queued: boolean): void => status.queued(queued);
+      timeoutOf(RED, node, def, message)
+        .then((timeoutMs) => operation.run({ RED, node, def, msg: message, client, options: { signal: closing.signal, timeoutMs, onQueued }, t: translate }))
+        .then(
+          (result) => {
+            let failure: Error | undefined;
+            try {
+              status.succeed(result.summary);
+              if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
+              else if (result.messages.length > 1) send([result.messages]);
+            } catch (error) {
+              failure = asError(error);
+            }
+            end(failure);
+          },
+          (error: unknown) => {
+            let failure: Error;
+            try {
+              status.fail(shortReason(error, translate));
+              failure = describeFailure(operation.label, error, message);
+            } catch (unexpected) {
+              failure = asError(unexpected);
+            }
+            end(failure);
+          },
+        );
     });
 
     node.on("close", (_removed: boolean, done: () => void) => {

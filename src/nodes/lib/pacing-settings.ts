@@ -1,7 +1,5 @@
-import { DEFAULT_PACING, MoreLoginInputError, type Pacing } from "../../client";
+import { DEFAULT_PACING, MoreLoginInputError, RULES, type Pacing } from "../../client";
 import type { ConfigNodeDef } from "./types";
-
-const WHOLE_NUMBER = /^\d{1,9}$/;
 
 /**
  * The config node's pacing as the client takes it. A flow saved before 0.2 has none of these
@@ -18,6 +16,6 @@ export function pacingOf(def: ConfigNodeDef): Pacing {
 function setting(value: unknown, name: string, fallback: number): number {
   if (value === undefined || value === null || value === "") return fallback;
   const text = String(value).trim();
-  if (!WHOLE_NUMBER.test(text)) throw new MoreLoginInputError(`${name} must be a whole number, 0 or more (0 = no limit), got ${JSON.stringify(value)}`);
+  if (!RULES.wholeNumber.test(text)) throw new MoreLoginInputError(`${name} must be a whole number, 0 or more (0 = no limit), got ${JSON.stringify(value)}`);
   return Number(text);
 }

@@ -18,6 +18,8 @@ export const BUSY_UPDATE_MS = 200;
  */
 export class StatusTracker {
   private inFlight = 0;
+  /** Of those, the ones waiting for their turn (pacing, a rate limit, the start limit). */
+  private waiting = 0;
   private shown = "";
   private shownAt = Number.NEGATIVE_INFINITY;
   /** A blue status is waiting for its turn. */
@@ -35,6 +37,12 @@ export class StatusTracker {
     this.showBusy();
   }
 
+  /** A message's call starts (true) or stops (false) waiting in the config node's queue. */
+  queued(waiting: boolean): void {
+    this.waiting = Math.max(0, this.waiting + (waiting ? 1 : -1));
+    if (this.inFlight > 0) this.showBusy();
+  }
+
   succeed(summary: string | (() => string)): void {
     this.finish("green", summary);
   }
@@ -50,6 +58,7 @@ export class StatusTracker {
 
   clear(): void {
     this.inFlight = 0;
+    this.waiting = 0;
     this.busyDue = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -89,6 +98,7 @@ export class StatusTracker {
   }
 
   private busyStatus(): ShownStatus {
+    if (this.waiting > 0) return { fill: "blue", shape: "ring", text: this.text("morelogin.status.queued", { count: this.waiting }) };
     const text = this.inFlight > 1 ? this.text("morelogin.status.inFlight", { count: this.inFlight }) : this.text("morelogin.status.requesting");
     return { fill: "blue", shape: "dot", text };
   }

@@ -1,0 +1,19 @@
+/**
+ * Every non-zero `code` the emulator answers with. README.md ("Error codes the emulator serves")
+ * gives each one's HTTP status, when it is sent and its source, or says it is assumed.
+ */
+export const CODES = {
+  closeFailed: -1,
+  profileNotFound: 101,
+  invalidToken: 401,
+  notFound: 404,
+  rateLimited: 429,
+  serverError: 500,
+  serviceUnavailable: 503,
+  authMissing: 35001,
+  authFailed: 35002,
+  unknownError: 99000,
+  paramError: 99001,
+  tooLarge: 99004,
+  badRequest: 99006,
+} as const;
