@@ -23,8 +23,13 @@ const MINUTE_CONCURRENCY = 50;
 const MINUTE_TYPES = ["morelogin-list-profiles", "morelogin-start-profile", "morelogin-close-profile"];
 /** After the minute, how long the last messages may take: a refusal is waited out for up to 60 s. */
 const MINUTE_DRAIN_LIMIT_MS = 150_000;
-/** Half of all calls refused as too frequent, with Retry-After: 1. */
-const MINUTE_FAULTS: FaultRates = { latencyMs: [0, 20], tooMany: 0.5, retryAfterSeconds: 1 };
+/**
+ * Half of all calls refused with MoreLogin's published rate-limit answer: HTTP 429, `{code: 429}`, no
+ * Retry-After. The client then waits until the oldest request it made in the last minute stops
+ * counting. After the fault rounds, whose traffic filled every second of that minute, that is about
+ * a second; run on its own (`--grep minute`), the first refusal holds the API for a minute.
+ */
+const MINUTE_FAULTS: FaultRates = { latencyMs: [0, 20], rateLimited: 0.5 };
 
 /**
  * The Local API goes through a wiretap, which writes down what each start and close request was
@@ -249,8 +254,8 @@ describe("reliability: soak under faults", function () {
   });
 
   /**
-   * A minute in which the emulator refuses half of all calls as too frequent (HTTP 429), with start,
-   * close and list messages mixed. A refused call did not run: the client holds the API, sends it
+   * A minute in which the emulator refuses half of all calls as too frequent (HTTP 429 without
+   * Retry-After, as MoreLogin answers), with start, close and list messages mixed. A refused call did not run: the client holds the API, sends it
    * again, and gives up (kind rate-limit) after 5 refusals in a row. Whatever happens, every message
    * ends once, and no start or close is sent again once it got any other answer.
    */
@@ -263,16 +268,18 @@ describe("reliability: soak under faults", function () {
     assert.equal(figures.missingOutcomes, 0, "every message has an outcome");
     assert.equal(figures.duplicateOutcomes, 0, "no message has two");
     assert.equal(figures.outputs + figures.caught, figures.messages);
+    // A give-up after 5 refusals, or a close that found its profile not running (its start had not
+    // happened yet, or had given up): nothing else.
     assert.deepEqual(
-      Object.keys(figures.caughtByKind).filter((kind) => kind !== "rate-limit"),
+      Object.keys(figures.caughtByKind).filter((kind) => kind !== "rate-limit" && kind !== "api close -1"),
       [],
-      `only rate-limit errors: ${JSON.stringify(figures.caughtByKind)}`,
+      `only rate-limit errors and closes of a profile that is not running: ${JSON.stringify(figures.caughtByKind)}`,
     );
     assert.equal(figures.writes.ranTwice, 0, "no start or close was sent again after an answer other than a refusal");
     assert.deepEqual(figures.writes.badGiveUps, [], "a start or close gave up only after 5 refusals in a row");
     assert.deepEqual(figures.writes.outputWithoutRun, [], "a start or close that came out ran exactly once, as its last request");
     assert.ok(figures.writes.ranAfterRefusal > 0, "refused starts and closes were sent again and ran");
-    assert.ok(figures.refused > figures.messages / 4, `the emulator refused ${figures.refused} calls`);
+    assert.ok(figures.writes.refused > 0, `the emulator refused ${figures.writes.refused} starts and closes`);
     assert.equal(unhandled, 0);
     assert.deepEqual(warnings, [], "no process warnings");
   });
@@ -310,12 +317,14 @@ describe("reliability: soak under faults", function () {
   async function minuteOfRefusals(faults: FaultRates): Promise<MinuteFigures> {
     const label = "minute";
     const profiles = emulator.data.profiles;
-    const outcomes = new Map<number, Array<{ ok: boolean; kind?: string }>>();
+    const outcomes = new Map<number, Array<{ ok: boolean; kind?: string; code?: number }>>();
     const types = new Map<number, string>();
     let sent = 0;
     let finished = 0;
     const started = Date.now();
     let endedAt = 0;
+    let sending = true;
+    const timers: NodeJS.Timeout[] = [];
     emulator.setFaults(faults);
     await new Promise<void>((resolve, reject) => {
       const sendNext = (): void => {
@@ -323,23 +332,19 @@ describe("reliability: soak under faults", function () {
         const type = MINUTE_TYPES[seq % MINUTE_TYPES.length] as string;
         types.set(seq, type);
         const read = !WRITE_TYPES.includes(type);
-        const profile = profiles[seq % profiles.length];
+        // A close names the profile the start just before it started.
+        const profile = profiles[(type === "morelogin-close-profile" ? seq - 1 : seq) % profiles.length];
         const payload = read ? "" : { envId: profile?.id, soakSeq: `${label}-${seq}` };
         helper.getNode(`node-${type}`).receive({ payload, soak: { round: label, seq, read } } as NodeMessage);
       };
-      const onOutcome = (msg: NodeMessage & { soak?: { round: string; seq: number }; morelogin?: { error?: { kind?: string } } }, ok: boolean): void => {
+      const onOutcome = (msg: NodeMessage & { soak?: { round: string; seq: number }; morelogin?: { error?: { kind?: string; code?: number } } }, ok: boolean): void => {
         const soak = msg.soak;
         if (!soak || soak.round !== label) return;
-        outcomes.set(soak.seq, [...(outcomes.get(soak.seq) ?? []), { ok, kind: ok ? undefined : msg.morelogin?.error?.kind }]);
+        const error = msg.morelogin?.error;
+        outcomes.set(soak.seq, [...(outcomes.get(soak.seq) ?? []), ok ? { ok } : { ok, kind: error?.kind, code: error?.code }]);
         finished++;
-        if (Date.now() - started < MINUTE_MS) sendNext();
-        else {
-          if (!endedAt) {
-            endedAt = Date.now();
-            emulator.setFaults({});
-          }
-          if (finished >= sent) resolve();
-        }
+        if (sending) sendNext();
+        else if (finished >= sent) resolve();
       };
       const out = helper.getNode("out");
       const catcher = helper.getNode("caught");
@@ -347,16 +352,37 @@ describe("reliability: soak under faults", function () {
       catcher.removeAllListeners("input");
       out.on("input", (msg: NodeMessage) => onOutcome(msg, true));
       catcher.on("input", (msg: NodeMessage) => onOutcome(msg, false));
+      // After the minute: no new messages, no more faults; the ones in flight or waiting end.
+      timers.push(
+        setTimeout(() => {
+          sending = false;
+          endedAt = Date.now();
+          emulator.setFaults({});
+          if (finished >= sent) resolve();
+        }, MINUTE_MS),
+      );
       // Messages wait out refusals of up to a minute: give up on the last ones only well after that.
-      setTimeout(() => reject(new Error(`${sent - finished} of ${sent} messages still without an outcome after ${MINUTE_DRAIN_LIMIT_MS / 1000} s`)), MINUTE_MS + MINUTE_DRAIN_LIMIT_MS).unref();
+      timers.push(
+        setTimeout(() => reject(new Error(`${sent - finished} of ${sent} messages still without an outcome ${MINUTE_DRAIN_LIMIT_MS / 1000} s after the minute`)), MINUTE_MS + MINUTE_DRAIN_LIMIT_MS),
+      );
       for (let i = 0; i < MINUTE_CONCURRENCY; i++) sendNext();
-    }).finally(() => emulator.setFaults({}));
+    }).finally(() => {
+      for (const timer of timers) clearTimeout(timer);
+      emulator.setFaults({});
+    });
     const seconds = (Date.now() - started) / 1000;
     await settle(200);
 
     const all = [...outcomes.entries()];
+    // Errors by kind, an API error also by node type and code ("api close -1": a close that found the profile not running).
     const caughtByKind: Record<string, number> = {};
-    for (const [, list] of all) for (const outcome of list) if (!outcome.ok) caughtByKind[String(outcome.kind)] = (caughtByKind[String(outcome.kind)] ?? 0) + 1;
+    for (const [seq, list] of all) {
+      for (const outcome of list) {
+        if (outcome.ok) continue;
+        const key = outcome.kind === "api" ? `api ${String(types.get(seq)).replace("morelogin-", "").replace("-profile", "")} ${String(outcome.code)}` : String(outcome.kind);
+        caughtByKind[key] = (caughtByKind[key] ?? 0) + 1;
+      }
+    }
     const gaveUp = (write: boolean): number => all.filter(([seq, list]) => WRITE_TYPES.includes(types.get(seq) as string) === write && list.some((outcome) => outcome.kind === "rate-limit")).length;
 
     const found = writesPerMessage(tap.requests);
@@ -387,7 +413,7 @@ describe("reliability: soak under faults", function () {
       gaveUp: { writes: gaveUp(true), lists: gaveUp(false) },
       duplicateOutcomes: all.filter(([, list]) => list.length > 1).length,
       missingOutcomes: sent - outcomes.size,
-      refused: stats.rateLimited + Object.values(stats.faultsInjected).reduce((sum, count) => sum + count, 0) - stats.faultsInjected.latency,
+      refused: stats.rateLimited + stats.faultsInjected.rateLimited + stats.faultsInjected.tooMany,
       requests: Object.values(stats.requests).reduce((sum, count) => sum + count, 0),
       writes: {
         messages: writeMessages,
