@@ -196,6 +196,14 @@
     $(".morelogin-when-all").toggle(all);
   }
 
+  /** Shows the rows of the chosen action only (rows without `data-actions` belong to every action). */
+  function syncAction() {
+    var action = $("#node-input-action").val();
+    $(".form-row[data-actions]").each(function () {
+      $(this).toggle(String($(this).attr("data-actions")).split(" ").indexOf(action) !== -1);
+    });
+  }
+
   /**
    * Registers an operation node type from its declaration (src/nodes/lib/node-declarations.ts), the
    * same one its runtime and its dialog (written by the build) come from.
@@ -250,6 +258,10 @@
         if (declaration.list) {
           $("#node-input-all").on("change", syncAllPages);
           syncAllPages();
+        }
+        if ($("#node-input-action").length) {
+          $("#node-input-action").on("change", syncAction);
+          syncAction();
         }
       },
     });

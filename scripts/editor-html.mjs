@@ -36,7 +36,8 @@ function control(field) {
 
 function row(field) {
   const when = field.whenAll === undefined ? "" : field.whenAll ? " morelogin-when-all" : " morelogin-when-one-page";
-  return `    <div class="form-row${when}">\n        ${label(field)}\n        ${control(field)}\n    </div>`;
+  const actions = field.actions ? ` data-actions="${escapeHtml(field.actions.join(" "))}"` : "";
+  return `    <div class="form-row${when}"${actions}>\n        ${label(field)}\n        ${control(field)}\n    </div>`;
 }
 
 const SERVER_ROW = `    <div class="form-row">

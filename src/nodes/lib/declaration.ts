@@ -12,6 +12,8 @@ interface FieldBase {
   label: string;
   /** Shown only while "all pages" is on (true) or off (false). */
   whenAll?: boolean;
+  /** Shown and used only for these values of the node's `action` select (all actions when absent). */
+  actions?: readonly string[];
 }
 
 /** A TypedInput: a fixed value, or msg, flow, global, env or JSONata. Sent in the request body unless `inBody` is false. */
@@ -87,7 +89,12 @@ export function typedFields(declaration: NodeDeclaration): TypedField[] {
   return declaration.fields.filter((field): field is TypedField => field.input === "typed");
 }
 
-/** The fields whose values go into the request body. */
-export function bodyFields(declaration: NodeDeclaration): TypedField[] {
-  return typedFields(declaration).filter((field) => field.inBody !== false);
+/** The fields whose values go into the request body (of one action, for a node with actions). */
+export function bodyFields(declaration: NodeDeclaration, action?: string): TypedField[] {
+  return typedFields(declaration).filter((field) => field.inBody !== false && forAction(field, action));
+}
+
+/** True when the field belongs to this action (a field without `actions` belongs to every one). */
+export function forAction(field: FieldDeclaration, action: string | undefined): boolean {
+  return field.actions === undefined || action === undefined || field.actions.includes(action);
 }
