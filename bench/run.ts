@@ -17,7 +17,7 @@ import { ratios, table, writeResults, type Figures } from "./report";
 import { startup } from "./startup";
 
 /**
- * The whole run must stay under 5 minutes on a 2-core machine; past this it gives up. It takes about
+ * The whole run must stay under 5 minutes on a 2-core machine; past this it gives up. It takes 2 to
  * 3 minutes: phase 7 waits out a minute of rate limit, so its two measurements run side by side.
  */
 const DEADLINE_MS = 4.5 * 60_000;
