@@ -24,6 +24,23 @@ export interface EmulatorAddress {
 }
 
 /**
+ * The config node's pacing in the benchmark: off. Since 0.2 a config node lets at most 120 requests a
+ * minute through to each API by default (MoreLogin's documented limit) and 5 profile starts at once.
+ * The per-request, cold-start and all-pages figures measure what our code costs per call against an
+ * emulator without a rate limit, as before 0.2; at 120 a minute the 3,000 calls of one round alone
+ * would take 25 minutes. The rate-limited phases set their own pacing.
+ */
+export const NO_PACING = { localRpm: "0", openRpm: "0", concurrency: "0" } as const;
+
+/** One morelogin-config node of the benchmark flow: its id, the emulator it talks to, its properties. */
+export interface BenchConfig {
+  id: string;
+  emulator: EmulatorAddress;
+  /** Properties laid over NO_PACING (the editor saves numbers as strings). */
+  settings?: Record<string, string>;
+}
+
+/**
  * `bench-floor`: the least any node can do for this call — undici `request()` on a keep-alive pool,
  * the JSON reply parsed, `msg.payload` set, sent on. What it costs over raw undici is what the
  * Node-RED runtime itself costs per message (input event, send, asynchronous delivery to the next
@@ -54,18 +71,25 @@ export class BenchRuntime {
   private waiters = new Map<number, Waiter>();
   private nextId = 0;
 
-  static async start(emulator: EmulatorAddress, nodes: FlowNode[]): Promise<BenchRuntime> {
+  /** A runtime with one config node (`config1`, pacing off) for `emulator`. */
+  static start(emulator: EmulatorAddress, nodes: FlowNode[]): Promise<BenchRuntime> {
+    return BenchRuntime.startWith([{ id: CONFIG_ID, emulator }], nodes);
+  }
+
+  /** A runtime with the given config nodes, each pointing at its own emulator. */
+  static async startWith(configs: BenchConfig[], nodes: FlowNode[]): Promise<BenchRuntime> {
     await new Promise<void>((resolve) => helper.startServer(resolve));
     const flow: FlowNode[] = [
       { id: TAB, type: "tab", label: "bench" },
-      { id: CONFIG_ID, type: "morelogin-config", name: "emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
+      ...configs.map(({ id, emulator, settings }) => ({ id, type: "morelogin-config", name: `emulator ${id}`, localUrl: emulator.localUrl, openUrl: emulator.openUrl, ...NO_PACING, ...settings })),
       ...nodes.map((node) => ({ z: TAB, wires: [["collect"]], ...node })),
       { id: "collect", z: TAB, type: "helper" },
       { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["failed"]] },
       { id: "failed", z: TAB, type: "helper" },
     ];
     const modules = [...NODE_MODULES, catchNode, joinNode, httpRequestNode, floorNodeModule];
-    await helper.load(modules as never, flow as never, { [CONFIG_ID]: { apiId: emulator.apiId, apiKey: emulator.apiKey } } as never);
+    const credentials = Object.fromEntries(configs.map(({ id, emulator }) => [id, { apiId: emulator.apiId, apiKey: emulator.apiKey }]));
+    await helper.load(modules as never, flow as never, credentials as never);
     // The test helper wraps Node.prototype's send/status/log/error in sinon spies that record every
     // call for assertions, each with an Error for its call stack that keeps the message alive. A
     // user's Node-RED has none of that, so the benchmark removes them once the flow is loaded. The

@@ -3,8 +3,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
 import type { ColdStartResult } from "./cold-start";
+import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
+import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
 import type { StartupResult } from "./startup";
 
 export interface Ratio {
@@ -34,6 +36,8 @@ export interface Figures {
   coldStart: ColdStartResult;
   allPages: AllPagesResult;
   startup: StartupResult;
+  rateLimited: RateLimitedResult;
+  exactJson: ExactJsonResult;
 }
 
 const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
@@ -78,7 +82,7 @@ export function formatSpread(spread: Spread | undefined): string {
 
 export function ratios(figures: Figures): Ratio[] {
   const ratio = (a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } => pairedRatio(figures, a, b, concurrency);
-  const { allPages: pages, coldStart: cold, startup } = figures;
+  const { allPages: pages, coldStart: cold, startup, rateLimited: limited, exactJson: parse } = figures;
   const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
   const pairedAtLeast = (name: string, paired: { value: number; spread: Spread }, min: number, means: string): Ratio => ({ ...atLeast(name, paired.value, min, means), spread: paired.spread });
   const reported = (name: string, paired: { value: number; spread: Spread }, means: string): Ratio => ({
@@ -110,13 +114,34 @@ export function ratios(figures: Figures): Ratio[] {
       means: `peak RSS growth (MB) while list-profiles collects ${pages.profiles} profiles`,
     },
     atMost("split_vs_array_plus_core_split", pages.split.seconds / pages.arrayThenCoreSplit.seconds, 1, "split output wall time ÷ (array output + core Split node) wall time"),
+    underLimit("rate_limited_efficiency", limited.paced, 0.9, limited),
+    underLimit("rate_limited_unpaced", limited.unpaced, 0.7, limited),
     // Not targets: what explains the per-request ratios.
     reported("floor_vs_raw_c64", ratio("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
     reported("floor_vs_raw_c1", ratio("floor", "raw", 1), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1"),
     reported("node_vs_floor_c64", ratio("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
     reported("node_vs_floor_c1", ratio("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
     { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
+    ...parse.pages.map((page) => ({
+      name: `exact_json_vs_json_parse_${page.profiles}`,
+      value: page.variants.exact.vsPlain,
+      target: "(reported)",
+      pass: null,
+      means: `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
+    })),
   ];
+}
+
+/** A rate-limited measurement as a ratio: every message must succeed, and the wall time come close to the least the limit allows. */
+function underLimit(name: string, figure: RateLimitedFigure, min: number, limited: RateLimitedResult): Ratio {
+  const how = figure.localRpm > 0 ? `the config node paces at ${figure.localRpm} a minute` : "no pacing (localRpm 0): the server's 429 replies are the only signal";
+  return {
+    name,
+    value: figure.ratio,
+    target: `>= ${min}, 0 failures`,
+    pass: figure.ratio >= min && figure.failed === 0,
+    means: `${figure.messages} list-profiles messages at once against a limit of ${limited.perMinute} requests a minute, ${how}; ${limited.formula}, here (ceil(${figure.messages} ÷ ${limited.perMinute}) − 1) × 60 s = ${figure.leastSeconds} s; all must succeed`,
+  };
 }
 
 export function table(figures: Figures, list: Ratio[], meta: Record<string, unknown>): string {
@@ -141,6 +166,15 @@ export function table(figures: Figures, list: Ratio[], meta: Record<string, unkn
     pageLine("all pages, list-profiles (split: one message per item)", pages.split),
     pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
     `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
+    ...(["paced", "unpaced"] as const).map((kind) => {
+      const figure = figures.rateLimited[kind];
+      const label = `${figure.messages} list messages at once, limit ${figures.rateLimited.perMinute}/min, localRpm ${figure.localRpm}`;
+      return `| ${label} | ${figure.succeeded} succeeded, ${figure.failed} failed, ${figure.seconds} s (least ${figure.leastSeconds} s), ${figure.refused} refused with 429, ${figure.pageRequests} requests |`;
+    }),
+    "",
+    `| reply parsing, µs per reply (median of ${figures.exactJson.rounds} rounds; × JSON.parse) | ${figures.exactJson.pages.map((page) => `${page.profiles} profiles (${page.bytes} bytes)`).join(" | ")} |`,
+    `|---|${figures.exactJson.pages.map(() => "---").join("|")}|`,
+    ...PARSE_VARIANTS.map((variant) => `| ${PARSE_LABELS[variant]} | ${figures.exactJson.pages.map((page) => `${page.variants[variant].us} (× ${page.variants[variant].vsPlain})`).join(" | ")} |`),
     "",
     "| ratio | value | spread of the rounds: IQR (min–max) | target | met |",
     "|---|---|---|---|---|",

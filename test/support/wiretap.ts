@@ -1,0 +1,87 @@
+import { Agent, createServer, request, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+
+/** One request that went through the wiretap, with what the server answered. */
+export interface TappedRequest {
+  method: string;
+  path: string;
+  /** The request body as JSON, when it was JSON. */
+  body: unknown;
+  /** The HTTP status of the answer, or "reset" when the server dropped the connection without one. */
+  status: number | "reset";
+}
+
+export interface Wiretap {
+  /** `http://127.0.0.1:<port>`: use it instead of the target's URL. */
+  url: string;
+  /** Every request so far that `keep` accepted, in the order their answers ended. */
+  readonly requests: readonly TappedRequest[];
+  clear(): void;
+  close(): Promise<void>;
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return text === "" ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A pass-through HTTP proxy in front of `target` that writes down each request with the status the
+ * server answered it with. The emulator's own request log has the request but not the answer, and a
+ * test that must tell a refused start (HTTP 429: it did not run, and may be sent again) from one that
+ * ran needs both. Headers are passed on, never recorded; a connection the server drops is dropped
+ * towards the client too, so the client sees what it would have seen without the wiretap.
+ */
+export async function startWiretap(target: string, keep: (path: string) => boolean = () => true): Promise<Wiretap> {
+  const upstream = new URL(target);
+  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  const requests: TappedRequest[] = [];
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      const text = raw.toString();
+      const path = (req.url ?? "/").split("?")[0] as string;
+      const note = (status: TappedRequest["status"]): void => {
+        if (keep(path)) requests.push({ method: req.method ?? "GET", path, body: jsonOf(text), status });
+      };
+      const forward = request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (answer) => {
+        const body: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => body.push(chunk));
+        answer.on("end", () => {
+          note(answer.statusCode ?? 0);
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(body));
+        });
+        answer.on("error", () => {
+          note("reset");
+          req.socket.destroy();
+        });
+      });
+      forward.on("error", () => {
+        note("reset");
+        req.socket.destroy();
+      });
+      forward.end(raw);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    clear: () => {
+      requests.length = 0;
+    },
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        agent.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
