@@ -12,6 +12,8 @@ interface Waiter {
   reject: (error: Error) => void;
   options: WaitOptions;
   detach: () => void;
+  /** Waits ahead of the others: a call the API refused keeps its turn. */
+  first: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export class WaitQueue {
         resolve,
         reject,
         options,
+        first,
         detach: () => {
           this.closed.removeEventListener("abort", onClosed);
           signal?.removeEventListener("abort", onAbort);
@@ -56,8 +59,10 @@ export class WaitQueue {
       };
       this.closed.addEventListener("abort", onClosed, { once: true });
       signal?.addEventListener("abort", onAbort, { once: true });
-      if (first) this.waiters.unshift(waiter);
-      else this.waiters.push(waiter);
+      // Refused calls go back in the order they were refused, ahead of every call not yet sent.
+      const ahead = first ? this.waiters.findIndex((other) => !other.first) : -1;
+      if (ahead === -1) this.waiters.push(waiter);
+      else this.waiters.splice(ahead, 0, waiter);
       options.onQueued?.(true);
     });
   }
