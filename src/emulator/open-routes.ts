@@ -3,7 +3,8 @@ import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { requireFields, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
-import { TEAM_ID, TEAM_NAME, type EmulatorState } from "./state";
+import type { EmulatorState } from "./state";
+import { MEMBER_ID, MEMBER_NAME, TEAM_ID, TEAM_NAME } from "./team";
 
 const invalidCredentials = (): Reply => fail(CODES.invalidToken, "Invalid client credentials", 401);
 
@@ -34,8 +35,8 @@ function userInfo(): Reply {
   return ok({
     teamId: TEAM_ID,
     teamName: TEAM_NAME,
-    memberId: "1680000000000000002",
-    memberNickName: "emulator",
+    memberId: MEMBER_ID,
+    memberNickName: MEMBER_NAME,
     memberEmail: "emulator@example.invalid",
   });
 }

@@ -20,6 +20,9 @@ export function newRequestId(): string {
   return randomUUID().replace(/-/g, "");
 }
 
+/** Tells a reply from the value a helper returns when it does not refuse. */
+export const isReply = (value: unknown): value is Reply => typeof value === "object" && value !== null && !Array.isArray(value) && "payload" in value && "status" in value;
+
 export function envelope(code: number, msg: string | null, data: unknown): Envelope {
   return { code, msg, data, requestId: newRequestId() };
 }

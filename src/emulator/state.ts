@@ -5,11 +5,9 @@ import { FaultInjector } from "./faults";
 import type { ResolvedOptions } from "./options";
 import { RateLimiter } from "./rate-limit";
 import { emptyStats, RequestLog } from "./stats";
+import { TEAM_ID, TEAM_NAME } from "./team";
 import { Timers } from "./timers";
 import type { ApiName, EmulatorData, EmulatorStats, Profile } from "./types";
-
-export const TEAM_NAME = "Emulator Team";
-export const TEAM_ID = "1680000000000000001";
 
 /** Everything the routes and the request pipeline share. */
 export class EmulatorState {
