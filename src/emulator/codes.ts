@@ -4,12 +4,17 @@
  */
 export const CODES = {
   closeFailed: -1,
+  alreadyRunning: 100,
   profileNotFound: 101,
   invalidToken: 401,
   notFound: 404,
   rateLimited: 429,
   serverError: 500,
   serviceUnavailable: 503,
+  proxyHostEmpty: 14021,
+  proxyPortEmpty: 14022,
+  proxyNotFound: 14024,
+  proxyTypeEmpty: 14025,
   authMissing: 35001,
   authFailed: 35002,
   unknownError: 99000,
