@@ -1,3 +1,4 @@
+import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { CODES } from "./codes";
 import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
@@ -48,6 +49,7 @@ export function openRoutes(state: EmulatorState): RouteTable {
     { method: "GET", path: "/oauth2/userinfo", auth: true, handle: userInfo },
     post("/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/cloudphone/app/page", (body) => appPage(state, body)),
+    ...cloudPhoneRoutes(state, "open"),
     post("/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/envtag/all", auth: true, handle: () => allTags(state) },

@@ -4,6 +4,7 @@ import { generateData } from "./data";
 import { FaultInjector } from "./faults";
 import { IdMint } from "./id-mint";
 import type { ResolvedOptions } from "./options";
+import { PhoneRuntime } from "./phone-state";
 import type { ProfileSettings } from "./profile-settings";
 import { RateLimiter } from "./rate-limit";
 import { emptyStats, RequestLog } from "./stats";
@@ -27,6 +28,7 @@ export class EmulatorState {
   readonly tokens: TokenIssuer;
   readonly sessions = new BrowserSessions();
   readonly timers = new Timers();
+  readonly phones: PhoneRuntime;
   localToken: string | undefined;
   /** Whether a rate-limited reply carries Retry-After (the published one does not). */
   rateLimitRetryAfter: boolean;
@@ -41,6 +43,7 @@ export class EmulatorState {
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
+    this.phones = new PhoneRuntime(this.data, options, this.timers);
   }
 
   /** The profile's serial number (shown in the UI as P-<n>): seeded profiles are numbered from 1 in order. */
