@@ -23,6 +23,8 @@ Options:
                           add Retry-After to those 429s (the published reply has none)
   --latency <min,max>     random extra latency per answer, in milliseconds
   --phone-boot-ms <ms>    how long a cloud phone boots or restarts (default 3000)
+  --automation-step-ms <ms>
+                          how long an automation run waits, then runs (default 3000 each)
   --app-install-ms <ms>   how long a cloud-phone app install takes (default 1000)
   --help                  show this help
 `;
@@ -63,6 +65,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       "rate-limit-retry-after": { type: "boolean" },
       latency: { type: "string" },
       "phone-boot-ms": { type: "string" },
+      "automation-step-ms": { type: "string" },
       "app-install-ms": { type: "string" },
       help: { type: "boolean" },
     },
@@ -82,6 +85,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     rateLimitPerMinute: integer("rate-limit", values["rate-limit"], 0),
     rateLimitRetryAfter: values["rate-limit-retry-after"],
     phoneBootMs: integer("phone-boot-ms", values["phone-boot-ms"], 0),
+    automationStepMs: integer("automation-step-ms", values["automation-step-ms"], 0),
     appInstallMs: integer("app-install-ms", values["app-install-ms"], 0),
     ...(latencyMs ? { faults: { latencyMs } } : {}),
   };

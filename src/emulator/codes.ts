@@ -7,6 +7,7 @@ export const CODES = {
   alreadyRunning: 100,
   profileNotFound: 101,
   appInstallFailed: 201,
+  invalidRequest: 400,
   invalidToken: 401,
   notFound: 404,
   rateLimited: 429,

@@ -4,6 +4,7 @@ import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
 import { profileById, profileByIdOrSerial } from "./profile-lookup";
+import { automationRoutes } from "./automation-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { profileRoutes } from "./profile-routes";
 import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
@@ -85,6 +86,7 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/env/getAllDebugInfo", () => envAllDebugInfo(state)),
     ...profileRoutes(state),
     ...cloudPhoneRoutes(state, "local"),
+    ...automationRoutes(state, "local"),
     post("/api/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/api/cloudphone/app/page", (body) => appPage(state, body)),
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),

@@ -1,3 +1,4 @@
+import { automationRoutes } from "./automation-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { CODES } from "./codes";
 import { fail, ok, type Reply } from "./replies";
@@ -50,6 +51,7 @@ export function openRoutes(state: EmulatorState): RouteTable {
     post("/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/cloudphone/app/page", (body) => appPage(state, body)),
     ...cloudPhoneRoutes(state, "open"),
+    ...automationRoutes(state, "open"),
     post("/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/envtag/all", auth: true, handle: () => allTags(state) },

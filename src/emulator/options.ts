@@ -21,6 +21,7 @@ export interface ResolvedOptions {
   faults: FaultRates;
   startDelayMs: number;
   phoneBootMs: number;
+  automationStepMs: number;
   appInstallMs: number;
   requestLogSize: number;
 }
@@ -59,6 +60,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     faults: options.faults ?? {},
     startDelayMs: count("startDelayMs", options.startDelayMs, 0),
     phoneBootMs: count("phoneBootMs", options.phoneBootMs, 3000),
+    automationStepMs: count("automationStepMs", options.automationStepMs, 3000),
     appInstallMs: count("appInstallMs", options.appInstallMs, 1000),
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
   };

@@ -1,3 +1,4 @@
+import { Automation } from "./automation-state";
 import { TokenIssuer } from "./auth";
 import { BrowserSessions } from "./browser-sessions";
 import { generateData } from "./data";
@@ -29,6 +30,7 @@ export class EmulatorState {
   readonly sessions = new BrowserSessions();
   readonly timers = new Timers();
   readonly phones: PhoneRuntime;
+  readonly automation: Automation;
   localToken: string | undefined;
   /** Whether a rate-limited reply carries Retry-After (the published one does not). */
   rateLimitRetryAfter: boolean;
@@ -44,6 +46,7 @@ export class EmulatorState {
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
     this.phones = new PhoneRuntime(this.data, options, this.timers);
+    this.automation = new Automation(this.phones, options, this.timers, this.ids);
   }
 
   /** The profile's serial number (shown in the UI as P-<n>): seeded profiles are numbered from 1 in order. */

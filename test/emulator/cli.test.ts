@@ -80,8 +80,8 @@ describe("emulator: CLI", () => {
     assert.equal((await exited).code, 0);
   });
 
-  it("takes the cloud phone timings", async () => {
-    const child = run(["--local-port", "0", "--open-port", "0", "--phone-boot-ms", "0"]);
+  it("takes the cloud phone and automation timings", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0", "--phone-boot-ms", "0", "--automation-step-ms", "5000"]);
     const exited = exitOf(child);
     try {
       const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(await waitFor(child, /Press Ctrl\+C/))?.[1];
@@ -98,7 +98,7 @@ describe("emulator: CLI", () => {
     assert.equal((await exited).code, 0);
   });
 
-  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"]]) {
+  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"], ["--automation-step-ms", "-5"]]) {
     it(`exits 2 with a clear error for ${args.join(" ")}`, async () => {
       const child = run(args);
       // A CLI that wrongly starts would run forever: stop it, so the test fails instead of hanging.
@@ -116,6 +116,7 @@ describe("emulator: CLI", () => {
     assert.match(stdout, /40100/);
     assert.match(stdout, /--rate-limit-retry-after/);
     assert.match(stdout, /--phone-boot-ms/);
+    assert.match(stdout, /--automation-step-ms/);
     assert.match(stdout, /--app-install-ms/);
   });
 });

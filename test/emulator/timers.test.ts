@@ -1,6 +1,10 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
+import { startEmulator } from "../../src/emulator";
 import { Timers } from "../../src/emulator/timers";
+import { call, dataOf } from "../support/http";
+
+const timeouts = (): number => process.getActiveResourcesInfo().filter((kind) => kind === "Timeout").length;
 
 describe("emulator: timers", () => {
   let clock: sinon.SinonFakeTimers | undefined;
@@ -44,5 +48,24 @@ describe("emulator: timers", () => {
     clock.tick(thirtyDays);
     assert.equal(other, false, "a chained wait can still be cancelled");
     cancel();
+  });
+
+  it("close() leaves no boot, install or automation timer behind", async () => {
+    // fetch keeps a timer of its own for idle connections; make it exist before counting.
+    const warmUp = await startEmulator();
+    await call(warmUp.localUrl, "/status");
+    await warmUp.close();
+    const before = timeouts();
+    const emulator = await startEmulator({ cloudPhones: 6, phoneBootMs: 60_000, automationStepMs: 60_000, appInstallMs: 60_000 });
+    const off = emulator.data.cloudPhones.find((p) => p.envStatus === 2);
+    const on = emulator.data.cloudPhones.find((p) => p.envStatus === 4);
+    assert.ok(off && on);
+    dataOf(await call(emulator.localUrl, "/api/cloudphone/powerOn", { body: { id: off.id } }));
+    dataOf(await call(emulator.localUrl, "/api/cloudphone/restart", { body: { id: on.id } }));
+    const market = dataOf<{ dataList: { id: string }[] }>(await call(emulator.localUrl, "/api/cloudphone/rpa/template/market/page", { body: {} }));
+    dataOf(await call(emulator.localUrl, "/api/cloudphone/rpa/onceTask/save", { body: { cloudPhoneId: off.id, scheduleName: "t", templateId: market.dataList[3]?.id } }));
+    assert.ok(timeouts() >= before + 3, "the emulator is waiting on its timers");
+    await emulator.close();
+    assert.ok(timeouts() <= before, `timers left: ${timeouts() - before}`);
   });
 });
