@@ -22,6 +22,10 @@ Options:
   --rate-limit-retry-after
                           add Retry-After to those 429s (the published reply has none)
   --latency <min,max>     random extra latency per answer, in milliseconds
+  --phone-boot-ms <ms>    how long a cloud phone boots or restarts (default 3000)
+  --automation-step-ms <ms>
+                          how long an automation run waits, then runs (default 3000 each)
+  --app-install-ms <ms>   how long a cloud-phone app install takes (default 1000)
   --help                  show this help
 `;
 
@@ -60,6 +64,9 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       "rate-limit": { type: "string" },
       "rate-limit-retry-after": { type: "boolean" },
       latency: { type: "string" },
+      "phone-boot-ms": { type: "string" },
+      "automation-step-ms": { type: "string" },
+      "app-install-ms": { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -77,6 +84,9 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     seed: integer("seed", values.seed, 0, 0xffffffff),
     rateLimitPerMinute: integer("rate-limit", values["rate-limit"], 0),
     rateLimitRetryAfter: values["rate-limit-retry-after"],
+    phoneBootMs: integer("phone-boot-ms", values["phone-boot-ms"], 0),
+    automationStepMs: integer("automation-step-ms", values["automation-step-ms"], 0),
+    appInstallMs: integer("app-install-ms", values["app-install-ms"], 0),
     ...(latencyMs ? { faults: { latencyMs } } : {}),
   };
   if (options.apiId === "" || options.apiKey === "") throw new UsageError("--api-id and --api-key must not be empty");

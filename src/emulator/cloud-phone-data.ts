@@ -3,24 +3,35 @@ import { usableByCloudPhones } from "./proxy-data";
 import { dateText, groupFor, numbered, someTags } from "./seed-parts";
 import type { AdbInfo, CloudPhone, CloudPhoneProxy, Group, ProxyInfo, Tag } from "./types";
 
-const POWERED_ON = 4;
+export const POWERED_ON = 4;
+
+/** What ADB access to a phone is, once it is on with ADB enabled (the spec's AdbInfo without the outcome). */
+export type AdbConnection = Pick<AdbInfo, "adbIp" | "adbPassword" | "adbPort" | "command" | "expireTime">;
 
 /**
  * Direct phones are reached with `adb connect ip:port` and the password as connection code; the
  * others through the SSH tunnel whose command MoreLogin's ADB guide shows (Android 13/14/15A).
  */
-function adbInfoFor(random: Random, envStatus: number, enableAdb: boolean, index: number): AdbInfo {
-  const none = { adbIp: "", adbPassword: "", adbPort: "", command: null, expireTime: null };
-  if (envStatus !== POWERED_ON) return { ...none, remark: "The cloud phone is not powered on", success: 0 };
-  if (!enableAdb) return { ...none, remark: "ADB is not enabled", success: 0 };
+export function adbConnection(random: Random, index: number): AdbConnection {
   const adbIp = `192.0.2.${randomInt(random, 1, 254)}`;
   const adbPort = String(randomInt(random, 10_000, 60_000));
   const adbPassword = String(randomInt(random, 100_000, 999_999));
   const expireTime = dateText(random, 2027);
-  if (index % 2 === 0) return { adbIp, adbPassword, adbPort, command: null, expireTime, remark: "", success: 1 };
+  if (index % 2 === 0) return { adbIp, adbPassword, adbPort, command: null, expireTime };
   const user = `10.2.${randomInt(random, 0, 255)}.${randomInt(random, 1, 254)}_${randomInt(random, 1_700_000_000_000, 1_800_000_000_000)}`;
   const command = `ssh -oHostKeyAlgorithms=+ssh-rsa ${user}@${adbIp} -p ${adbPort} -L ${randomInt(random, 9_000, 9_999)}:adb-proxy:${randomInt(random, 10_000, 20_000)} -Nf`;
-  return { adbIp, adbPassword, adbPort, command, expireTime, remark: "", success: 1 };
+  return { adbIp, adbPassword, adbPort, command, expireTime };
+}
+
+/** Why a phone gives no ADB details (the emulator's wording; batchAdbInfo has the spec's own). */
+export const ADB_REMARKS = { notPoweredOn: "The cloud phone is not powered on", disabled: "ADB is not enabled" } as const;
+
+/** A phone's AdbInfo: the connection only when it is powered on with ADB enabled. */
+export function adbInfoOf(envStatus: number, enableAdb: boolean, connection: () => AdbConnection): AdbInfo {
+  const none = { adbIp: "", adbPassword: "", adbPort: "", command: null, expireTime: null };
+  if (envStatus !== POWERED_ON) return { ...none, remark: ADB_REMARKS.notPoweredOn, success: 0 };
+  if (!enableAdb) return { ...none, remark: ADB_REMARKS.disabled, success: 0 };
+  return { ...connection(), remark: "", success: 1 };
 }
 
 /**
@@ -82,7 +93,7 @@ export function makeCloudPhones(random: Random, count: number, { groups, tags, p
       billingType: 1,
       enableAdb,
       supportAdb: true,
-      adbInfo: adbInfoFor(random, envStatus, enableAdb, i),
+      adbInfo: adbInfoOf(envStatus, enableAdb, () => adbConnection(random, i)),
       ...groupFor(i, groups),
       tagInfos: someTags(random, tags),
       androidId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(""),

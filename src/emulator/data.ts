@@ -57,13 +57,14 @@ function makeApps(random: Random, count: number): App[] {
     const round = Math.floor(i / APP_NAMES.length);
     const appName = round === 0 ? base : `${base} ${round + 1}`;
     const id = nextId();
+    // Newest first, as the cloud-phone spec orders appVersionList.
     const versions: AppVersion[] = Array.from({ length: randomInt(random, 1, 2) }, (_, v) => ({
       id: nextId(),
       versionCode: String(100 + v),
       versionName: `1.${v}.0`,
       installStatus: null,
       packageName: null,
-    }));
+    })).reverse();
     return {
       id,
       appName,

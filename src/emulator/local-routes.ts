@@ -3,7 +3,11 @@ import { CODES } from "./codes";
 import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
-import { containsIgnoringCase, ParamError, readBoolean, readId, readPositiveInt, readText, type Body } from "./request-fields";
+import { profileById, profileByIdOrSerial } from "./profile-lookup";
+import { automationRoutes } from "./automation-routes";
+import { cloudPhoneRoutes } from "./cloud-phone-routes";
+import { profileRoutes } from "./profile-routes";
+import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
 import type { Profile } from "./types";
@@ -22,21 +26,6 @@ function envPage(state: EmulatorState, body: Body): Reply {
     profiles = profiles.filter((p) => (envName === undefined || containsIgnoringCase(p.envName, envName)) && (groupId === undefined || p.groupId === groupId));
   }
   return ok(pageOf(profiles, page));
-}
-
-/** The profile named by `envId`, or else by `uniqueId` (envId wins when both are sent); one of them is required. */
-function profileByIdOrSerial(state: EmulatorState, body: Body): Profile | undefined {
-  const envId = readId(body, "envId");
-  if (envId !== undefined) return state.profilesById.get(envId)?.profile;
-  if (body.uniqueId === undefined || body.uniqueId === null || body.uniqueId === "") throw new ParamError("envId or uniqueId is required");
-  return state.profileByUniqueId(readPositiveInt(body, "uniqueId", 1));
-}
-
-/** The profile named by `envId`, which the route requires. */
-function profileById(state: EmulatorState, body: Body): Profile | undefined {
-  const envId = readId(body, "envId");
-  if (envId === undefined) throw new ParamError("envId is required");
-  return state.profilesById.get(envId)?.profile;
 }
 
 async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
@@ -67,25 +56,6 @@ function envStatus(state: EmulatorState, body: Body): Reply {
   return ok({ envId: profile.id, status, localStatus: status, debugPort, webdriver: debugPort === "" ? "" : WEBDRIVER_PATH });
 }
 
-function envDetail(state: EmulatorState, body: Body): Reply {
-  const profile = profileById(state, body);
-  if (!profile) return profileNotFound();
-  return ok({
-    ...profile,
-    browserTypeId: 1,
-    operatorSystemId: 1,
-    isEncrypt: 0,
-    uaVersion: 142,
-    browserCore: 0,
-    accountInfo: { username: "", password: "", siteId: "0", platformId: "0", customerUrl: "", otpSecret: null },
-    isShowAccount: 0,
-    afterStartupConfig: { afterStartup: 1, autoOpenUrls: [], platformUrl: null },
-    startupParams: null,
-    cookies: null,
-    advancedSetting: {},
-  });
-}
-
 async function envCloseAll(state: EmulatorState): Promise<Reply> {
   await state.sessions.stopAll();
   return ok(null, "Closed successfully");
@@ -112,9 +82,11 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/env/start", (body) => envStart(state, body)),
     post("/api/env/close", (body) => envClose(state, body)),
     post("/api/env/status", (body) => envStatus(state, body)),
-    post("/api/env/detail", (body) => envDetail(state, body)),
     post("/api/env/closeAll", () => envCloseAll(state)),
     post("/api/env/getAllDebugInfo", () => envAllDebugInfo(state)),
+    ...profileRoutes(state),
+    ...cloudPhoneRoutes(state, "local"),
+    ...automationRoutes(state, "local"),
     post("/api/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/api/cloudphone/app/page", (body) => appPage(state, body)),
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),

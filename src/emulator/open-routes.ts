@@ -1,9 +1,12 @@
+import { automationRoutes } from "./automation-routes";
+import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { CODES } from "./codes";
 import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { requireFields, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
-import { TEAM_ID, TEAM_NAME, type EmulatorState } from "./state";
+import type { EmulatorState } from "./state";
+import { MEMBER_ID, MEMBER_NAME, TEAM_ID, TEAM_NAME } from "./team";
 
 const invalidCredentials = (): Reply => fail(CODES.invalidToken, "Invalid client credentials", 401);
 
@@ -34,8 +37,8 @@ function userInfo(): Reply {
   return ok({
     teamId: TEAM_ID,
     teamName: TEAM_NAME,
-    memberId: "1680000000000000002",
-    memberNickName: "emulator",
+    memberId: MEMBER_ID,
+    memberNickName: MEMBER_NAME,
     memberEmail: "emulator@example.invalid",
   });
 }
@@ -47,6 +50,8 @@ export function openRoutes(state: EmulatorState): RouteTable {
     { method: "GET", path: "/oauth2/userinfo", auth: true, handle: userInfo },
     post("/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/cloudphone/app/page", (body) => appPage(state, body)),
+    ...cloudPhoneRoutes(state, "open"),
+    ...automationRoutes(state, "open"),
     post("/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/envtag/all", auth: true, handle: () => allTags(state) },

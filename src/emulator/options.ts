@@ -20,6 +20,9 @@ export interface ResolvedOptions {
   rateLimitRetryAfter: boolean;
   faults: FaultRates;
   startDelayMs: number;
+  phoneBootMs: number;
+  automationStepMs: number;
+  appInstallMs: number;
   requestLogSize: number;
 }
 
@@ -56,6 +59,9 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     rateLimitRetryAfter: options.rateLimitRetryAfter ?? false,
     faults: options.faults ?? {},
     startDelayMs: count("startDelayMs", options.startDelayMs, 0),
+    phoneBootMs: count("phoneBootMs", options.phoneBootMs, 3000),
+    automationStepMs: count("automationStepMs", options.automationStepMs, 3000),
+    appInstallMs: count("appInstallMs", options.appInstallMs, 1000),
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
   };
 }

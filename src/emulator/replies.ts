@@ -20,6 +20,9 @@ export function newRequestId(): string {
   return randomUUID().replace(/-/g, "");
 }
 
+/** Tells a reply from the value a helper returns when it does not refuse. */
+export const isReply = (value: unknown): value is Reply => typeof value === "object" && value !== null && !Array.isArray(value) && "payload" in value && "status" in value;
+
 export function envelope(code: number, msg: string | null, data: unknown): Envelope {
   return { code, msg, data, requestId: newRequestId() };
 }
@@ -39,6 +42,9 @@ export const tooLarge = (): Reply => fail(CODES.tooLarge, "Request too large");
 export const paramError = (message: string): Reply => fail(CODES.paramError, message);
 export const unknownError = (): Reply => fail(CODES.unknownError, "Unknown system error", 500);
 export const profileNotFound = (): Reply => fail(CODES.profileNotFound, "Profile not found");
+export const phoneNotFound = (): Reply => fail(CODES.phoneNotFound, "Cloud phone not found");
+/** The text MoreLogin's own skill quotes for code 33301. */
+export const phoneNotStarted = (): Reply => fail(CODES.phoneNotStarted, "The Cloud Phone has not been started up.");
 
 /** The published 429 reply; it carries Retry-After only when `retryAfterSeconds` is given. */
 export function rateLimitExceeded(retryAfterSeconds?: number): Reply {

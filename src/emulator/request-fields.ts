@@ -84,3 +84,60 @@ export function readBoolean(body: Body, name: string): boolean | undefined {
 export function containsIgnoringCase(haystack: string | null, needle: string): boolean {
   return haystack?.toLowerCase().includes(needle.toLowerCase()) ?? false;
 }
+
+/** A string that may be empty (an empty remark clears it); undefined when absent or null. */
+export function readString(body: Body, name: string): string | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string") throw new ParamError(`${name} must be a string`);
+  return value;
+}
+
+/** A string the spec marks required: absent, null or empty is refused. */
+export function requireText(body: Body, name: string): string {
+  const value = readText(body, name);
+  if (value === undefined) throw new ParamError(`${name} is required`);
+  return value;
+}
+
+/** An ID the spec marks required. */
+export function requireId(body: Body, name: string): string {
+  const value = readId(body, name);
+  if (value === undefined) throw new ParamError(`${name} is required`);
+  return value;
+}
+
+/** A list of 64-bit IDs (decimal strings or JSON integers); undefined when absent or null. */
+export function readIdList(body: Body, name: string): string[] | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value)) throw new ParamError(`${name} must be an array of IDs`);
+  return value.map((item, index) => {
+    const id = readId({ id: item }, "id");
+    if (id === undefined) throw new ParamError(`${name}[${index}] must be a numeric ID`);
+    return id;
+  });
+}
+
+/** A list of strings; undefined when absent or null. */
+export function readStringList(body: Body, name: string): string[] | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || !value.every((item) => typeof item === "string")) throw new ParamError(`${name} must be an array of strings`);
+  return value as string[];
+}
+
+/** A nested JSON object; undefined when absent or null. */
+export function readObject(body: Body, name: string): Body | undefined {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "object" || Array.isArray(value)) throw new ParamError(`${name} must be an object`);
+  return value as Body;
+}
+
+/** An integer that must be one of `allowed`; undefined when absent or empty. */
+export function readChoice(body: Body, name: string, allowed: readonly number[]): number | undefined {
+  const value = readInteger(body, name);
+  if (value !== undefined && !allowed.includes(value)) throw new ParamError(`${name} must be one of ${allowed.join(", ")}`);
+  return value;
+}

@@ -2,13 +2,19 @@ import type { IncomingHttpHeaders } from "node:http";
 import type { Reply } from "./replies";
 import type { Body } from "./request-fields";
 
+/** The last path segment of a route written as `.../{id}`. */
+export const PATH_ID = "{id}";
+
 export interface RouteRequest {
   body: Body;
   headers: IncomingHttpHeaders;
+  /** The `{id}` segment of the request path, for routes whose path ends in `/{id}`. */
+  pathId?: string;
 }
 
 export interface Route {
   method: "GET" | "POST";
+  /** The exact path, or one ending in `/{id}` that matches any single non-empty last segment. */
   path: string;
   /** False for the routes that answer without credentials (health probe, token grant). */
   auth: boolean;
@@ -23,4 +29,15 @@ export const routeKey = (method: string, path: string): string => `${method} ${p
 
 export function routeTable(routes: readonly Route[]): RouteTable {
   return new Map(routes.map((route) => [routeKey(route.method, route.path), route]));
+}
+
+/** The route for a request: an exact path first, else a `/{id}` route with the last segment as its ID. */
+export function findRoute(routes: RouteTable, method: string, path: string): { route: Route; pathId?: string } | undefined {
+  const exact = routes.get(routeKey(method, path));
+  if (exact) return { route: exact };
+  const slash = path.lastIndexOf("/");
+  const pathId = path.slice(slash + 1);
+  if (slash <= 0 || pathId === "") return undefined;
+  const route = routes.get(routeKey(method, `${path.slice(0, slash)}/${PATH_ID}`));
+  return route ? { route, pathId } : undefined;
 }

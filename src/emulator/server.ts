@@ -5,7 +5,7 @@ import { CODES } from "./codes";
 import { badRequest, fail, notFound, paramError, rateLimitExceeded, tooLarge, unknownError, type Reply } from "./replies";
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
-import { routeKey, type Route, type RouteTable } from "./routes";
+import { findRoute, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
 import { countRequest } from "./stats";
 import type { ApiName } from "./types";
@@ -113,7 +113,8 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   const parsed = raw.kind === "ok" ? parseJson(raw.text) : undefined;
   state.log.add({ api, method, path, headers: { ...req.headers }, body: parsed?.kind === "json" ? parsed.value : undefined });
 
-  const route = routes.get(routeKey(method, path));
+  const found = findRoute(routes, method, path);
+  const route = found?.route;
   if (!route?.probe) {
     const waitSeconds = state.limiters[api].take();
     if (waitSeconds !== undefined) {
@@ -137,7 +138,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   if ("rejected" in checked) return send(res, checked.rejected);
 
   try {
-    send(res, await route.handle({ body: checked.body, headers: req.headers }));
+    send(res, await route.handle({ body: checked.body, headers: req.headers, pathId: found?.pathId }));
   } catch (error) {
     if (error instanceof ParamError) send(res, paramError(error.message));
     else send(res, unknownError());

@@ -1,20 +1,27 @@
+import { Automation } from "./automation-state";
 import { TokenIssuer } from "./auth";
 import { BrowserSessions } from "./browser-sessions";
 import { generateData } from "./data";
 import { FaultInjector } from "./faults";
+import { IdMint } from "./id-mint";
 import type { ResolvedOptions } from "./options";
+import { PhoneRuntime } from "./phone-state";
+import type { ProfileSettings } from "./profile-settings";
 import { RateLimiter } from "./rate-limit";
 import { emptyStats, RequestLog } from "./stats";
+import { TEAM_ID, TEAM_NAME } from "./team";
 import { Timers } from "./timers";
 import type { ApiName, EmulatorData, EmulatorStats, Profile } from "./types";
-
-export const TEAM_NAME = "Emulator Team";
-export const TEAM_ID = "1680000000000000001";
 
 /** Everything the routes and the request pipeline share. */
 export class EmulatorState {
   readonly data: EmulatorData;
   readonly profilesById = new Map<string, { profile: Profile; uniqueId: number }>();
+  private readonly profilesByUniqueId = new Map<number, Profile>();
+  private nextUniqueId = 1;
+  /** Detail settings of profiles created or changed through the API; the others have the defaults. */
+  readonly profileSettings = new Map<string, ProfileSettings>();
+  readonly ids: IdMint;
   readonly stats: EmulatorStats = emptyStats();
   readonly log: RequestLog;
   readonly faults: FaultInjector;
@@ -22,25 +29,55 @@ export class EmulatorState {
   readonly tokens: TokenIssuer;
   readonly sessions = new BrowserSessions();
   readonly timers = new Timers();
+  readonly phones: PhoneRuntime;
+  readonly automation: Automation;
   localToken: string | undefined;
   /** Whether a rate-limited reply carries Retry-After (the published one does not). */
   rateLimitRetryAfter: boolean;
 
   constructor(readonly options: ResolvedOptions) {
     this.data = generateData(options);
-    this.data.profiles.forEach((profile, index) => {
-      this.profilesById.set(profile.id, { profile, uniqueId: index + 1 });
-    });
+    for (const profile of this.data.profiles) this.register(profile);
+    this.ids = new IdMint(options.seed);
     this.log = new RequestLog(options.requestLogSize);
     this.faults = new FaultInjector(options.faults);
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
+    this.phones = new PhoneRuntime(this.data, options, this.timers);
+    this.automation = new Automation(this.phones, options, this.timers, this.ids);
   }
 
-  /** The profile's serial number (shown in the UI as P-<n>): its 1-based position in the data set. */
+  /** The profile's serial number (shown in the UI as P-<n>): seeded profiles are numbered from 1 in order. */
   profileByUniqueId(uniqueId: number): Profile | undefined {
-    return this.data.profiles[uniqueId - 1];
+    return this.profilesByUniqueId.get(uniqueId);
+  }
+
+  /** Adds a profile at the end of the list with the next serial number; returns that number. */
+  addProfile(profile: Profile): number {
+    this.data.profiles.push(profile);
+    return this.register(profile);
+  }
+
+  /** Removes profiles from the list and the lookups; unknown IDs are ignored. */
+  removeProfiles(ids: ReadonlySet<string>): void {
+    const profiles = this.data.profiles;
+    for (let i = profiles.length - 1; i >= 0; i--) {
+      const profile = profiles[i];
+      if (profile === undefined || !ids.has(profile.id)) continue;
+      profiles.splice(i, 1);
+      const entry = this.profilesById.get(profile.id);
+      if (entry) this.profilesByUniqueId.delete(entry.uniqueId);
+      this.profilesById.delete(profile.id);
+      this.profileSettings.delete(profile.id);
+    }
+  }
+
+  private register(profile: Profile): number {
+    const uniqueId = this.nextUniqueId++;
+    this.profilesById.set(profile.id, { profile, uniqueId });
+    this.profilesByUniqueId.set(uniqueId, profile);
+    return uniqueId;
   }
 }

@@ -75,6 +75,12 @@ export interface EmulatorOptions {
   faults?: FaultRates;
   /** Delay before /api/env/start answers, in ms (default 0). */
   startDelayMs?: number;
+  /** How long a cloud phone boots (envStatus 3, then 4) after power-on, and restarts (6, then 4), in ms (default 3000). */
+  phoneBootMs?: number;
+  /** How long an automation run waits (taskState 0) and then runs (1) before it ends, in ms each (default 3000). */
+  automationStepMs?: number;
+  /** How long an app install takes before the app is in the installed list, in ms (default 1000). */
+  appInstallMs?: number;
   /** How many requests `requestLog` keeps (default 1000). */
   requestLogSize?: number;
 }

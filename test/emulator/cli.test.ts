@@ -80,9 +80,30 @@ describe("emulator: CLI", () => {
     assert.equal((await exited).code, 0);
   });
 
-  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"]]) {
+  it("takes the cloud phone and automation timings", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0", "--phone-boot-ms", "0", "--automation-step-ms", "5000"]);
+    const exited = exitOf(child);
+    try {
+      const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(await waitFor(child, /Press Ctrl\+C/))?.[1];
+      assert.ok(localUrl);
+      const phones = dataOf<PageShape<{ id: string; envStatus: number }>>(await call(localUrl, "/api/cloudphone/page", { body: { pageSize: 100 } })).dataList;
+      const off = phones.find((p) => p.envStatus === 2);
+      assert.ok(off);
+      dataOf(await call(localUrl, "/api/cloudphone/powerOn", { body: { id: off.id } }));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.equal(dataOf<{ envStatus: number }>(await call(localUrl, "/api/cloudphone/info", { body: { id: off.id } })).envStatus, 4, "booted at once");
+    } finally {
+      child.kill("SIGTERM");
+    }
+    assert.equal((await exited).code, 0);
+  });
+
+  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"], ["--automation-step-ms", "-5"]]) {
     it(`exits 2 with a clear error for ${args.join(" ")}`, async () => {
-      const { code, stderr } = await exitOf(run(args));
+      const child = run(args);
+      // A CLI that wrongly starts would run forever: stop it, so the test fails instead of hanging.
+      const stop = setTimeout(() => child.kill("SIGKILL"), 5000);
+      const { code, stderr } = await exitOf(child).finally(() => clearTimeout(stop));
       assert.equal(code, 2);
       assert.match(stderr, /^morelogin-emulator: .+/);
     });
@@ -94,5 +115,8 @@ describe("emulator: CLI", () => {
     assert.match(stdout, /--local-port/);
     assert.match(stdout, /40100/);
     assert.match(stdout, /--rate-limit-retry-after/);
+    assert.match(stdout, /--phone-boot-ms/);
+    assert.match(stdout, /--automation-step-ms/);
+    assert.match(stdout, /--app-install-ms/);
   });
 });

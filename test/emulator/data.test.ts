@@ -44,6 +44,18 @@ describe("emulator: seeded data", () => {
     );
   });
 
+  it("lists each app's versions newest first (versionCode descending), as the cloud-phone spec does", () => {
+    const { apps } = generateData(counts);
+    assert.ok(apps.some((app) => app.appVersionList.length > 1));
+    for (const app of apps) {
+      const codes = app.appVersionList.map((v) => Number(v.versionCode));
+      assert.deepEqual(
+        codes,
+        [...codes].sort((a, b) => b - a),
+      );
+    }
+  });
+
   it("assigns groups round-robin with an ungrouped slot", () => {
     const { profiles, groups } = generateData(counts);
     const expected = profiles.map((_, i) => groups[i % (groups.length + 1)]?.id ?? "0");

@@ -1,0 +1,221 @@
+import { type AdbConnection, adbConnection, adbInfoOf, POWERED_ON } from "./cloud-phone-data";
+import { formatUtc } from "./dates";
+import type { ResolvedOptions } from "./options";
+import { mulberry32, pick, randomInt, type Random } from "./prng";
+import { MEMBER_ID, MEMBER_NAME } from "./team";
+import type { Timers } from "./timers";
+import type { App, AppVersion, CloudPhone, EmulatorData } from "./types";
+
+/** Cloud phone envStatus values (the cloud-phone spec). */
+export const PHONE_STATUS = { poweredOff: 2, booting: 3, poweredOn: POWERED_ON, restarting: 6 } as const;
+
+/**
+ * The phone's SKU (documented IDs and Android versions) and a device of that kind. Brands and models
+ * are the emulator's own: no source lists which models a SKU offers.
+ */
+const DEVICES: readonly { skuId: string; android: string; brand: string; model: string }[] = [
+  { skuId: "10002", android: "12", brand: "samsung", model: "SM-G991B" },
+  { skuId: "10013", android: "13", brand: "google", model: "Pixel 7" },
+  { skuId: "10005", android: "14", brand: "Xiaomi", model: "23049PCD8G" },
+  { skuId: "10004", android: "15", brand: "samsung", model: "SM-S921B" },
+  { skuId: "10014", android: "15", brand: "google", model: "Pixel 8" },
+  { skuId: "10015", android: "16", brand: "OnePlus", model: "CPH2581" },
+];
+
+/** The device the emulator gives phones of a SKU. */
+export function deviceOfSku(skuId: string): { android: string; brand: string; model: string } | undefined {
+  return DEVICES.find((device) => device.skuId === skuId);
+}
+
+const COUNTRY_NAMES: Readonly<Record<string, string>> = { US: "United States", GB: "United Kingdom", DE: "Germany", JP: "Japan", SG: "Singapore" };
+
+export interface InstalledApp {
+  appName: string;
+  appIcon: string;
+  packageName: string;
+  versionCode: string;
+  versionName: string;
+}
+
+/** One phone: the listed item (kept in step) and what only its detail, ADB and apps show. */
+export interface PhoneEntry {
+  readonly phone: CloudPhone;
+  readonly skuId: string;
+  readonly android: string;
+  readonly brand: string;
+  readonly model: string;
+  readonly gaid: string;
+  readonly wifiBssid: string;
+  readonly bluetoothMac: string;
+  /** The ADB details the phone gives while it is on with ADB enabled. */
+  readonly connection: AdbConnection;
+  lastStartDate: string;
+  updateDate: string;
+  readonly installed: Map<string, InstalledApp>;
+  readonly runningApps: Set<string>;
+  /** Changes on every power change, so an install begun before it never lands after it. */
+  epoch: number;
+  cancelBoot?: () => void;
+}
+
+export type PowerResult = "ok" | "notFound" | "busy" | "notRunning" | "restarting";
+
+const hex = (random: Random, length: number): string => Array.from({ length }, () => Math.floor(random() * 16).toString(16)).join("");
+const mac = (random: Random): string => Array.from({ length: 6 }, () => hex(random, 2)).join(":");
+const now = (): string => formatUtc(Date.now());
+
+function installedOf(app: App, version: AppVersion): InstalledApp {
+  return { appName: app.appName, appIcon: app.appIcon, packageName: app.packageName, versionCode: version.versionCode, versionName: version.versionName };
+}
+
+/** The newest version: the highest versionCode. */
+export function latestVersion(app: App): AppVersion | undefined {
+  return [...app.appVersionList].sort((a, b) => Number(b.versionCode) - Number(a.versionCode))[0];
+}
+
+/** Power, ADB and apps of the seeded cloud phones, as the cloud-phone spec describes them. */
+export class PhoneRuntime {
+  private readonly entries = new Map<string, PhoneEntry>();
+
+  constructor(
+    data: EmulatorData,
+    private readonly options: Pick<ResolvedOptions, "seed" | "phoneBootMs" | "appInstallMs">,
+    private readonly timers: Timers,
+  ) {
+    const random = mulberry32(options.seed ^ 0xc10d);
+    data.cloudPhones.forEach((phone, index) => {
+      const device = DEVICES[index % DEVICES.length] ?? DEVICES[0];
+      if (!device) return;
+      // A phone that is on with ADB enabled already shows its details; the others get theirs now.
+      const seeded = phone.adbInfo.success === 1 ? phone.adbInfo : undefined;
+      const connection = seeded ?? adbConnection(random, index);
+      const entry: PhoneEntry = {
+        phone,
+        ...device,
+        gaid: `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`,
+        wifiBssid: mac(random),
+        bluetoothMac: mac(random),
+        connection: { adbIp: connection.adbIp, adbPassword: connection.adbPassword, adbPort: connection.adbPort, command: connection.command, expireTime: connection.expireTime },
+        lastStartDate: phone.createDate,
+        updateDate: phone.createDate,
+        installed: new Map(),
+        runningApps: new Set(),
+        epoch: 0,
+      };
+      for (let n = randomInt(random, 0, 2); n > 0 && data.apps.length > 0; n--) {
+        const app = pick(random, data.apps);
+        const version = latestVersion(app);
+        if (version) entry.installed.set(app.packageName, installedOf(app, version));
+      }
+      this.entries.set(phone.id, entry);
+    });
+  }
+
+  get(id: string): PhoneEntry | undefined {
+    return this.entries.get(id);
+  }
+
+  /** Accepted at once: booting (3) now, powered on (4) after phoneBootMs. */
+  powerOn(id: string): PowerResult {
+    const entry = this.entries.get(id);
+    if (!entry) return "notFound";
+    if (entry.phone.envStatus !== PHONE_STATUS.poweredOff) return "busy";
+    entry.lastStartDate = now();
+    this.boot(entry, PHONE_STATUS.booting);
+    return "ok";
+  }
+
+  /** Off at once; stopping a booting phone interrupts the boot (the spec). */
+  powerOff(id: string): PowerResult {
+    const entry = this.entries.get(id);
+    if (!entry) return "notFound";
+    const status = entry.phone.envStatus;
+    if (status === PHONE_STATUS.restarting) return "restarting";
+    if (status !== PHONE_STATUS.booting && status !== PHONE_STATUS.poweredOn) return "notRunning";
+    this.setStatus(entry, PHONE_STATUS.poweredOff);
+    return "ok";
+  }
+
+  /** Only a powered-on phone restarts: restarting (6), then powered on (4) after phoneBootMs. */
+  restart(id: string): PowerResult {
+    const entry = this.entries.get(id);
+    if (!entry) return "notFound";
+    if (entry.phone.envStatus !== PHONE_STATUS.poweredOn) return "notRunning";
+    this.boot(entry, PHONE_STATUS.restarting);
+    return "ok";
+  }
+
+  setAdb(entry: PhoneEntry, enabled: boolean): void {
+    entry.phone.enableAdb = enabled;
+    entry.updateDate = now();
+    this.refreshAdb(entry);
+  }
+
+  /** Queues the install; the app is in the installed list after appInstallMs, unless the phone stopped first. */
+  install(entry: PhoneEntry, app: App, version: AppVersion): void {
+    const epoch = entry.epoch;
+    const land = (): void => {
+      if (entry.epoch === epoch && entry.phone.envStatus === PHONE_STATUS.poweredOn) entry.installed.set(app.packageName, installedOf(app, version));
+    };
+    if (this.options.appInstallMs === 0) land();
+    else this.timers.after(this.options.appInstallMs, land);
+  }
+
+  private boot(entry: PhoneEntry, status: number): void {
+    this.setStatus(entry, status);
+    // Any later power change cancels this (setStatus), so it only ever ends the boot it began.
+    entry.cancelBoot = this.timers.after(this.options.phoneBootMs, () => this.setStatus(entry, PHONE_STATUS.poweredOn));
+  }
+
+  private setStatus(entry: PhoneEntry, status: number): void {
+    if (status !== PHONE_STATUS.poweredOn) {
+      entry.cancelBoot?.();
+      entry.cancelBoot = undefined;
+      entry.runningApps.clear();
+      entry.epoch++;
+    }
+    entry.phone.envStatus = status;
+    entry.updateDate = now();
+    this.refreshAdb(entry);
+  }
+
+  private refreshAdb(entry: PhoneEntry): void {
+    entry.phone.adbInfo = adbInfoOf(entry.phone.envStatus, entry.phone.enableAdb, () => entry.connection);
+  }
+
+  /** The spec's CloudPhoneDetail. Fields no source fills (device server and rom) are null and 0. */
+  detail(entry: PhoneEntry): Record<string, unknown> {
+    const { phone } = entry;
+    const proxy = phone.proxy;
+    return {
+      id: phone.id,
+      androidId: phone.androidId,
+      gaid: entry.gaid,
+      envName: phone.envName,
+      groupId: phone.groupId,
+      groupName: phone.groupName,
+      skuId: entry.skuId,
+      tagInfos: phone.tagInfos,
+      billingType: phone.billingType,
+      proxyStatus: phone.proxyStatus,
+      settings: { automaticGeo: true, automaticLocation: true, automaticLanguage: true, longitude: null, latitude: null },
+      device: { server: null, countryName: COUNTRY_NAMES[proxy?.countryCode ?? "US"] ?? "", rom: 0, wifiBssid: entry.wifiBssid, bluetoothMac: entry.bluetoothMac },
+      proxy: proxy && { id: proxy.id, proxyName: proxy.proxyName, state: proxy.state, city: proxy.city, proxyPort: proxy.proxyPort, proxyIp: proxy.proxyIp },
+      lastStartMemberId: MEMBER_ID,
+      lastStartMemberName: MEMBER_NAME,
+      lastStartDate: entry.lastStartDate,
+      lastConnectMemberId: MEMBER_ID,
+      lastConnectMemberName: MEMBER_NAME,
+      lastConnectDate: entry.lastStartDate,
+      envStatus: phone.envStatus,
+      abnormalStatus: phone.abnormalStatus,
+      expireTime: "",
+      envRemark: phone.envRemark,
+      createMember: MEMBER_ID,
+      updateMember: MEMBER_ID,
+      updateDate: entry.updateDate,
+      createDate: phone.createDate,
+      createMemberName: MEMBER_NAME,
+    };
+  }
+}

@@ -1,0 +1,163 @@
+import assert from "node:assert/strict";
+import type { CloudPhone } from "../../src/emulator";
+import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { bearer, sleep, useEmulator } from "../support/emulator";
+
+const BOOT_MS = 300;
+const UNKNOWN = "1234567890123456";
+
+/** The required fields of the cloud-phone spec's CloudPhoneDetail. */
+const DETAIL_FIELDS = [
+  "abnormalStatus",
+  "androidId",
+  "billingType",
+  "createDate",
+  "createMember",
+  "createMemberName",
+  "device",
+  "envName",
+  "envRemark",
+  "envStatus",
+  "expireTime",
+  "gaid",
+  "groupId",
+  "groupName",
+  "id",
+  "lastConnectDate",
+  "lastConnectMemberId",
+  "lastConnectMemberName",
+  "lastStartDate",
+  "lastStartMemberId",
+  "lastStartMemberName",
+  "proxy",
+  "proxyStatus",
+  "settings",
+  "skuId",
+  "tagInfos",
+  "updateDate",
+  "updateMember",
+];
+
+describe("emulator: cloud phone power", () => {
+  const { emulator } = useEmulator({ cloudPhones: 24, phoneBootMs: BOOT_MS });
+  const local = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
+  const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus;
+  const listed = async (id: string): Promise<CloudPhone | undefined> => dataOf<PageShape<CloudPhone>>(await local("/page", { pageNo: 1, pageSize: 100 })).dataList.find((p) => p.id === id);
+  /** The seeded phones are powered off (2) or on (4); each test takes one of the state it needs. */
+  const taken = new Set<string>();
+  const phoneIn = (envStatus: number): string => {
+    const phone = emulator().data.cloudPhones.find((p) => p.envStatus === envStatus && !taken.has(p.id));
+    assert.ok(phone, `a free phone in state ${envStatus}`);
+    taken.add(phone.id);
+    return phone.id;
+  };
+
+  it("powers on at once (accepted), is booting (3), then powered on (4) after phoneBootMs, in info and in the list", async () => {
+    const id = phoneIn(2);
+    const answer = await local("/powerOn", { id, headless: true, disableMoneySavingMode: false });
+    assert.equal(dataOf(answer), null);
+    assert.equal(await status(id), 3);
+    assert.equal((await listed(id))?.envStatus, 3);
+    await sleep(BOOT_MS / 2);
+    assert.equal(await status(id), 3, "still booting halfway");
+    await sleep(BOOT_MS);
+    assert.equal(await status(id), 4);
+    assert.equal((await listed(id))?.envStatus, 4);
+  });
+
+  it("refuses a second power-on while booting and while running (100), and leaves the boot alone", async () => {
+    const id = phoneIn(2);
+    dataOf(await local("/powerOn", { id }));
+    const busy = "The cloud phone is not powered off: it is starting, running or restarting";
+    expectError(await local("/powerOn", { id }), 200, 100, busy);
+    await sleep(BOOT_MS * 1.5);
+    assert.equal(await status(id), 4);
+    expectError(await local("/powerOn", { id }), 200, 100, busy);
+  });
+
+  it("powers off a running phone at once (2); a second power-off answers 33301", async () => {
+    const id = phoneIn(4);
+    assert.equal(dataOf(await local("/powerOff", { id })), null);
+    assert.equal(await status(id), 2);
+    assert.equal((await listed(id))?.envStatus, 2);
+    expectError(await local("/powerOff", { id }), 200, 33301, "The Cloud Phone has not been started up.");
+  });
+
+  it("powering off a booting phone interrupts the boot: it stays off", async () => {
+    const id = phoneIn(2);
+    dataOf(await local("/powerOn", { id }));
+    dataOf(await local("/powerOff", { id }));
+    assert.equal(await status(id), 2);
+    await sleep(BOOT_MS * 1.5);
+    assert.equal(await status(id), 2, "the interrupted boot never finishes");
+    dataOf(await local("/powerOn", { id }));
+    await sleep(BOOT_MS * 1.5);
+    assert.equal(await status(id), 4, "a later power-on boots normally");
+  });
+
+  it("restarts a running phone: restarting (6), then powered on (4); power-off meanwhile is refused (33331), power-on too (100)", async () => {
+    const id = phoneIn(4);
+    assert.equal(dataOf(await local("/restart", { id })), null);
+    assert.equal(await status(id), 6);
+    expectError(await local("/powerOff", { id }), 200, 33331, "Cloud phone restarting, unable to shut down.");
+    expectError(await local("/powerOn", { id }), 200, 100);
+    await sleep(BOOT_MS * 1.5);
+    assert.equal(await status(id), 4);
+  });
+
+  it("restarts only a powered-on phone (33301 otherwise)", async () => {
+    const off = phoneIn(2);
+    expectError(await local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
+    dataOf(await local("/powerOn", { id: off }));
+    expectError(await local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
+  });
+
+  it("answers info with the spec's CloudPhoneDetail fields, and a new lastStartDate after power-on", async () => {
+    const id = phoneIn(2);
+    const before = dataOf<Record<string, unknown>>(await local("/info", { id }));
+    assert.deepEqual(Object.keys(before).sort(), DETAIL_FIELDS);
+    const phone = emulator().data.cloudPhones.find((p) => p.id === id);
+    assert.ok(phone);
+    assert.deepEqual(
+      [before.id, before.envName, before.androidId, before.groupId, before.groupName, before.tagInfos, before.envStatus, before.createDate],
+      [phone.id, phone.envName, phone.androidId, phone.groupId, phone.groupName, phone.tagInfos, 2, phone.createDate],
+    );
+    assert.match(String(before.skuId), /^100(02|13|05|04|14|15)$/);
+    assert.deepEqual(Object.keys(before.device as object).sort(), ["bluetoothMac", "countryName", "rom", "server", "wifiBssid"]);
+    assert.deepEqual(Object.keys(before.settings as object).sort(), ["automaticGeo", "automaticLanguage", "automaticLocation", "latitude", "longitude"]);
+    assert.deepEqual(before.proxy, {
+      id: phone.proxy?.id,
+      proxyName: phone.proxy?.proxyName,
+      state: phone.proxy?.state,
+      city: phone.proxy?.city,
+      proxyPort: phone.proxy?.proxyPort,
+      proxyIp: phone.proxy?.proxyIp,
+    });
+    dataOf(await local("/powerOn", { id }));
+    const after = dataOf<Record<string, string>>(await local("/info", { id }));
+    assert.match(after.lastStartDate ?? "", /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
+    const started = Date.parse(`${(after.lastStartDate ?? "").replace(" ", "T")}Z`);
+    assert.ok(Math.abs(started - Date.now()) < 5000, "power-on records the start, in UTC");
+  });
+
+  it("answers 33300 for a phone that does not exist and 99001 without an id", async () => {
+    for (const path of ["/powerOn", "/powerOff", "/restart", "/info"]) {
+      expectError(await local(path, { id: UNKNOWN }), 200, 33300, "Cloud phone not found");
+      expectError(await local(path, {}), 200, 99001, "Request parameter error: id is required");
+    }
+  });
+
+  it("serves power-on, power-off and info on the Open API too (numeric IDs accepted), but not restart", async () => {
+    const auth = await bearer(emulator());
+    const open = (path: string, body: unknown) => call(emulator().openUrl, `/cloudphone${path}`, { body, headers: auth });
+    const id = phoneIn(2);
+    dataOf(await open("/powerOn", { id: Number(id), disableMoneySavingMode: true }));
+    assert.equal(dataOf<{ envStatus: number }>(await open("/info", { id })).envStatus, 3);
+    assert.equal(await status(id), 3, "both APIs see one phone");
+    dataOf(await open("/powerOff", { id }));
+    expectError(await open("/powerOff", { id }), 200, 33301);
+    expectError(await open("/info", { id: UNKNOWN }), 200, 33300);
+    expectError(await open("/restart", { id }), 404, 404);
+    expectError(await call(emulator().openUrl, "/cloudphone/powerOn", { body: { id } }), 401, 401);
+  });
+});
