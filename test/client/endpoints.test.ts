@@ -1,18 +1,7 @@
 import assert from "node:assert/strict";
-import {
-  ENDPOINTS,
-  MoreLoginAbortError,
-  MoreLoginApiError,
-  MoreLoginClient,
-  MoreLoginInputError,
-  MoreLoginRateLimitError,
-  MoreLoginTimeoutError,
-  PreparedBody,
-  endpointAt,
-  type ClientSettings,
-} from "../../src/client";
+import { ENDPOINTS, MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginInputError, MoreLoginRateLimitError, MoreLoginTimeoutError, PreparedBody, endpointAt } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
-import { clientFor, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
 import { errorOf, track } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
@@ -27,20 +16,11 @@ function bodiesFor(emulator: Emulator, path: string): unknown[] {
 
 describe("client: the endpoint table", () => {
   const { emulator } = useEmulator();
-  let client: MoreLoginClient | undefined;
+  const clientWith = useClients(emulator);
   beforeEach(() => {
     emulator().resetStats();
     emulator().setFaults({});
   });
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-  });
-
-  function clientWith(settings: ClientSettings = {}): MoreLoginClient {
-    client = clientFor(emulator(), settings);
-    return client;
-  }
 
   describe("list groups", () => {
     it("always sends groupName, pageNo and pageSize, with '', 1 and 10 when left out", async () => {

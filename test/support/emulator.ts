@@ -32,6 +32,22 @@ export function clientFor(emulator: Emulator, settings: ClientSettings = {}): Mo
   });
 }
 
+/**
+ * For a suite: makes clients of the emulator (the suite's defaults under `settings`) and closes every
+ * one of them after each test.
+ */
+export function useClients(emulator: () => Emulator): (settings?: ClientSettings) => MoreLoginClient {
+  const made: MoreLoginClient[] = [];
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((client) => client.close()));
+  });
+  return (settings = {}) => {
+    const client = clientFor(emulator(), settings);
+    made.push(client);
+    return client;
+  };
+}
+
 /** Counts the requests the emulator saw for one route, e.g. "local POST /api/env/page". */
 export function requests(emulator: Emulator, route: string): number {
   return emulator.stats.requests[route] ?? 0;
