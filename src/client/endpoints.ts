@@ -1,5 +1,24 @@
 import type { Idempotency } from "./retry";
-import type { ApiName, App, ClosedProfile, CloudPhone, Group, HttpMethod, Page, Profile, ProfileStatus, ProxyInfo, StartedProfile, Tag } from "./types";
+import type {
+  AdbInfo,
+  ApiName,
+  App,
+  AutomationRun,
+  AutomationTask,
+  AutomationTemplate,
+  ClosedProfile,
+  CloudPhone,
+  CloudPhoneDetail,
+  Group,
+  HttpMethod,
+  Page,
+  Profile,
+  ProfileStatus,
+  ProxyInfo,
+  ScreenCapture,
+  StartedProfile,
+  Tag,
+} from "./types";
 
 export interface EndpointDefinition {
   /** The API a call goes to unless it names the other one (see `twinPath`). */
@@ -19,6 +38,10 @@ export interface EndpointDefinition {
   pageField?: "pageNo" | "pageNum";
   /** Fields that hold a MoreLogin ID and must stay decimal strings. */
   idFields?: readonly string[];
+  /** Fields that hold a list of MoreLogin IDs: each item must be, and is sent as, a decimal string. */
+  idListFields?: readonly string[];
+  /** Each of these fields must be present (not blank, not an empty list): the spec marks them required. */
+  required?: readonly string[];
   /** At least one of these fields must be present. */
   requiresOneOf?: readonly string[];
 }
@@ -78,6 +101,127 @@ export const ENDPOINTS = {
     requiresOneOf: ["id"],
   },
   downloadKernels: { api: "local", method: "POST", path: "/api/env/core/download", idempotency: "write", timeoutMs: KERNEL_DOWNLOAD_TIMEOUT_MS },
+
+  // Profile management (Local API only: the browser spec has no Open API twin for these).
+  createProfiles: {
+    api: "local",
+    method: "POST",
+    path: "/api/env/create/quick",
+    idempotency: "write",
+    idFields: ["groupId"],
+    // One Chrome profile on Windows unless the caller says otherwise; the spec requires all three.
+    defaults: { browserTypeId: 1, operatorSystemId: 1, quantity: 1 },
+    required: ["browserTypeId", "operatorSystemId", "quantity"],
+  },
+  updateProfile: { api: "local", method: "POST", path: "/api/env/update", idempotency: "write", idFields: ["envId", "groupId", "proxyId"], required: ["envId"] },
+  deleteProfiles: { api: "local", method: "POST", path: "/api/env/removeToRecycleBin/batch", idempotency: "write", idListFields: ["envIds"], required: ["envIds"] },
+  refreshFingerprint: { api: "local", method: "POST", path: "/api/env/fingerprint/refresh", idempotency: "write", idFields: ["envId"], requiresOneOf: ["envId", "uniqueId"] },
+  clearProfileCache: { api: "local", method: "POST", path: "/api/env/removeLocalCache", idempotency: "write", idFields: ["envId"], requiresOneOf: ["envId", "uniqueId"] },
+  setProfileGroup: { api: "local", method: "POST", path: "/api/env/setGroup/batch", idempotency: "write", idListFields: ["envIds"], required: ["groupName"], requiresOneOf: ["envIds", "uniqueIds"] },
+  setProfileProxy: { api: "local", method: "POST", path: "/api/env/setProxy/batch", idempotency: "write", idListFields: ["envIds"], required: ["proxy"], requiresOneOf: ["envIds", "uniqueIds"] },
+  // `envRemark` is required too, but "" clears the remark: the profile node checks it is there.
+  setProfileRemark: { api: "local", method: "POST", path: "/api/env/setRemark/batch", idempotency: "write", idListFields: ["envIds"], requiresOneOf: ["envIds", "uniqueIds"] },
+  closeAllProfiles: { api: "local", method: "POST", path: "/api/env/closeAll", idempotency: "write", timeoutMs: PROFILE_TIMEOUT_MS },
+
+  // Cloud phones: the Local API, and the Open API where MoreLogin documents the same operation.
+  powerOffCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/powerOff", twinPath: "/cloudphone/powerOff", idempotency: "write", idFields: ["id"], required: ["id"] },
+  restartCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/restart", idempotency: "write", idFields: ["id"], required: ["id"] },
+  cloudPhoneInfo: { api: "local", method: "POST", path: "/api/cloudphone/info", twinPath: "/cloudphone/info", idempotency: "read", idFields: ["id"], required: ["id"] },
+  setCloudPhoneAdb: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/updateAdb",
+    twinPath: "/cloudphone/updateAdb",
+    idempotency: "write",
+    idListFields: ["ids"],
+    required: ["ids", "enableAdb"],
+  },
+  cloudPhoneAdbInfo: { api: "local", method: "POST", path: "/api/cloudphone/batchAdbInfo", idempotency: "read", idListFields: ["envIds"], required: ["envIds"] },
+  cloudPhoneShell: { api: "local", method: "POST", path: "/api/cloudphone/exeCommand", twinPath: "/cloudphone/exeCommand", idempotency: "write", idFields: ["id"], required: ["id", "command"] },
+  installCloudPhoneApp: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/install",
+    twinPath: "/cloudphone/app/install",
+    idempotency: "write",
+    idFields: ["id", "appVersionId"],
+    required: ["id"],
+    requiresOneOf: ["appVersionId", "packageName"],
+  },
+  startCloudPhoneApp: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/start",
+    twinPath: "/cloudphone/app/start",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "packageName"],
+  },
+  stopCloudPhoneApp: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/stop",
+    twinPath: "/cloudphone/app/stop",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "packageName"],
+  },
+  cloudPhoneScreenshot: { api: "local", method: "POST", path: "/api/cloudphone/screenCapBase64", idempotency: "read", idFields: ["id"], required: ["id"] },
+
+  // Cloud-phone automation (RPA): the same paths on both APIs, under /api/cloudphone/rpa and /cloudphone/rpa.
+  marketTemplates: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/template/market/page",
+    twinPath: "/cloudphone/rpa/template/market/page",
+    idempotency: "read",
+    pageField: "pageNo",
+  },
+  personalTemplates: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/template/personal/page",
+    twinPath: "/cloudphone/rpa/template/personal/page",
+    idempotency: "read",
+    pageField: "pageNo",
+  },
+  runTemplateOnce: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/onceTask/save",
+    twinPath: "/cloudphone/rpa/onceTask/save",
+    idempotency: "write",
+    idFields: ["cloudPhoneId", "templateId"],
+    required: ["cloudPhoneId", "scheduleName", "templateId"],
+  },
+  scheduleTemplate: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/task/save",
+    twinPath: "/cloudphone/rpa/task/save",
+    idempotency: "write",
+    idFields: ["templateId"],
+    required: ["cloudPhoneConfigs", "scheduleConfig", "taskName", "taskType", "templateId", "templateType"],
+  },
+  automationTasks: { api: "local", method: "POST", path: "/api/cloudphone/rpa/task/page", twinPath: "/cloudphone/rpa/task/page", idempotency: "read", pageField: "pageNo" },
+  cancelAutomationTask: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/task/cancel",
+    twinPath: "/cloudphone/rpa/task/cancel",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id"],
+  },
+  automationRuns: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/rpa/subTask/page",
+    twinPath: "/cloudphone/rpa/subTask/page",
+    idempotency: "read",
+    pageField: "pageNo",
+    idFields: ["taskId", "templateId", "cloudPhoneId"],
+  },
 } as const satisfies Record<string, EndpointDefinition>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
@@ -99,6 +243,32 @@ export interface EndpointData {
   listApps: Page<App>;
   powerOnCloudPhone: null;
   downloadKernels: unknown;
+  createProfiles: string[];
+  updateProfile: null;
+  deleteProfiles: boolean;
+  refreshFingerprint: null;
+  clearProfileCache: { envId: string };
+  setProfileGroup: boolean;
+  setProfileProxy: boolean;
+  setProfileRemark: boolean;
+  closeAllProfiles: unknown;
+  powerOffCloudPhone: null;
+  restartCloudPhone: null;
+  cloudPhoneInfo: CloudPhoneDetail;
+  setCloudPhoneAdb: null;
+  cloudPhoneAdbInfo: AdbInfo[];
+  cloudPhoneShell: string;
+  installCloudPhoneApp: boolean;
+  startCloudPhoneApp: unknown;
+  stopCloudPhoneApp: unknown;
+  cloudPhoneScreenshot: ScreenCapture;
+  marketTemplates: Page<AutomationTemplate>;
+  personalTemplates: Page<AutomationTemplate>;
+  runTemplateOnce: number | string;
+  scheduleTemplate: number | string;
+  automationTasks: Page<AutomationTask>;
+  cancelAutomationTask: null;
+  automationRuns: Page<AutomationRun>;
 }
 
 /** The path of an endpoint on one API; undefined when that API does not have it. */

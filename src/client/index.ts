@@ -14,3 +14,5 @@ export type { RetryPolicy } from "./retry";
 export { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, checkRelativePath, isLoopbackHost } from "./urls";
 export { describe as describeValue, normalizeId, positiveInteger, isPlainObject as isPlainObjectValue } from "./values";
 export type * from "./types";
+export { pollUntil, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./poll";
+export type { PollOptions } from "./poll";

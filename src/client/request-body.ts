@@ -5,6 +5,12 @@ import { assertNoUnsafeIntegers, isPlainObject, normalizeId, positiveInteger } f
 export type RequestBody = Record<string, unknown>;
 
 const isBlank = (value: unknown): boolean => value === undefined || value === null || value === "";
+const isMissing = (value: unknown): boolean => isBlank(value) || (Array.isArray(value) && value.length === 0);
+
+function idList(value: unknown, field: string): string[] {
+  if (!Array.isArray(value)) throw new MoreLoginInputError(`${field} must be an array of decimal ID strings`);
+  return value.map((item, index) => normalizeId(item, `${field}[${index}]`));
+}
 
 /**
  * Checks a body against an endpoint's rules before anything is sent: IDs stay decimal strings, page
@@ -28,12 +34,18 @@ export function prepareBody(definition: EndpointDefinition, body: unknown = {}):
     if (isBlank(prepared.uniqueId)) delete prepared.uniqueId;
     else prepared.uniqueId = positiveInteger(prepared.uniqueId, "uniqueId");
   }
+  for (const field of definition.idListFields ?? []) {
+    if (isBlank(prepared[field])) delete prepared[field];
+    else prepared[field] = idList(prepared[field], field);
+  }
   for (const [field, value] of Object.entries(definition.defaults ?? {})) {
     if (isBlank(prepared[field])) prepared[field] = value;
   }
-  const required = definition.requiresOneOf;
-  if (required && !required.some((field) => !isBlank(prepared[field]))) {
-    throw new MoreLoginInputError(`${required.join(" or ")} is missing`);
+  const missing = (definition.required ?? []).filter((field) => isMissing(prepared[field]));
+  if (missing.length > 0) throw new MoreLoginInputError(`${missing.join(", ")} ${missing.length === 1 ? "is" : "are"} missing`);
+  const oneOf = definition.requiresOneOf;
+  if (oneOf?.every((field) => isMissing(prepared[field]))) {
+    throw new MoreLoginInputError(`${oneOf.join(" or ")} is missing`);
   }
   assertNoUnsafeIntegers(prepared);
   return prepared;

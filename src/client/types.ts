@@ -45,6 +45,48 @@ export interface CloudPhone {
   [field: string]: unknown;
 }
 
+/** `/cloudphone/info`: `envStatus` 2 stopped, 3 starting, 4 running, 5 resetting, 6 restarting. */
+export interface CloudPhoneDetail extends CloudPhone {
+  errorCode?: unknown;
+  errorMsg?: unknown;
+}
+
+/** One row of `/api/cloudphone/batchAdbInfo`. */
+export interface AdbInfo {
+  id: string;
+  [field: string]: unknown;
+}
+
+/** `/api/cloudphone/screenCapBase64`: `captureBase64` is a `data:image/png;base64,` URL. */
+export interface ScreenCapture {
+  captureBase64?: string;
+  success?: boolean;
+  errorMessage?: string;
+  [field: string]: unknown;
+}
+
+export interface AutomationTemplate {
+  id: string;
+  title?: string;
+  [field: string]: unknown;
+}
+
+/** A schedule (`/rpa/task/page`). */
+export interface AutomationTask {
+  id: string;
+  taskName?: string;
+  [field: string]: unknown;
+}
+
+/** One run of a schedule on one phone (`/rpa/subTask/page`): `taskState` 0 waiting, 1 running, 3 succeeded, 4 failed, 5 cancelled. */
+export interface AutomationRun {
+  id: string;
+  taskState: number;
+  cloudPhoneId?: string;
+  endTime?: string;
+  [field: string]: unknown;
+}
+
 export interface ProxyInfo {
   id: string;
   proxyName: string;
