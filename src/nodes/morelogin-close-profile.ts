@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
-import { profileBody, requireProfile } from "./lib/profile-body";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
 import { bodyFields } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { fieldsToBody } from "./lib/properties";
@@ -14,13 +14,14 @@ export = (RED: NodeAPI): void => {
     label: declaration.label,
     async run({ node, def, msg, client, options, t }) {
       const ownFields = await fieldsToBody(RED, node, def, msg, fields);
-      const body = profileBody(ownFields, msg.payload);
+      const body = withCarriedProfile(profileBody(ownFields, msg.payload), msg);
       requireProfile(body);
       const result = await client.call("closeProfile", body, options);
-      return {
-        messages: single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId }),
-        summary: t("morelogin.status.closed"),
-      };
+      if (body.envId !== undefined) msg.topic = String(body.envId);
+      const messages = single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId });
+      // The profile is closed: its browser address no longer leads anywhere.
+      if (msg.morelogin?.profile?.envId === body.envId) delete msg.morelogin?.profile;
+      return { messages, summary: t("morelogin.status.closed") };
     },
   });
 };

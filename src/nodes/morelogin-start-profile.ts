@@ -1,8 +1,8 @@
 import type { NodeAPI } from "node-red";
-import { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost } from "../client";
 import { registerOperationNode } from "./lib/operation-node";
 import { single } from "./lib/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
+import { browserAddress, profileHandle } from "./lib/profile-handle";
 import { bodyFields } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { fieldsToBody } from "./lib/properties";
@@ -21,18 +21,13 @@ export = (RED: NodeAPI): void => {
       requireProfile(body);
 
       const result = await client.call("startProfile", body, options);
-      const payload: Record<string, unknown> = { ...result.data };
-      const cdpUrl = cdpUrlFor(result.data.debugPort, client.local);
-      if (cdpUrl) {
-        payload.cdpUrl = cdpUrl;
-        const webSocketDebuggerUrl = await fetchWebSocketDebuggerUrl(cdpUrl);
-        if (webSocketDebuggerUrl) payload.webSocketDebuggerUrl = onDebuggerHost(webSocketDebuggerUrl, client.local);
-        else node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl }));
-      } else {
-        node.warn(t("morelogin.warnings.noDebugPort"));
-      }
+      const address = await browserAddress(client, result.data.debugPort);
+      if (!address.cdpUrl) node.warn(t("morelogin.warnings.noDebugPort"));
+      else if (!address.webSocketDebuggerUrl) node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl }));
+      const envId = String(result.data.envId ?? body.envId ?? "");
+      msg.topic = envId;
       return {
-        messages: single(msg, payload, { api: result.api, path: result.path, requestId: result.requestId }),
+        messages: single(msg, { ...result.data, ...address }, { api: result.api, path: result.path, requestId: result.requestId, profile: profileHandle(envId, result.data.debugPort, address) }),
         summary: t("morelogin.status.started", { port: result.data.debugPort }),
       };
     },

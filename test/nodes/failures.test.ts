@@ -64,7 +64,9 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is what this case refuses
       [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: { envId: 1993244721490239488 } }, /^start profile failed: envId .* not a safe integer/],
       [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "" }, /^start profile failed: no profile given/],
-      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: envId must be a decimal ID/],
+      // A string that is not a decimal ID names no profile: nothing of it reaches a request.
+      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: no profile given/],
+      [{ type: "morelogin-close-profile", envId: "12ab\r\nHost: x", envIdType: "str" }, { payload: 1 }, /^close profile failed: envId must be a decimal ID/],
       [{ type: "morelogin-request", api: "local", method: "POST", path: "http://evil.example.com/x", pathType: "str" }, { payload: {} }, /^MoreLogin request failed: request path must be relative/],
       [{ type: "morelogin-request", api: "local", method: "POST", path: "url", pathType: "msg" }, { payload: {}, url: "/api/%2e%2e/x" }, /^MoreLogin request failed: request path must not contain/],
     ];

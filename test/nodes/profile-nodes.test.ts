@@ -58,7 +58,13 @@ describe("nodes: start and close profile", () => {
     const version = await getJson(`${payload.cdpUrl}/json/version`);
     assert.equal(payload.webSocketDebuggerUrl, version.webSocketDebuggerUrl);
     assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId: profileId(0), isHeadless: true });
-    assert.deepEqual(msg.morelogin, { api: "local", path: "/api/env/start", requestId: (msg.morelogin as { requestId: string }).requestId });
+    assert.deepEqual(msg.morelogin, {
+      api: "local",
+      path: "/api/env/start",
+      requestId: (msg.morelogin as { requestId: string }).requestId,
+      profile: { envId: profileId(0), debugPort: payload.debugPort, cdpUrl: payload.cdpUrl, webSocketDebuggerUrl: payload.webSocketDebuggerUrl },
+    });
+    assert.equal(msg.topic, profileId(0));
   });
 
   it("takes the profile ID from a string msg.payload, which wins over the node's", async () => {

@@ -7,8 +7,11 @@ export interface TappedRequest {
   path: string;
   /** The request body as JSON, when it was JSON. */
   body: unknown;
-  /** The HTTP status of the answer, or "reset" when the server dropped the connection without one. */
-  status: number | "reset";
+  /**
+   * The HTTP status of the answer, "reset" when the server dropped the connection without one, or
+   * "lost" when the server answered but the wiretap dropped the connection instead of passing it on.
+   */
+  status: number | "reset" | "lost";
 }
 
 export interface Wiretap {
@@ -28,6 +31,15 @@ function jsonOf(text: string): unknown {
   }
 }
 
+export interface WiretapOptions {
+  /**
+   * Requests whose answer is lost on the way back: the server gets the request and runs it, and the
+   * client sees its connection dropped without an answer (what a network failure after the request
+   * arrived looks like). The request is noted with status "lost".
+   */
+  loseAnswer?: (path: string) => boolean;
+}
+
 /**
  * A pass-through HTTP proxy in front of `target` that writes down each request with the status the
  * server answered it with. The emulator's own request log has the request but not the answer, and a
@@ -35,7 +47,7 @@ function jsonOf(text: string): unknown {
  * ran needs both. Headers are passed on, never recorded; a connection the server drops is dropped
  * towards the client too, so the client sees what it would have seen without the wiretap.
  */
-export async function startWiretap(target: string, keep: (path: string) => boolean = () => true): Promise<Wiretap> {
+export async function startWiretap(target: string, keep: (path: string) => boolean = () => true, options: WiretapOptions = {}): Promise<Wiretap> {
   const upstream = new URL(target);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
   const requests: TappedRequest[] = [];
@@ -53,6 +65,11 @@ export async function startWiretap(target: string, keep: (path: string) => boole
         const body: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => body.push(chunk));
         answer.on("end", () => {
+          if (options.loseAnswer?.(path)) {
+            note("lost");
+            req.socket.destroy();
+            return;
+          }
           note(answer.statusCode ?? 0);
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           res.end(Buffer.concat(body));

@@ -1,7 +1,7 @@
 import type { EndpointName, PagedEndpointName } from "../../client";
 
 /** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
-export type Picker = "profiles" | "groups";
+export type Picker = "profiles" | "groups" | "phones" | "templates";
 
 interface FieldBase {
   /** The node property, e.g. `envId`; a typed field keeps its TypedInput type in `<name>Type`. */
@@ -20,7 +20,9 @@ interface FieldBase {
 export interface TypedField extends FieldBase {
   input: "typed";
   /** The type a flow saved without `<name>Type` reads the value as. */
-  defaultType: "str" | "num";
+  defaultType: "str" | "num" | "json";
+  /** The TypedInput types offered, when not the usual ones for `defaultType` (e.g. JSON for parameters). */
+  types?: readonly string[];
   default?: string;
   placeholder?: string;
   picker?: Picker;

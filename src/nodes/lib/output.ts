@@ -7,11 +7,19 @@ export function outputMode(value: unknown): OutputMode {
   return value === "split" ? "split" : "array";
 }
 
-/** The incoming message goes on with the result as its payload, so upstream properties survive. */
+/**
+ * The incoming message goes on with the result as its payload, so upstream properties survive, and
+ * the started profile it carries (`msg.morelogin.profile`) travels on unless `info` names another.
+ */
 export function single(msg: MoreLoginMessage, payload: unknown, info: MoreLoginMessageInfo): NodeMessage[] {
   msg.payload = payload;
-  msg.morelogin = info;
+  msg.morelogin = withProfile(info, msg.morelogin);
   return [msg];
+}
+
+function withProfile(info: MoreLoginMessageInfo, previous: MoreLoginMessageInfo | undefined): MoreLoginMessageInfo {
+  const profile = info.profile ?? previous?.profile;
+  return profile === undefined ? info : { ...info, profile };
 }
 
 /**
@@ -27,7 +35,7 @@ export function split(RED: NodeAPI, msg: MoreLoginMessage, items: readonly unkno
     const copy = RED.util.cloneMessage(msg) as MoreLoginMessage;
     copy.payload = item;
     copy.parts = { id, type: "array", index, count, len: 1, ...(outer ? { parts: outer } : {}) } as NodeMessage["parts"];
-    copy.morelogin = { ...info };
+    copy.morelogin = withProfile({ ...info }, copy.morelogin);
     return copy;
   });
 }

@@ -1,14 +1,22 @@
 import { isPlainObjectValue, MoreLoginInputError } from "../../client";
 import { overlay } from "./properties";
+import type { MoreLoginMessage } from "./types";
+
+const DECIMAL_ID = /^\s*\d{1,20}\s*$/;
+
+/** True for a string that can be a MoreLogin ID: any other string (a page title, say) names no profile or phone. */
+export function isDecimalId(value: unknown): value is string {
+  return typeof value === "string" && DECIMAL_ID.test(value);
+}
 
 /**
- * The body for start and close. msg.payload may be the profile ID itself (a string; a number is an
- * inject node's timestamp, not an ID, and is ignored), a profile item
- * from list profiles or the reply of start profile (only its ID is used), or an object whose fields
- * override the node's.
+ * The body for the nodes that work on one profile. msg.payload may be the profile ID itself (a
+ * decimal string; a number is an inject node's timestamp, and any other string is no ID: both are
+ * ignored), a profile item from list profiles or the reply of start profile (only its ID is used),
+ * or an object whose fields override the node's.
  */
 export function profileBody(ownFields: Record<string, unknown>, payload: unknown): Record<string, unknown> {
-  if (typeof payload === "string" && payload.trim() !== "") return { ...ownFields, envId: payload };
+  if (isDecimalId(payload)) return { ...ownFields, envId: payload.trim() };
   if (!isPlainObjectValue(payload)) return ownFields;
   const isProfileItem = payload.envId === undefined && payload.uniqueId === undefined && payload.id !== undefined;
   if (isProfileItem) return { ...ownFields, envId: payload.id };
@@ -17,9 +25,21 @@ export function profileBody(ownFields: Record<string, unknown>, payload: unknown
   return overlay(ownFields, payload);
 }
 
+const blank = (value: unknown): boolean => value === undefined || value === null || value === "";
+
+/** True when the body names a profile (by `envId` or serial `uniqueId`). */
+export function namesProfile(body: Record<string, unknown>): boolean {
+  return !blank(body.envId) || !blank(body.uniqueId);
+}
+
+/** The body, or when it names no profile, the body for the started profile the message carries. */
+export function withCarriedProfile(body: Record<string, unknown>, msg: MoreLoginMessage): Record<string, unknown> {
+  const carried = msg.morelogin?.profile?.envId;
+  return namesProfile(body) || blank(carried) ? body : { ...body, envId: carried };
+}
+
 export function requireProfile(body: Record<string, unknown>): void {
-  const blank = (value: unknown): boolean => value === undefined || value === null || value === "";
-  if (blank(body.envId) && blank(body.uniqueId)) {
+  if (!namesProfile(body)) {
     throw new MoreLoginInputError("no profile given: set the profile ID in the node, or send it as msg.payload (an ID string, a profile from list profiles, or {envId})");
   }
 }

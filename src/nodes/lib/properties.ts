@@ -6,7 +6,7 @@ import type { OperationNodeDef } from "./types";
 export interface FieldSpec {
   name: string;
   /** The TypedInput type used when the flow has none saved (older or hand-written flows). */
-  defaultType: "str" | "num";
+  defaultType: "str" | "num" | "json";
 }
 
 const TYPES = new Set(["str", "num", "msg", "flow", "global", "env", "jsonata", "bool", "json"]);
@@ -92,4 +92,9 @@ export function overlay(body: Record<string, unknown>, fields: Record<string, un
     result[key] = value;
   }
   return result;
+}
+
+/** The fields of `fields` with these names that are set: what an action sends of the node's fields as they are. */
+export function pick(fields: Record<string, unknown>, names: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(names.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]]));
 }

@@ -27,6 +27,14 @@ export interface OperationNodeDef extends NodeDef {
   [property: string]: unknown;
 }
 
+/** A started profile as it travels with the message, for close profile and the browser node. */
+export interface ProfileHandle {
+  envId: string;
+  debugPort: string;
+  cdpUrl?: string;
+  webSocketDebuggerUrl?: string;
+}
+
 /** What flows see as `msg.morelogin`. */
 export interface MoreLoginMessageInfo {
   api: string;
@@ -35,6 +43,8 @@ export interface MoreLoginMessageInfo {
   pages?: number;
   truncated?: boolean;
   error?: FlowError;
+  /** Set by start profile and profile status (running); kept by every later MoreLogin node. */
+  profile?: ProfileHandle;
 }
 
 export interface MoreLoginMessage extends NodeMessage {

@@ -1,0 +1,37 @@
+import { MoreLoginInputError, isPlainObjectValue, normalizeId } from "../../client";
+import { isDecimalId } from "./profile-body";
+
+/** The ID of a list item (`id`) or a reply that names one (`envId`), if it has one. */
+function itemId(item: Record<string, unknown>): unknown {
+  return item.id ?? item.envId;
+}
+
+/**
+ * IDs from one ID, several separated by commas or spaces, an array of IDs, the array of items a list
+ * node sends (each has `id`), or a page of them (`dataList`). Each ID stays a decimal string; a number
+ * beyond 2^53 is refused, since its last digits are already lost.
+ */
+export function idsOf(value: unknown, field: string): string[] {
+  if (value === undefined || value === null || value === "") return [];
+  if (typeof value === "string")
+    return value
+      .split(/[\s,]+/)
+      .filter((part) => part !== "")
+      .map((part) => normalizeId(part, field));
+  if (Array.isArray(value)) return value.flatMap((item, index) => idsOf(isPlainObjectValue(item) ? itemId(item) : item, `${field}[${index}]`));
+  if (isPlainObjectValue(value)) {
+    if (Array.isArray(value.dataList)) return idsOf(value.dataList, field);
+    const id = itemId(value);
+    if (id === undefined) throw new MoreLoginInputError(`${field}: the object has no id`);
+    return [normalizeId(id, field)];
+  }
+  return [normalizeId(value, field)];
+}
+
+/** True when msg.payload names what a node works on by itself: an ID, a list of IDs or items, an item, or a page. */
+export function payloadNamesTargets(payload: unknown, idFields: readonly string[]): boolean {
+  if (isDecimalId(payload) || Array.isArray(payload)) return true;
+  if (!isPlainObjectValue(payload)) return false;
+  if (idFields.some((name) => payload[name] !== undefined)) return false;
+  return Array.isArray(payload.dataList) || payload.id !== undefined;
+}
