@@ -150,7 +150,7 @@
   function typedField(field) {
     var typeField = $("#node-input-" + field.name + "Type");
     if (!typeField.val()) typeField.val(field.defaultType);
-    var types = field.picker ? pickerTypes(field.picker, "#node-input-server") : field.defaultType === "num" ? NUMBER_TYPES : STRING_TYPES;
+    var types = field.picker ? pickerTypes(field.picker, "#node-input-server") : field.types ? field.types.slice() : field.defaultType === "num" ? NUMBER_TYPES : STRING_TYPES;
     $("#node-input-" + field.name).typedInput({ default: field.defaultType, types: types, typeField: typeField });
   }
 

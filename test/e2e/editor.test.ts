@@ -211,6 +211,65 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     );
   });
 
+  it("a cloud phone node's dialog shows only the chosen action's rows, and switching the action toggles them", async () => {
+    const { page } = session;
+    const phoneNode = await dragFromPalette(page, "morelogin-cloud-phone", "morelogin-cloud-phone", 420, 300);
+    await openNode(page, phoneNode);
+    const action = page.locator("#node-input-action");
+    const rowOf = (field: string) => page.locator(`.form-row:has(#node-input-${field})`);
+    const shown = async (): Promise<Record<string, boolean>> => {
+      const fields = ["api", "phoneId", "wait", "command", "appVersionId", "packageName", "timeout"];
+      return Object.fromEntries(await Promise.all(fields.map(async (field) => [field, await rowOf(field).isVisible()] as const)));
+    };
+    const always = { api: true, phoneId: true, timeout: true };
+    assert.equal(await action.inputValue(), "info", "a new node's action");
+    assert.deepEqual(await shown(), { ...always, wait: false, command: false, appVersionId: false, packageName: false }, "info");
+    await action.selectOption("shell");
+    assert.deepEqual(await shown(), { ...always, wait: false, command: true, appVersionId: false, packageName: false }, "shell");
+    await action.selectOption("powerOn");
+    assert.deepEqual(await shown(), { ...always, wait: true, command: false, appVersionId: false, packageName: false }, "powerOn");
+    await action.selectOption("installApp");
+    assert.deepEqual(await shown(), { ...always, wait: false, command: false, appVersionId: true, packageName: true }, "installApp");
+    await action.selectOption("shell");
+    await page.locator("#node-input-command + .red-ui-typedInput-container input.red-ui-typedInput-input").fill("getprop ro.product.model");
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await settle(page);
+    // Opened again, the dialog shows the saved action's rows from the start.
+    await openNode(page, phoneNode);
+    assert.equal(await action.inputValue(), "shell");
+    assert.deepEqual(await shown(), { ...always, wait: false, command: true, appVersionId: false, packageName: false }, "shell, reopened");
+    assert.equal(await page.locator("#node-input-command").inputValue(), "getprop ro.product.model");
+    await action.selectOption("info");
+    assert.equal(await rowOf("command").isVisible(), false, "info, after shell");
+    await page.locator("#node-dialog-cancel").click();
+    await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
+    await settle(page);
+  });
+
+  it("the automation node's parameters are JSON by default and offer JSON first", async () => {
+    const { page } = session;
+    const automationNode = await dragFromPalette(page, "morelogin-automation", "morelogin-automation", 420, 400);
+    await openNode(page, automationNode);
+    const parameters = page.locator(".form-row:has(#node-input-parameters)");
+    assert.equal(await page.locator("#node-input-action").inputValue(), "templates");
+    assert.equal(await parameters.isVisible(), false, "templates takes no parameters");
+    await page.locator("#node-input-action").selectOption("runOnce");
+    assert.equal(await parameters.isVisible(), true, "runOnce");
+    assert.equal(await page.locator("#node-input-parametersType").inputValue(), "json");
+    await parameters.locator(".red-ui-typedInput-container button.red-ui-typedInput-type-select").click();
+    const menu = page.locator(".red-ui-typedInput-options:visible");
+    await menu.waitFor({ state: "visible" });
+    const offered = await menu.locator("a[value]").evaluateAll((options) => options.map((option) => option.getAttribute("value")));
+    assert.deepEqual(offered, ["json", "str", "msg", "flow", "global", "env", "jsonata"]);
+    await menu.locator('a[value="json"]').click();
+    await menu.waitFor({ state: "hidden" });
+    assert.equal(await page.locator("#node-input-parametersType").inputValue(), "json");
+    await page.locator("#node-dialog-cancel").click();
+    await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
+    await settle(page);
+  });
+
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
     const others = session.errors.filter((error) => !ourErrors([error]).length);
     if (others.length) console.log(`    other errors in the page:\n${others.join("\n")}`);

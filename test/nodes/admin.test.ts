@@ -2,6 +2,13 @@ import assert from "node:assert/strict";
 import { DEFAULT_RETRY } from "../../src/client/retry";
 import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
+import { call, dataOf } from "../support/http";
+
+interface PickerItem {
+  id: string;
+  name: string;
+  detail?: string;
+}
 
 const TOKEN = "admin-local-token-4821";
 const API_KEY = "admin-api-key-6605";
@@ -44,6 +51,62 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
       assert.equal((await post(path, { id: CONFIG_ID })).status, 404, path);
     }
     assert.equal(emulator().requestLog.filter((request) => request.path !== "/api/envgroup/page").length, 0);
+  });
+
+  it("lists cloud phones with their group as detail, and filters them by the typed text", async () => {
+    const phones = emulator().data.cloudPhones;
+    const asItem = (phone: (typeof phones)[number]): PickerItem => ({ id: phone.id, name: phone.envName, ...(phone.groupName ? { detail: phone.groupName } : {}) });
+    assert.ok(
+      phones.some((phone) => phone.groupName === null),
+      "a phone without a group, to show no detail",
+    );
+    const all = await post("/morelogin/pick/phones", { id: CONFIG_ID });
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body, { items: phones.map(asItem), truncated: false });
+
+    emulator().resetStats();
+    const typed = await post("/morelogin/pick/phones", { id: CONFIG_ID, q: " phone 01 " });
+    const expected = phones.filter((phone) => phone.envName.toLowerCase().includes("phone 01"));
+    assert.ok(expected.length > 1 && expected.length < phones.length);
+    assert.deepEqual(typed.body.items, expected.map(asItem));
+    assert.deepEqual(
+      emulator().requestLog.map((request) => [request.path, (request.body as { keyword?: unknown }).keyword]),
+      [["/api/cloudphone/page", "phone 01"]],
+    );
+  });
+
+  it("lists automation templates, the market's before the team's own, and filters both by the typed text", async () => {
+    const templates = async (source: "market" | "personal", searchKey?: string): Promise<PickerItem[]> => {
+      const answer = await call(emulator().localUrl, `/api/cloudphone/rpa/template/${source}/page`, {
+        body: { pageNo: 1, pageSize: 100, ...(searchKey ? { searchKey } : {}) },
+        headers: { Authorization: TOKEN },
+      });
+      return dataOf<{ dataList: { id: string; title: string }[] }>(answer).dataList.map((template) => ({ id: template.id, name: template.title, detail: source }));
+    };
+    const market = await templates("market");
+    const personal = await templates("personal");
+    assert.ok(market.length > 0 && personal.length > 0);
+    emulator().resetStats();
+    const all = await post("/morelogin/pick/templates", { id: CONFIG_ID });
+    assert.equal(all.status, 200);
+    assert.deepEqual(all.body, { items: [...market, ...personal], truncated: false });
+    assert.deepEqual(
+      emulator().requestLog.map((request) => request.path),
+      ["/api/cloudphone/rpa/template/market/page", "/api/cloudphone/rpa/template/personal/page"],
+    );
+
+    // "app" names one template of each kind: the market's "Open the app store", the team's "Screenshot an app".
+    const marketApps = await templates("market", "app");
+    const personalApps = await templates("personal", "app");
+    assert.ok(marketApps.length > 0 && personalApps.length > 0);
+    assert.ok(marketApps.length < market.length && personalApps.length < personal.length);
+    emulator().resetStats();
+    const typed = await post("/morelogin/pick/templates", { id: CONFIG_ID, q: "APP" });
+    assert.deepEqual(typed.body.items, [...marketApps, ...personalApps]);
+    assert.deepEqual(
+      emulator().requestLog.map((request) => (request.body as { searchKey?: unknown }).searchKey),
+      ["APP", "APP"],
+    );
   });
 
   it("works before deploy with the settings the editor posts", async () => {

@@ -18,6 +18,8 @@ interface Case {
   /** Input the node refuses before sending, when the node takes any. */
   badInput?: { payload: unknown; text: RegExp };
   api: "local" | "open";
+  /** msg.topic after the node: the ID of the profile or phone it worked on (upstream's otherwise). */
+  topic?: (emulator: Emulator) => string | undefined;
 }
 
 const LIST = { pageNo: "1", pageNoType: "num", pageSize: "100", pageSizeType: "num", all: false, output: "array" };
@@ -91,6 +93,7 @@ const CASES: Case[] = [
     props: { envId: "", envIdType: "str" },
     input: (e) => e.data.profiles[0]?.id,
     expected: (e) => ({ envId: e.data.profiles[0]?.id }),
+    topic: (e) => e.data.profiles[0]?.id,
     businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
   },
@@ -102,6 +105,7 @@ const CASES: Case[] = [
     setup: (e) => call(e.localUrl, "/api/env/start", { body: { envId: e.data.profiles[1]?.id } }),
     input: (e) => e.data.profiles[1]?.id,
     expected: (e) => ({ envId: e.data.profiles[1]?.id, debugPort: "" }),
+    topic: (e) => e.data.profiles[1]?.id,
     businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
     badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
   },
@@ -113,6 +117,49 @@ const CASES: Case[] = [
     input: (e) => ({ envId: e.data.profiles[2]?.id }),
     expected: (e) => ({ id: e.data.profiles[2]?.id }),
     businessError: { payload: () => ({ envId: "1000000000000000009" }), text: /Profile not found \(code 101\)/ },
+  },
+  {
+    type: "morelogin-profile-status",
+    label: "profile status",
+    api: "local",
+    props: { envId: "", envIdType: "str", waitFor: "" },
+    input: (e) => e.data.profiles[3]?.id,
+    expected: (e) => ({ envId: e.data.profiles[3]?.id, status: "stopped", debugPort: "" }),
+    topic: (e) => e.data.profiles[3]?.id,
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
+    badInput: { payload: { envId: "abc" }, text: /envId must be a decimal ID/ },
+  },
+  {
+    type: "morelogin-profile",
+    label: "profile",
+    api: "local",
+    props: { action: "detail", envId: "", envIdType: "str" },
+    input: (e) => e.data.profiles[4]?.id,
+    expected: (e) => ({ id: e.data.profiles[4]?.id, envName: e.data.profiles[4]?.envName }),
+    topic: (e) => e.data.profiles[4]?.id,
+    businessError: { payload: () => "1000000000000000009", text: /Profile not found \(code 101\)/ },
+    badInput: { payload: { envId: 2 ** 60 }, text: /not a safe integer/ },
+  },
+  {
+    type: "morelogin-cloud-phone",
+    label: "cloud phone",
+    api: "local",
+    props: { api: "local", action: "info", phoneId: "", phoneIdType: "str" },
+    input: (e) => e.data.cloudPhones[0]?.id,
+    expected: (e) => ({ id: e.data.cloudPhones[0]?.id, envName: e.data.cloudPhones[0]?.envName }),
+    topic: (e) => e.data.cloudPhones[0]?.id,
+    businessError: { payload: () => "1000000000000009", text: /\(code \d+\)/ },
+    badInput: { payload: { id: "12ab" }, text: /id must be a decimal ID/ },
+  },
+  {
+    type: "morelogin-automation",
+    label: "automation",
+    api: "local",
+    props: { api: "local", action: "runs", taskId: "", taskIdType: "str" },
+    input: () => ({}),
+    expected: () => [],
+    businessError: { payload: () => ({ taskState: "x" }), text: /taskState must be an integer/ },
+    badInput: { payload: { taskId: "not an id" }, text: /taskId must be a decimal ID/ },
   },
 ];
 
@@ -154,7 +201,7 @@ describe("nodes: every operation node", () => {
         assert.equal(out.length, 1);
         assertContains(out[0]?.payload, testCase.expected(emulator()));
         assert.deepEqual(out[0]?.res, { upstream: true });
-        assert.equal(out[0]?.topic, "kept");
+        assert.equal(out[0]?.topic, testCase.topic?.(emulator()) ?? "kept", "msg.topic");
         assert.equal((out[0]?.morelogin as { api: string } | undefined)?.api, testCase.api);
         const statuses = statusCalls(node);
         assert.equal(statuses[0]?.fill, "blue");

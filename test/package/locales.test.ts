@@ -1,6 +1,9 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
+import type { FieldDeclaration } from "../../src/nodes/lib/declaration";
+import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
+import { NODE_TYPES, OPERATION_TYPES } from "../support/node-types";
 
 /**
  * Every language in nodes/locales has what en-US has, and nothing else: the same catalogs with the same
@@ -112,4 +115,142 @@ describe("locales: every language has every text en-US has", () => {
       }
     });
   }
+});
+
+/**
+ * Every catalog key the package uses, found where it is used: the declarations the editor dialogs are
+ * written from, the editor script, the config node's dialog, and the string literals of the runtime
+ * (src/nodes/<type>.ts for that type, src/nodes/lib for every type). A key built from a template is
+ * expanded over the values it can take; a template the test does not know fails, so none slips by.
+ */
+const ROOT = join(__dirname, "..", "..");
+const readRoot = (...path: string[]): string => readFileSync(join(ROOT, ...path), "utf8");
+
+/** The runtime's error kinds, from the ErrorKind type (the status shows `morelogin.status.<kind>`). */
+const ERROR_KINDS = captures(/export type ErrorKind =([\s\S]*?);/.exec(readRoot("src", "client", "errors.ts"))?.[1] ?? "", /"([\w-]+)"/g);
+
+function declaredActions(type: string): string[] {
+  const declaration = (NODE_DECLARATIONS as Record<string, { fields: readonly FieldDeclaration[] }>)[type];
+  const action = declaration?.fields.find((field) => field.name === "action");
+  return action?.input === "select" ? action.options.map((option) => option.value) : [];
+}
+
+/** `${…}` in a key: the values it stands for in this node type's code (`code` is the source file's). */
+function expansions(expression: string, type: string, file: string, code: string): string[] {
+  if (/\baction\b/.test(expression)) {
+    const actions = declaredActions(type);
+    assert.ok(actions.length > 0, `${file}: a key is built from \${${expression}}, but ${type} has no action select`);
+    return actions;
+  }
+  // Kinds with a `case` of their own in the same file get another text there (api: "error, code …").
+  if (/\bkind\b/.test(expression)) return ERROR_KINDS.filter((kind) => !code.includes(`case "${kind}":`));
+  assert.fail(`${file}: a catalog key is built from \${${expression}}: teach test/package/locales.test.ts its values`);
+}
+
+/** Catalog keys in a source file's string literals ("morelogin.status.items", `morelogin-profile.status.${action}`), comments aside. */
+function keysInSource(text: string, type: string, file: string): string[] {
+  const code = text
+    .split("\n")
+    .filter((line) => !/^\s*(\/\/|\/?\*)/.test(line))
+    .join("\n");
+  const literals = captures(code, /["'`](morelogin[\w-]*(?:\.(?:[\w-]+|\$\{[^}]+\})){2,})["'`]/g);
+  return literals.flatMap((literal) => {
+    const parts = literal.split(/(\$\{[^}]+\})/);
+    return parts.reduce<string[]>(
+      (keys, part) => {
+        const values = part.startsWith("${") ? expansions(part.slice(2, -1), type, file, code) : [part];
+        return keys.flatMap((key) => values.map((value) => key + value));
+      },
+      [""],
+    );
+  });
+}
+
+function declarationKeys(type: string): string[] {
+  const declaration = (NODE_DECLARATIONS as Record<string, { fields: readonly FieldDeclaration[] }>)[type];
+  if (!declaration) return [];
+  return declaration.fields.flatMap((field) => {
+    const keys = [field.label];
+    if (field.input === "typed" && field.placeholder) keys.push(field.placeholder);
+    if (field.input === "checkbox") keys.push(field.text);
+    if (field.input === "select") keys.push(...field.options.flatMap((option) => (option.text ? [option.text] : [])));
+    return keys.filter((key) => key !== "");
+  });
+}
+
+/** The keys each node type's runtime and editor look up in that type's catalog. */
+function keysUsedBy(type: string): Set<string> {
+  const keys = new Set<string>(declarationKeys(type));
+  const lib = join("src", "nodes", "lib");
+  // node-declarations.ts builds its keys from templates: they are read from the declarations above instead.
+  for (const file of readdirSync(join(ROOT, lib)).filter((name) => name.endsWith(".ts") && name !== "node-declarations.ts")) {
+    for (const key of keysInSource(readRoot(lib, file), type, `${lib}/${file}`)) keys.add(key);
+  }
+  const own = join("src", "nodes", `${type}.ts`);
+  for (const key of keysInSource(readRoot(own), type, own)) keys.add(key);
+  if (OPERATION_TYPES.includes(type)) {
+    // resources/morelogin-editor.js registers each operation node with these texts; the build writes its dialog's fixed rows.
+    for (const name of ["paletteLabel", "inputLabel", "outputLabel"]) keys.add(`${type}.${name}`);
+    for (const key of keysInSource(readRoot("scripts", "editor-html.mjs"), type, "scripts/editor-html.mjs")) keys.add(key);
+  } else {
+    // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).
+    for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
+    for (const key of keysInSource(readRoot("resources", "morelogin-editor.js"), type, "resources/morelogin-editor.js")) keys.add(key);
+  }
+  return keys;
+}
+
+/** A node type's catalog as Node-RED gets it from the build: the shared catalogs with the type's own laid over them. */
+function builtCatalog(lang: string, type: string): Map<string, unknown> {
+  const catalog = new Map<string, unknown>();
+  const files = filesOf(lang).filter((file) => !file.includes("/") && file.endsWith(".json"));
+  for (const file of [...files.filter((name) => name.startsWith("_")), `${type}.json`]) {
+    if (!files.includes(file)) continue;
+    for (const [key, value] of leaves(JSON.parse(read(lang, file)))) catalog.set(key, value);
+  }
+  return catalog;
+}
+
+describe("locales: every text the package uses is there, in every language", () => {
+  const languages = [SOURCE, ...translations];
+
+  it("finds keys where they are used (the scan itself works)", () => {
+    assert.ok(ERROR_KINDS.includes("rate-limit") && ERROR_KINDS.includes("input"), `error kinds: ${ERROR_KINDS.join(", ")}`);
+    const profile = keysUsedBy("morelogin-profile");
+    for (const key of ["morelogin-profile.status.closeAll", "morelogin-profile.action.create", "morelogin.status.rate-limit", "morelogin.label.action"]) {
+      assert.ok(profile.has(key), `${key} is among the keys morelogin-profile uses`);
+    }
+    assert.ok(keysUsedBy("morelogin-config").has("morelogin.picker.forbidden"));
+  });
+
+  for (const type of NODE_TYPES) {
+    for (const lang of languages) {
+      it(`${lang}/${type}: a help page and a catalog, holding every key the node uses`, () => {
+        const page = join(LOCALES, lang, `${type}.html`);
+        assert.ok(existsSync(page), `${lang}/${type}.html is missing`);
+        assert.deepEqual(captures(readFileSync(page, "utf8"), /data-help-name="([^"]*)"/g), [type], `${lang}/${type}.html: data-help-name`);
+        assert.ok(existsSync(join(LOCALES, lang, `${type}.json`)), `${lang}/${type}.json is missing`);
+        const catalog = builtCatalog(lang, type);
+        const missing = [...keysUsedBy(type)].filter((key) => typeof catalog.get(key) !== "string" || String(catalog.get(key)).trim() === "").sort();
+        assert.deepEqual(missing, [], `${lang}: keys ${type} uses that its catalog lacks`);
+      });
+    }
+
+    it(`${type}: every key of its own catalog is used`, () => {
+      const used = keysUsedBy(type);
+      const own = [...leaves(JSON.parse(read(SOURCE, `${type}.json`))).keys()];
+      assert.deepEqual(
+        own.filter((key) => !used.has(key)),
+        [],
+        `${SOURCE}/${type}.json: keys nothing looks up (a typo, or a text left behind)`,
+      );
+    });
+  }
+
+  it("every key of the shared catalogs is used by some node type", () => {
+    const used = new Set(NODE_TYPES.flatMap((type) => [...keysUsedBy(type)]));
+    const shared = filesOf(SOURCE).filter((file) => file.startsWith("_") && file.endsWith(".json"));
+    const unused = shared.flatMap((file) => [...leaves(JSON.parse(read(SOURCE, file))).keys()].filter((key) => !used.has(key)).map((key) => `${file}: ${key}`));
+    assert.deepEqual(unused, []);
+  });
 });

@@ -9,6 +9,10 @@ export const OPERATION_TYPES = [
   "morelogin-list-tags",
   "morelogin-list-apps",
   "morelogin-request",
+  "morelogin-profile-status",
+  "morelogin-profile",
+  "morelogin-cloud-phone",
+  "morelogin-automation",
 ];
 
 export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES];

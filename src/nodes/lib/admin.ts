@@ -22,6 +22,15 @@ interface PickerItem {
   detail?: string;
 }
 
+/** One MoreLogin list a picker suggests from, and the field it searches by. */
+interface PickerSource {
+  endpoint: PagedEndpointName;
+  filter?: string;
+  item: (raw: Record<string, unknown>) => PickerItem;
+}
+
+const optional = (value: unknown): string | undefined => (value ? String(value) : undefined);
+
 /**
  * The editor's live pickers and the config node's connection test, under `morelogin/`. Whoever may
  * read config nodes gets what the deployed config node already reaches, with its own client; other
@@ -30,24 +39,36 @@ interface PickerItem {
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
   const canRead = RED.auth.needsPermission("morelogin-config.read");
-  const pickers: Record<Picker, { endpoint: PagedEndpointName; filter?: string; item: (raw: Record<string, unknown>) => PickerItem }> = {
-    profiles: { endpoint: "listProfiles", filter: "envName", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: raw.groupName ? String(raw.groupName) : undefined }) },
-    groups: { endpoint: "listGroups", filter: "groupName", item: (raw) => ({ id: String(raw.id), name: String(raw.groupName ?? "") }) },
+  const pickers: Record<Picker, readonly PickerSource[]> = {
+    profiles: [{ endpoint: "listProfiles", filter: "envName", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: optional(raw.groupName) }) }],
+    groups: [{ endpoint: "listGroups", filter: "groupName", item: (raw) => ({ id: String(raw.id), name: String(raw.groupName ?? "") }) }],
+    phones: [{ endpoint: "listCloudPhones", filter: "keyword", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: optional(raw.groupName) }) }],
+    // A template is the market's or the team's own: both lists, market first, as MoreLogin's apps show them.
+    templates: [
+      { endpoint: "marketTemplates", filter: "searchKey", item: (raw) => ({ id: String(raw.id), name: String(raw.title ?? ""), detail: "market" }) },
+      { endpoint: "personalTemplates", filter: "searchKey", item: (raw) => ({ id: String(raw.id), name: String(raw.title ?? ""), detail: "personal" }) },
+    ],
   };
 
   RED.httpAdmin.post("/morelogin/pick/:resource", canRead, (req: Request, res: Response) => {
     const resource = String(req.params.resource);
-    const picker = Object.hasOwn(pickers, resource) ? pickers[resource as Picker] : undefined;
-    if (!picker) {
+    const sources = Object.hasOwn(pickers, resource) ? pickers[resource as Picker] : undefined;
+    if (!sources) {
       res.status(404).json({ error: `unknown list "${String(req.params.resource)}"` });
       return;
     }
     void serve(RED, req, res, async (client) => {
-      const query: Record<string, unknown> = {};
       const text = typeof (req.body as { q?: unknown })?.q === "string" ? (req.body as { q: string }).q.trim() : "";
-      if (picker.filter && text) query[picker.filter] = text;
-      const collected = await fetchAll(client, picker.endpoint, query, { maxItems: PICKER_LIMIT });
-      return { items: collected.items.map((item) => picker.item(item as Record<string, unknown>)), truncated: collected.truncated };
+      const items: PickerItem[] = [];
+      let truncated = false;
+      for (const source of sources) {
+        const query: Record<string, unknown> = source.filter && text ? { [source.filter]: text } : {};
+        const collected = await fetchAll(client, source.endpoint, query, { maxItems: PICKER_LIMIT - items.length });
+        items.push(...collected.items.map((item) => source.item(item as Record<string, unknown>)));
+        truncated ||= collected.truncated;
+        if (items.length >= PICKER_LIMIT) break;
+      }
+      return { items, truncated };
     });
   });
 

@@ -1,5 +1,5 @@
 import { ENDPOINTS, type PagedEndpointName } from "../../client";
-import type { FieldDeclaration, ListDeclaration, NodeDeclaration, TypedField } from "./declaration";
+import type { CheckboxField, FieldDeclaration, ListDeclaration, NodeDeclaration, SelectField, TypedField } from "./declaration";
 
 const OUTPUT: FieldDeclaration = {
   name: "output",
@@ -39,6 +39,53 @@ const PROFILE: TypedField = {
   placeholder: "morelogin.placeholder.envId",
   picker: "profiles",
 };
+
+/** A select of the node's actions, labelled from its own catalog (`<type>.action.<value>`). */
+function actionSelect(type: string, actions: readonly string[], defaultAction: string): SelectField {
+  return {
+    name: "action",
+    input: "select",
+    icon: "fa-cog",
+    label: "morelogin.label.action",
+    default: defaultAction,
+    options: actions.map((value) => ({ value, text: `${type}.action.${value}` })),
+  };
+}
+
+/** A field of one node shown for some of its actions, labelled from the node's own catalog. */
+function actionField(type: string, name: string, actions: readonly string[], icon: string, extra: Partial<TypedField> = {}): TypedField {
+  return { name, input: "typed", defaultType: "str", icon, label: `${type}.label.${name}`, placeholder: `${type}.placeholder.${name}`, actions, ...extra };
+}
+
+function actionCheckbox(type: string, name: string, actions: readonly string[], icon = "", label = ""): CheckboxField {
+  return { name, input: "checkbox", icon, label, text: `${type}.label.${name}`, actions };
+}
+
+const API_SELECT: SelectField = { name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", options: API_OPTIONS };
+
+export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
+export const PHONE_ACTIONS = ["powerOn", "powerOff", "restart", "info", "enableAdb", "disableAdb", "adbInfo", "shell", "installApp", "startApp", "stopApp", "screenshot"] as const;
+export const AUTOMATION_ACTIONS = ["templates", "runOnce", "schedule", "tasks", "runs", "cancel"] as const;
+export const CACHE_KINDS = ["localStorage", "indexedDB", "cookie", "extension", "extensionFile"] as const;
+
+const PROFILE_TYPE = "morelogin-profile";
+const PHONE_TYPE = "morelogin-cloud-phone";
+const AUTOMATION_TYPE = "morelogin-automation";
+const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
+
+/** The cloud phone (or phones) a node works on. */
+function phoneField(actions?: readonly string[]): TypedField {
+  const field: TypedField = {
+    name: "phoneId",
+    input: "typed",
+    defaultType: "str",
+    icon: "fa-mobile",
+    label: "morelogin.label.phoneId",
+    placeholder: "morelogin.placeholder.phoneId",
+    picker: "phones",
+  };
+  return actions ? { ...field, actions } : field;
+}
 
 /** A list node: page, page size, its own filters, all pages, item limit, output mode and timeout. */
 function listNode(type: string, label: string, icon: string, endpoint: PagedEndpointName, filters: TypedField[], first: FieldDeclaration[] = []): ListDeclaration {
@@ -126,6 +173,102 @@ export const NODE_DECLARATIONS = {
           { value: "reply", text: "morelogin-request.output.reply" },
         ],
       },
+      TIMEOUT,
+    ],
+  },
+  "morelogin-profile-status": {
+    type: "morelogin-profile-status",
+    label: "profile status",
+    icon: "morelogin-status.svg",
+    endpoint: "profileStatus",
+    fields: [
+      PROFILE,
+      {
+        name: "waitFor",
+        input: "select",
+        icon: "fa-hourglass-half",
+        label: "morelogin-profile-status.label.waitFor",
+        default: "",
+        options: [
+          { value: "", text: "morelogin-profile-status.waitFor.none" },
+          { value: "running", text: "morelogin-profile-status.waitFor.running" },
+          { value: "stopped", text: "morelogin-profile-status.waitFor.stopped" },
+        ],
+      },
+      TIMEOUT,
+    ],
+  },
+  [PROFILE_TYPE]: {
+    type: PROFILE_TYPE,
+    label: "profile",
+    icon: "morelogin-profile.svg",
+    fields: [
+      actionSelect(PROFILE_TYPE, PROFILE_ACTIONS, "detail"),
+      { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "setGroup", "setProxy", "setRemark"] },
+      actionField(PROFILE_TYPE, "envName", ["update"], "fa-tag"),
+      actionField(PROFILE_TYPE, "envRemark", ["update", "setRemark"], "fa-comment-o"),
+      actionField(PROFILE_TYPE, "groupId", ["create", "update"], "fa-folder-o", { picker: "groups" }),
+      actionField(PROFILE_TYPE, "groupName", ["setGroup"], "fa-folder-o"),
+      actionField(PROFILE_TYPE, "proxyId", ["update", "setProxy"], "fa-globe"),
+      actionCheckbox(PROFILE_TYPE, "removeEnvData", ["delete"], "fa-trash-o", `${PROFILE_TYPE}.label.remove`),
+      ...CACHE_KINDS.map((kind, index) => actionCheckbox(PROFILE_TYPE, kind, ["clearCache"], index === 0 ? "fa-eraser" : "", index === 0 ? `${PROFILE_TYPE}.label.clear` : "")),
+      TIMEOUT,
+    ],
+  },
+  [PHONE_TYPE]: {
+    type: PHONE_TYPE,
+    label: "cloud phone",
+    icon: "morelogin-phone.svg",
+    fields: [
+      API_SELECT,
+      actionSelect(PHONE_TYPE, PHONE_ACTIONS, "info"),
+      phoneField(),
+      actionCheckbox(PHONE_TYPE, "wait", POWER_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
+      actionField(PHONE_TYPE, "command", ["shell"], "fa-terminal"),
+      actionField(PHONE_TYPE, "appVersionId", ["installApp"], "fa-download"),
+      actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp"], "fa-cube"),
+      TIMEOUT,
+    ],
+  },
+  [AUTOMATION_TYPE]: {
+    type: AUTOMATION_TYPE,
+    label: "automation",
+    icon: "morelogin-automation.svg",
+    fields: [
+      API_SELECT,
+      actionSelect(AUTOMATION_TYPE, AUTOMATION_ACTIONS, "templates"),
+      {
+        name: "source",
+        input: "select",
+        icon: "fa-shopping-bag",
+        label: `${AUTOMATION_TYPE}.label.source`,
+        default: "market",
+        options: [
+          { value: "market", text: `${AUTOMATION_TYPE}.source.market` },
+          { value: "personal", text: `${AUTOMATION_TYPE}.source.personal` },
+        ],
+        actions: ["templates", "schedule"],
+      },
+      actionField(AUTOMATION_TYPE, "templateId", ["runOnce", "schedule"], "fa-file-code-o", { picker: "templates" }),
+      phoneField(["runOnce", "schedule"]),
+      actionField(AUTOMATION_TYPE, "parameters", ["runOnce", "schedule"], "fa-sliders", { defaultType: "json", types: ["json", "str", "msg", "flow", "global", "env", "jsonata"] }),
+      actionField(AUTOMATION_TYPE, "scheduleName", ["runOnce", "schedule"], "fa-tag"),
+      actionField(AUTOMATION_TYPE, "triggerTime", ["schedule"], "fa-clock-o"),
+      {
+        name: "repeat",
+        input: "select",
+        icon: "fa-repeat",
+        label: `${AUTOMATION_TYPE}.label.repeat`,
+        default: "ONCE",
+        options: [
+          { value: "ONCE", text: `${AUTOMATION_TYPE}.repeat.once` },
+          { value: "DAILY", text: `${AUTOMATION_TYPE}.repeat.daily` },
+        ],
+        actions: ["schedule"],
+      },
+      actionField(AUTOMATION_TYPE, "endTime", ["schedule"], "fa-calendar-times-o"),
+      actionField(AUTOMATION_TYPE, "taskId", ["runs", "cancel"], "fa-calendar"),
+      actionCheckbox(AUTOMATION_TYPE, "wait", ["runOnce"], "fa-hourglass-half", "morelogin.label.wait"),
       TIMEOUT,
     ],
   },

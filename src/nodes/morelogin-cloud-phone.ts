@@ -1,0 +1,102 @@
+import type { NodeAPI } from "node-red";
+import { ENDPOINTS, MoreLoginInputError, MoreLoginResponseError, pathOn, type CallResult, type EndpointName } from "../client";
+import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
+import { NODE_DECLARATIONS, type PHONE_ACTIONS } from "./lib/node-declarations";
+import { single } from "./lib/output";
+import { waitForPower, type PowerAction } from "./lib/phone-power";
+import { onePhoneBody, phoneIds } from "./lib/phone-target";
+import { overlay, pick } from "./lib/properties";
+
+const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
+
+/** Refuses, before anything is sent, an action MoreLogin documents on the Local API only. */
+function checkApi({ api, action }: ActionContext, endpoint: EndpointName): void {
+  if (pathOn(ENDPOINTS[endpoint], api) === undefined) {
+    throw new MoreLoginInputError(`${action} is on the Local API only (MoreLogin documents ${ENDPOINTS[endpoint].path} there alone): set the node's API to Local`);
+  }
+}
+
+/** `summaryKey`: the status text when not the action's own (where a waited power action left the phone). */
+function reply(context: ActionContext, result: CallResult<unknown>, payload: unknown, ids: readonly string[], summaryKey?: string) {
+  if (ids.length === 1) context.msg.topic = ids[0];
+  return {
+    messages: single(context.msg, payload, { api: result.api, path: result.path, requestId: result.requestId }),
+    summary: context.t(summaryKey ?? `morelogin-cloud-phone.status.${context.action}`, { count: ids.length }),
+  };
+}
+
+/** An action on one phone; `own` gives the node's own fields for it. */
+function onePhone(endpoint: EndpointName, own: (context: ActionContext) => Record<string, unknown> = () => ({})): ActionRun {
+  return async (context) => {
+    checkApi(context, endpoint);
+    const body = onePhoneBody(own(context), context.fields.phoneId, context.msg.payload);
+    const result = await context.client.call(endpoint, body, { ...context.options, api: context.api });
+    return reply(context, result, result.data, [String(body.id)]);
+  };
+}
+
+/** Power on, off or restart; with `wait`, until the phone is there, replying its info. */
+function power(endpoint: EndpointName, action: PowerAction): ActionRun {
+  return async (context) => {
+    checkApi(context, endpoint);
+    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);
+    const options = { ...context.options, api: context.api };
+    const result = await context.client.call(endpoint, body, options);
+    const id = String(body.id);
+    if (context.def.wait !== true) return reply(context, result, result.data, [id]);
+    const phone = await waitForPower(context.client, options, id, action);
+    return reply(context, result, phone, [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running");
+  };
+}
+
+function adb(enableAdb: boolean): ActionRun {
+  return async (context) => {
+    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids");
+    const body = overlay({ ids, enableAdb }, extra ?? {});
+    const result = await context.client.call("setCloudPhoneAdb", body, { ...context.options, api: context.api });
+    return reply(context, result, result.data, ids);
+  };
+}
+
+/** `data:image/png;base64,...` to the PNG's bytes. */
+function pngOf(result: CallResult<{ captureBase64?: unknown; success?: unknown; errorMessage?: unknown }>): Buffer {
+  const capture = result.data?.captureBase64;
+  const match = typeof capture === "string" ? /^data:image\/png;base64,(.*)$/s.exec(capture) : null;
+  if (!match || result.data.success === false) {
+    const reason = typeof result.data?.errorMessage === "string" ? result.data.errorMessage : "no PNG in the reply";
+    throw new MoreLoginResponseError(`the screen capture failed: ${reason}`, { api: result.api, path: result.path, requestId: result.requestId });
+  }
+  return Buffer.from(match[1] ?? "", "base64");
+}
+
+const ACTIONS = {
+  powerOn: power("powerOnCloudPhone", "powerOn"),
+  powerOff: power("powerOffCloudPhone", "powerOff"),
+  restart: power("restartCloudPhone", "restart"),
+  info: onePhone("cloudPhoneInfo"),
+  enableAdb: adb(true),
+  disableAdb: adb(false),
+  async adbInfo(context: ActionContext) {
+    checkApi(context, "cloudPhoneAdbInfo");
+    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "envIds");
+    const result = await context.client.call("cloudPhoneAdbInfo", overlay({ envIds: ids }, extra ?? {}), context.options);
+    // One phone asked for, one row back: the row itself, as the other one-phone actions reply.
+    const rows = Array.isArray(result.data) ? result.data : [];
+    const oneAsked = ids.length === 1 && !Array.isArray(context.msg.payload);
+    return reply(context, result, oneAsked ? (rows[0] ?? null) : result.data, ids);
+  },
+  shell: onePhone("cloudPhoneShell", ({ fields }) => pick(fields, ["command"])),
+  installApp: onePhone("installCloudPhoneApp", ({ fields }) => pick(fields, ["appVersionId", "packageName"])),
+  startApp: onePhone("startCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
+  stopApp: onePhone("stopCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
+  async screenshot(context: ActionContext) {
+    checkApi(context, "cloudPhoneScreenshot");
+    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);
+    const result = await context.client.call("cloudPhoneScreenshot", body, context.options);
+    return reply(context, result, pngOf(result), [String(body.id)]);
+  },
+} satisfies Record<(typeof PHONE_ACTIONS)[number], ActionRun>;
+
+export = (RED: NodeAPI): void => {
+  registerActionNode(RED, declaration, ACTIONS);
+};

@@ -1,0 +1,106 @@
+import type { NodeAPI } from "node-red";
+import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../client";
+import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
+import { idsOf, payloadNamesTargets } from "./lib/ids";
+import { CACHE_KINDS, NODE_DECLARATIONS, type PROFILE_ACTIONS } from "./lib/node-declarations";
+import { single } from "./lib/output";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
+import { overlay, pick } from "./lib/properties";
+
+const declaration = NODE_DECLARATIONS["morelogin-profile"];
+
+/** The reply goes on as msg.payload, msg.topic names the profile when there is one. */
+function reply(context: ActionContext, result: { data: unknown; api: string; path: string; requestId?: string }, envIds: readonly unknown[], count: number) {
+  if (envIds.length === 1) context.msg.topic = String(envIds[0]);
+  return {
+    messages: single(context.msg, result.data, { api: result.api, path: result.path, requestId: result.requestId }),
+    summary: context.t(`morelogin-profile.status.${context.action}`, { count }),
+  };
+}
+
+/** An action on one profile: the ID from msg.payload, the node, or the started profile the message carries. */
+function oneProfile(endpoint: EndpointName, own: (context: ActionContext) => Record<string, unknown>): ActionRun {
+  return async (context) => {
+    const { msg, fields, client, options } = context;
+    const body = withCarriedProfile(profileBody({ ...pick(fields, ["envId"]), ...own(context) }, msg.payload), msg);
+    requireProfile(body);
+    const result = await client.call(endpoint, body, options);
+    return reply(context, result, body.envId === undefined ? [] : [body.envId], 1);
+  };
+}
+
+/**
+ * An action on many profiles at once: msg.payload may be one ID, an array of IDs, or the profiles a
+ * list node sends, or the reply of start profile; otherwise an object payload's `envIds` or `envId`, else the
+ * node's profile field, names them, and the object's other fields are laid over the body.
+ */
+function manyProfiles(endpoint: EndpointName, own: (context: ActionContext) => Record<string, unknown>): ActionRun {
+  return async (context) => {
+    const { msg, fields, client, options } = context;
+    let body: Record<string, unknown> = own(context);
+    if (payloadNamesTargets(msg.payload, ["envIds", "uniqueIds", "envId"])) body.envIds = idsOf(msg.payload, "msg.payload");
+    else if (isPlainObjectValue(msg.payload) && msg.payload.debugPort !== undefined) body.envIds = idsOf(msg.payload.envId, "msg.payload.envId");
+    else if (isPlainObjectValue(msg.payload)) {
+      const { envId, ...rest } = msg.payload;
+      body.envIds = idsOf(envId ?? fields.envId, "envId");
+      body = overlay(body, rest);
+    } else body.envIds = idsOf(fields.envId, "envId");
+    const envIds = Array.isArray(body.envIds) ? body.envIds : [];
+    const uniqueIds = Array.isArray(body.uniqueIds) ? body.uniqueIds : [];
+    if (envIds.length === 0 && uniqueIds.length === 0) {
+      throw new MoreLoginInputError("no profile given: set the profile ID in the node, or send msg.payload as an ID, an array of IDs, or the profiles from list profiles");
+    }
+    if (envIds.length === 0) delete body.envIds;
+    const result = await client.call(endpoint, body, options);
+    return reply(context, result, envIds, envIds.length + uniqueIds.length);
+  };
+}
+
+function cacheKinds({ def }: ActionContext): Record<string, unknown> {
+  return Object.fromEntries(CACHE_KINDS.filter((kind) => def[kind] === true).map((kind) => [kind, true]));
+}
+
+const clearCache = oneProfile("clearProfileCache", cacheKinds);
+const setRemark = manyProfiles("setProfileRemark", ({ fields }) => pick(fields, ["envRemark"]));
+
+const ACTIONS = {
+  async create(context: ActionContext) {
+    const { msg, fields, client, options } = context;
+    const own = pick(fields, ["groupId"]);
+    const body = isPlainObjectValue(msg.payload) ? overlay(own, msg.payload) : own;
+    const result = await client.call("createProfiles", body, options);
+    const ids = Array.isArray(result.data) ? result.data : [];
+    return reply(context, result, ids, ids.length);
+  },
+  update: oneProfile("updateProfile", ({ fields }) => pick(fields, ["envName", "envRemark", "groupId", "proxyId"])),
+  delete: manyProfiles("deleteProfiles", ({ def }) => (def.removeEnvData === true ? { removeEnvData: true } : {})),
+  detail: oneProfile("profileDetail", () => ({})),
+  refreshFingerprint: oneProfile("refreshFingerprint", () => ({})),
+  clearCache: async (context: ActionContext) => {
+    const chosen = { ...cacheKinds(context), ...(isPlainObjectValue(context.msg.payload) ? pick(context.msg.payload, CACHE_KINDS) : {}) };
+    if (!Object.values(chosen).some((value) => value === true)) {
+      throw new MoreLoginInputError(`nothing to clear: tick at least one of ${CACHE_KINDS.join(", ")}`);
+    }
+    return clearCache(context);
+  },
+  setGroup: manyProfiles("setProfileGroup", ({ fields }) => pick(fields, ["groupName"])),
+  setProxy: manyProfiles("setProfileProxy", ({ fields }) => (fields.proxyId === undefined ? {} : { proxy: { proxyId: fields.proxyId } })),
+  setRemark: async (context: ActionContext) => {
+    const given = isPlainObjectValue(context.msg.payload) ? context.msg.payload.envRemark : undefined;
+    if (context.fields.envRemark === undefined && typeof given !== "string") {
+      throw new MoreLoginInputError('setRemark needs the remark: set it in the node, or send msg.payload.envRemark ("" clears it)');
+    }
+    return setRemark(context);
+  },
+  async closeAll(context: ActionContext) {
+    const result = await context.client.call("closeAllProfiles", {}, context.options);
+    const replied = reply(context, result, [], 0);
+    // Every browser is closed: the one the message carried no longer leads anywhere.
+    delete context.msg.morelogin?.profile;
+    return replied;
+  },
+} satisfies Record<(typeof PROFILE_ACTIONS)[number], ActionRun>;
+
+export = (RED: NodeAPI): void => {
+  registerActionNode(RED, declaration, ACTIONS);
+};
