@@ -2,10 +2,64 @@ import assert from "node:assert/strict";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { WebSocket } from "undici";
+import { DEFAULT_RETRY } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
+import { deviceOfSku } from "../../src/emulator/phone-state";
+import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+
+/** A message of a Debug node, as the editor's Debug sidebar gets it. */
+interface DebugMessage {
+  /** The Debug node's name. */
+  name: string;
+  /** Strings as they are; objects and arrays parsed from the sidebar's JSON. */
+  value: unknown;
+}
+
+/** Listens on the editor's comms socket, as the Debug sidebar does, and keeps every Debug message. */
+class DebugSidebar {
+  private readonly socket: WebSocket;
+  private readonly received: Array<{ id: string; name: string; format: string; msg: string }> = [];
+
+  private constructor(url: string) {
+    this.socket = new WebSocket(`${url.replace("http", "ws")}/comms`);
+    this.socket.addEventListener("message", (event) => {
+      for (const frame of JSON.parse(String(event.data)) as Array<{ topic: string; data: { id: string; name?: string; format: string; msg: string } }>) {
+        if (frame.topic === "debug") this.received.push({ id: frame.data.id, name: frame.data.name ?? "", format: frame.data.format, msg: frame.data.msg });
+      }
+    });
+  }
+
+  static async open(url: string): Promise<DebugSidebar> {
+    const sidebar = new DebugSidebar(url);
+    await new Promise<void>((resolve, reject) => {
+      sidebar.socket.addEventListener("open", () => resolve());
+      sidebar.socket.addEventListener("error", () => reject(new Error("cannot open the editor's comms socket")));
+    });
+    sidebar.socket.send(JSON.stringify({ subscribe: "debug" }));
+    return sidebar;
+  }
+
+  /** Where the next run's messages begin. */
+  mark(): number {
+    return this.received.length;
+  }
+
+  /** The messages of these nodes' Debug nodes since `from`. */
+  since(from: number, nodes: readonly FlowNode[]): DebugMessage[] {
+    const ids = new Set(nodes.map((node) => node.id));
+    return this.received
+      .slice(from)
+      .filter((message) => ids.has(message.id))
+      .map(({ name, format, msg }) => ({ name, value: /^(Object|array)/.test(format) ? JSON.parse(msg) : msg }));
+  }
+
+  close(): void {
+    this.socket.close();
+  }
+}
 
 describe(`package: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(180_000);
@@ -62,7 +116,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     }
   });
 
-  it("lists all ten node types, loaded and enabled", async () => {
+  it(`lists all ${NODE_TYPES.length} node types, loaded and enabled`, async () => {
     const response = await fetch(`${nodeRed.url}/nodes`, { headers: { accept: "application/json" } });
     assert.equal(response.status, 200);
     const sets = (await response.json()) as Array<{ module: string; types: string[]; enabled: boolean; err?: string }>;
@@ -106,5 +160,230 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     }
     assert.ok((emulator.stats.requests["local POST /api/env/page"] ?? 0) >= 1, "the inject reached the emulator");
     assert.doesNotMatch(nodeRed.output().slice(before), /\[error\]/);
+  });
+
+  describe("the workflow examples, run as a user runs them (inject, then read the Debug sidebar)", () => {
+    let examples: ReturnType<typeof loadExamples>;
+    let sidebar: DebugSidebar;
+
+    before(async () => {
+      sidebar = await DebugSidebar.open(nodeRed.url);
+      examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
+      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+      await deployAndStart(
+        nodeRed,
+        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node)),
+      );
+    });
+
+    after(() => sidebar?.close());
+
+    function example(number: string): FlowNode[] {
+      const found = [...examples.byExample.entries()].find(([name]) => name.startsWith(`${number} `));
+      assert.ok(found, `example ${number} exists`);
+      return found[1];
+    }
+
+    function nodeNamed(nodes: readonly FlowNode[], name: string): FlowNode {
+      const node = nodes.find((candidate) => candidate.name === name);
+      assert.ok(node, `a node named "${name}"`);
+      return node;
+    }
+
+    /**
+     * Clicks the example's inject button and waits until its Debug node `last` has shown `count`
+     * messages; gives every Debug message of the example meanwhile. A message on its "error" Debug
+     * node ends the wait at once unless `errors` are expected.
+     */
+    async function run(nodes: readonly FlowNode[], last: string, options: { count?: number; errors?: boolean; timeoutMs?: number } = {}): Promise<DebugMessage[]> {
+      const inject = nodes.find((node) => node.type === "inject");
+      assert.ok(inject, "the example starts with an inject node");
+      const from = sidebar.mark();
+      const logFrom = nodeRed.output().length;
+      const injected = await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" });
+      assert.equal(injected.status, 200);
+      const deadline = Date.now() + (options.timeoutMs ?? 120_000);
+      for (;;) {
+        const messages = sidebar.since(from, nodes);
+        const errors = messages.filter((message) => message.name === "error");
+        if (errors.length > 0 && !options.errors) assert.fail(`the example failed: ${JSON.stringify(errors.map((error) => error.value))}`);
+        if (messages.filter((message) => message.name === last).length >= (options.count ?? 1)) {
+          assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
+          return messages;
+        }
+        if (Date.now() > deadline) assert.fail(`"${last}" showed nothing in time; the sidebar got ${JSON.stringify(messages).slice(0, 2000)}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
+    const valuesOf = (messages: readonly DebugMessage[], name: string): unknown[] => messages.filter((message) => message.name === name).map((message) => message.value);
+    const requestsTo = (path: string): Array<{ path: string; body: unknown }> => emulator.requestLog.filter((request) => request.api === "local" && request.path === path);
+
+    it("06 Every profile, one at a time: visits each profile in turn, closes it, and sums up", async () => {
+      const profiles = emulator.data.profiles.map((profile) => ({ id: profile.id, envName: profile.envName }));
+      assert.ok(profiles.length > 1);
+      emulator.resetStats();
+      const messages = await run(example("06"), "summary");
+
+      assert.deepEqual(valuesOf(messages, "summary"), [`${profiles.length} profiles visited`]);
+      assert.deepEqual(
+        valuesOf(messages, "each visit"),
+        profiles.map((profile) => ({ profile: profile.envName, envId: profile.id, visited: true })),
+      );
+      // One at a time: each profile is closed before the next one starts, and none is left open.
+      const lifecycle = emulator.requestLog.filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close");
+      assert.deepEqual(
+        lifecycle.map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`),
+        profiles.flatMap((profile) => [`start ${profile.id}`, `close ${profile.id}`]),
+      );
+      assert.deepEqual(emulator.running(), []);
+    });
+
+    it("06 Every profile, one at a time: a profile that fails to start is named in the summary, and the others still get their turn", async () => {
+      const profiles = emulator.data.profiles;
+      const first = profiles[0];
+      assert.ok(first);
+      // The first profile's start gets HTTP 503 (a start is never sent twice, so it fails). This second
+      // run comes within a minute of the first: the config node's 120 requests a minute hold part of it
+      // back, and it waits instead of failing.
+      emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
+      emulator.resetStats();
+      const messages = await run(example("06"), "summary", { errors: true });
+
+      const [summary] = valuesOf(messages, "summary");
+      assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(start profile failed: .+\\)$`));
+      assert.equal(valuesOf(messages, "each visit").length, profiles.length);
+      assert.equal(valuesOf(messages, "error").length, 1);
+      // A profile that never started has nothing to close: no close is sent for it.
+      assert.deepEqual(
+        requestsTo("/api/env/close").map((request) => (request.body as { envId?: string }).envId),
+        profiles.slice(1).map((profile) => profile.id),
+      );
+      assert.deepEqual(emulator.running(), []);
+    });
+
+    it("06 Every profile, one at a time: a profile that fails after it started is closed all the same, and counted once", async () => {
+      const profiles = emulator.data.profiles;
+      const first = profiles[0];
+      assert.ok(first);
+      // The first profile starts, then every read of its status gets HTTP 503: a read is sent again, up
+      // to DEFAULT_RETRY.attempts times in all, and then its wait fails while its browser is open.
+      emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
+      emulator.resetStats();
+      const messages = await run(example("06"), "summary", { errors: true });
+
+      const [summary] = valuesOf(messages, "summary");
+      assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+\\)$`));
+      assert.equal(valuesOf(messages, "each visit").length, profiles.length);
+      assert.equal(valuesOf(messages, "error").length, 1);
+      // The Catch path closed the failed profile before the next one started, and none is left open.
+      const lifecycle = emulator.requestLog.filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close");
+      assert.deepEqual(
+        lifecycle.map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`),
+        profiles.flatMap((profile) => [`start ${profile.id}`, `close ${profile.id}`]),
+      );
+      assert.deepEqual(emulator.running(), []);
+    });
+
+    it("06 Every profile, one at a time: when closing a failed profile fails too, the profile is counted once, with both reasons", async () => {
+      const profiles = emulator.data.profiles;
+      const first = profiles[0];
+      assert.ok(first);
+      // The first profile's status wait fails as above, and then the close on the Catch path gets HTTP
+      // 503 (a close is never sent twice, so it fails): the second Catch node must send it on, once.
+      emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
+      emulator.script({ kind: "http503", api: "local", path: "/api/env/close", times: 1 });
+      emulator.resetStats();
+      const messages = await run(example("06"), "summary", { errors: true });
+
+      const [summary] = valuesOf(messages, "summary");
+      assert.match(
+        String(summary),
+        new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`),
+      );
+      assert.equal(valuesOf(messages, "each visit").length, profiles.length);
+      assert.equal(valuesOf(messages, "error").length, 2, "the status failure and the close failure, once each");
+      assert.deepEqual(
+        requestsTo("/api/env/close").map((request) => (request.body as { envId?: string }).envId),
+        profiles.map((profile) => profile.id),
+      );
+      // Only the profile whose close failed is left open; close it for the examples that follow.
+      assert.deepEqual(
+        emulator.running().map((session) => session.envId),
+        [first.id],
+      );
+      const closed = await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: first.id }) });
+      assert.equal(closed.status, 200);
+      assert.deepEqual(emulator.running(), []);
+    });
+
+    it("07 A cloud phone: powers the phone on, shows its ADB details and model, and powers it off again", async () => {
+      const nodes = example("07");
+      const phoneId = String(nodeNamed(nodes, "power on, and wait").phoneId);
+      const phone = emulator.data.cloudPhones.find((candidate) => candidate.id === phoneId);
+      assert.ok(phone, "the example names a phone of the emulator's seed data");
+      assert.equal(phone.envStatus, 2, "and one that is powered off, so that the power-on works");
+      emulator.resetStats();
+      const messages = await run(nodes, "powered off again");
+
+      const [adb] = valuesOf(messages, "ADB details") as Array<Record<string, unknown>>;
+      assert.equal(adb?.id, phoneId);
+      assert.equal(adb?.envStatus, 4, "the phone was running when its ADB details were read");
+      assert.match(String(adb?.adbIp), /^\d+\.\d+\.\d+\.\d+$/);
+      const [off] = valuesOf(messages, "powered off again") as Array<Record<string, unknown>>;
+      assert.equal(off?.id, phoneId);
+      assert.equal(off?.envStatus, 2);
+      assert.deepEqual(valuesOf(messages, "model"), [deviceOfSku(String(off?.skuId))?.model]);
+      assert.equal(phone.envStatus, 2, "the phone is off again, so the example can run again");
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 1);
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOff"], 1);
+    });
+
+    it("08 Automation on every running phone: one run on each running phone, every run succeeds", async () => {
+      const running = emulator.data.cloudPhones.filter((phone) => phone.envStatus === 4);
+      assert.ok(running.length > 0, "the seed data has running phones");
+      emulator.resetStats();
+      const messages = await run(example("08"), "results");
+
+      assert.deepEqual(valuesOf(messages, "results"), [
+        {
+          summary: `${running.length} of ${running.length} runs succeeded`,
+          phones: running.map((phone) => `${phone.envName}: succeeded`),
+        },
+      ]);
+      const [runs] = valuesOf(messages, "each run") as Array<Array<Record<string, unknown>>>;
+      assert.deepEqual(
+        runs?.map((run) => [run.cloudPhoneId, run.templateName, run.taskState]),
+        running.map((phone) => [phone.id, "Search and like posts", 3]),
+      );
+      for (const request of requestsTo("/api/cloudphone/rpa/onceTask/save")) {
+        assert.deepEqual(JSON.parse(String((request.body as { templateParameter: string }).templateParameter)), { keyword: "coffee", count: 3 });
+      }
+    });
+
+    it("09 Create, start, close and delete a profile: says so, and the profile is gone", async () => {
+      const before = emulator.data.profiles.length;
+      emulator.resetStats();
+      const messages = await run(example("09"), "done");
+
+      const [done] = valuesOf(messages, "done");
+      const match = /^Profile (\d{19}) was created, started, closed and moved to the recycle bin$/.exec(String(done));
+      assert.ok(match, `the Debug sidebar says what happened: ${String(done)}`);
+      const envId = match[1];
+      assert.deepEqual(
+        requestsTo("/api/env/start").map((request) => request.body),
+        [{ envId }],
+      );
+      assert.deepEqual(
+        requestsTo("/api/env/removeToRecycleBin/batch").map((request) => request.body),
+        [{ envIds: [envId] }],
+      );
+      assert.equal(emulator.data.profiles.length, before);
+      assert.equal(
+        emulator.data.profiles.some((profile) => profile.id === envId),
+        false,
+      );
+      assert.deepEqual(emulator.running(), []);
+    });
   });
 });
