@@ -21,6 +21,10 @@ const TYPES: Array<[string, Record<string, unknown>]> = [
   ["morelogin-request", { api: "local", method: "POST", path: "path", pathType: "msg" }],
   // The request node once more, on the Open API (bearer token, another base URL).
   ["morelogin-request", { api: "open", method: "POST", path: "path", pathType: "msg" }],
+  ["morelogin-profile-status", { envId: "payload.envId", envIdType: "msg", waitFor: "" }],
+  ["morelogin-profile", { action: "detail", envId: "payload.envId", envIdType: "msg" }],
+  ["morelogin-cloud-phone", { api: "local", action: "info", phoneId: "payload.id", phoneIdType: "msg" }],
+  ["morelogin-automation", { api: "open", action: "runs", taskId: "payload.taskId", taskIdType: "msg" }],
 ];
 
 function prototypeSnapshot(): string {
@@ -69,7 +73,7 @@ describe("reliability: hostile input", function () {
     );
     await loadFlow(flow, credentialsFor(emulator));
     const scanner = new SecretScanner([emulator.credentials.apiKey, "fuzz-local-token-8812"]);
-    const values = hostileValues(canaryUrl, [emulator.data.profiles[0]?.id, emulator.data.profiles[1]?.id, 1, 5]);
+    const values = hostileValues(canaryUrl, [emulator.data.profiles[0]?.id, emulator.data.profiles[1]?.id, emulator.data.cloudPhones[0]?.id, 1, 5]);
     const random = mulberry32(20261122);
     const total = PER_TYPE * TYPES.length;
     const outcomes = new Map<number, { outputs: number; errors: number; completions: number }>();
