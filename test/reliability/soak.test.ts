@@ -39,13 +39,22 @@ const MINUTE_FAULTS: FaultRates = { latencyMs: [0, 20], rateLimited: 0.5 };
  */
 function soakFlow(emulator: Emulator, tap: Wiretap): FlowNode[] {
   const nodes: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator, { localUrl: tap.url, localRpm: "0", openRpm: "0" })];
+  const profileId = emulator.data.profiles[0]?.id;
+  // The workflow nodes read here: a profile's status and detail, a phone's info, the template market.
+  const workflowReads: Record<string, Record<string, unknown>> = {
+    "morelogin-profile-status": { envId: profileId, envIdType: "str", waitFor: "" },
+    "morelogin-profile": { action: "detail", envId: profileId, envIdType: "str" },
+    "morelogin-cloud-phone": { api: "local", action: "info", phoneId: emulator.data.cloudPhones[0]?.id, phoneIdType: "str" },
+    "morelogin-automation": { api: "local", action: "templates", source: "market" },
+  };
   for (const type of TYPES) {
     const props: Record<string, unknown> =
-      type === "morelogin-request"
+      workflowReads[type] ??
+      (type === "morelogin-request"
         ? { api: "local", method: "GET", path: "/api/envtag/all", pathType: "str" }
         : type.includes("profile") && !type.includes("list")
           ? { envId: "", envIdType: "str" }
-          : { pageNo: "1", pageNoType: "num", pageSize: "5", pageSizeType: "num", output: "array" };
+          : { pageNo: "1", pageNoType: "num", pageSize: "5", pageSizeType: "num", output: "array" });
     nodes.push({ id: `node-${type}`, type, z: TAB, server: CONFIG_ID, wires: [["out"]], ...props });
   }
   nodes.push({ id: "out", z: TAB, type: "helper" }, { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] }, { id: "caught", z: TAB, type: "helper" });
