@@ -210,7 +210,8 @@
    */
   function registerNode(declaration) {
     var type = declaration.type;
-    var defaults = { name: { value: "" }, server: { value: "", type: "morelogin-config", required: true } };
+    var defaults = { name: { value: "" } };
+    if (declaration.config !== false) defaults.server = { value: "", type: "morelogin-config", required: true };
     declaration.fields.forEach(function (field) {
       if (field.input === "typed") {
         defaults[field.name] = { value: field.default || "", required: Boolean(field.required) };

@@ -57,7 +57,7 @@ export function editorHtml(declaration) {
 </script>
 
 <script type="text/html" data-template-name="${escapeHtml(declaration.type)}">
-${[SERVER_ROW, ...declaration.fields.map(row), NAME_ROW].join("\n")}
+${[...(declaration.config === false ? [] : [SERVER_ROW]), ...declaration.fields.map(row), NAME_ROW].join("\n")}
 </script>
 `;
 }

@@ -9,7 +9,8 @@ export type ErrorKind =
   | "aborted" // the caller (or close()) cancelled the call
   | "auth" // the Open API token could not be obtained or was refused
   | "rate-limit" // the API refused the call as too frequent, and kept refusing
-  | "input"; // the call was refused before anything was sent
+  | "input" // the call was refused before anything was sent
+  | "page"; // a browser step: the page did not load, a script in it threw, or an element would not do what was asked
 
 export interface ErrorContext {
   api?: ApiName;

@@ -20,7 +20,10 @@ export = (RED: NodeAPI): void => {
       if (body.envId !== undefined) msg.topic = String(body.envId);
       const messages = single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId });
       // The profile is closed: its browser address no longer leads anywhere.
-      if (msg.morelogin?.profile?.envId === body.envId) delete msg.morelogin?.profile;
+      if (msg.morelogin && msg.morelogin.profile?.envId === body.envId) {
+        delete msg.morelogin.profile;
+        delete msg.morelogin.page;
+      }
       return { messages, summary: t("morelogin.status.closed") };
     },
   });

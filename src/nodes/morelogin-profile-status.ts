@@ -48,7 +48,10 @@ export = (RED: NodeAPI): void => {
       const address = running ? await browserAddress(client, status.debugPort) : {};
       const info = { api: result.api, path: result.path, requestId: result.requestId, ...(running ? { profile: profileHandle(envId, status.debugPort, address) } : {}) };
       const messages = single(msg, { ...status, ...address }, info);
-      if (!running && msg.morelogin?.profile?.envId === envId) delete msg.morelogin.profile;
+      if (!running && msg.morelogin?.profile?.envId === envId) {
+        delete msg.morelogin.profile;
+        delete msg.morelogin.page;
+      }
       return { messages, summary: t(running ? "morelogin-profile-status.status.running" : "morelogin-profile-status.status.stopped") };
     },
   });

@@ -97,6 +97,7 @@ const ACTIONS = {
     const replied = reply(context, result, [], 0);
     // Every browser is closed: the one the message carried no longer leads anywhere.
     delete context.msg.morelogin?.profile;
+    delete context.msg.morelogin?.page;
     return replied;
   },
 } satisfies Record<(typeof PROFILE_ACTIONS)[number], ActionRun>;

@@ -15,4 +15,7 @@ export const OPERATION_TYPES = [
   "morelogin-automation",
 ];
 
-export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES];
+/** Needs no config node: it drives the browser of a started profile over CDP. */
+export const BROWSER_TYPE = "morelogin-browser";
+
+export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE];

@@ -70,6 +70,8 @@ export interface NodeDeclaration {
   /** The paged list endpoint of a list node; list nodes get the page, all-pages and output fields. */
   list?: PagedEndpointName;
   endpoint?: EndpointName;
+  /** False for a node that needs no MoreLogin config node (the browser node): no Server row. */
+  config?: false;
   fields: readonly FieldDeclaration[];
 }
 

@@ -1,3 +1,4 @@
+import { BROWSER_ACTIONS, CONTENT_FORMATS, WAIT_UNTIL } from "../../browser/steps";
 import { ENDPOINTS, type PagedEndpointName } from "../../client";
 import type { CheckboxField, FieldDeclaration, ListDeclaration, NodeDeclaration, SelectField, TypedField } from "./declaration";
 
@@ -69,6 +70,7 @@ export const AUTOMATION_ACTIONS = ["templates", "runOnce", "schedule", "tasks", 
 export const CACHE_KINDS = ["localStorage", "indexedDB", "cookie", "extension", "extensionFile"] as const;
 
 const PROFILE_TYPE = "morelogin-profile";
+const BROWSER_TYPE = "morelogin-browser";
 const PHONE_TYPE = "morelogin-cloud-phone";
 const AUTOMATION_TYPE = "morelogin-automation";
 const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
@@ -269,6 +271,40 @@ export const NODE_DECLARATIONS = {
       actionField(AUTOMATION_TYPE, "endTime", ["schedule"], "fa-calendar-times-o"),
       actionField(AUTOMATION_TYPE, "taskId", ["runs", "cancel"], "fa-calendar"),
       actionCheckbox(AUTOMATION_TYPE, "wait", ["runOnce"], "fa-hourglass-half", "morelogin.label.wait"),
+      TIMEOUT,
+    ],
+  },
+  [BROWSER_TYPE]: {
+    type: BROWSER_TYPE,
+    label: "browser",
+    icon: "morelogin-browser.svg",
+    config: false,
+    fields: [
+      actionSelect(BROWSER_TYPE, BROWSER_ACTIONS, "open"),
+      actionField(BROWSER_TYPE, "url", ["open", "cookies"], "fa-link"),
+      {
+        name: "waitUntil",
+        input: "select",
+        icon: "fa-hourglass-half",
+        label: `${BROWSER_TYPE}.label.waitUntil`,
+        default: "load",
+        options: WAIT_UNTIL.map((value) => ({ value, text: `${BROWSER_TYPE}.waitUntil.${value}` })),
+        actions: ["open"],
+      },
+      actionField(BROWSER_TYPE, "selector", ["click", "type", "waitFor"], "fa-crosshairs"),
+      actionField(BROWSER_TYPE, "text", ["type"], "fa-keyboard-o"),
+      actionField(BROWSER_TYPE, "expression", ["evaluate"], "fa-code"),
+      {
+        name: "format",
+        input: "select",
+        icon: "fa-file-text-o",
+        label: `${BROWSER_TYPE}.label.format`,
+        default: "html",
+        options: CONTENT_FORMATS.map((value) => ({ value, text: `${BROWSER_TYPE}.format.${value}` })),
+        actions: ["content"],
+      },
+      actionCheckbox(BROWSER_TYPE, "fullPage", ["screenshot"], "fa-arrows-v", `${BROWSER_TYPE}.label.capture`),
+      { name: "endpoint", input: "typed", defaultType: "str", icon: "fa-plug", label: `${BROWSER_TYPE}.label.endpoint`, placeholder: `${BROWSER_TYPE}.placeholder.endpoint` },
       TIMEOUT,
     ],
   },

@@ -6,16 +6,19 @@ import { StatusTracker } from "./status";
 import { timeoutOf } from "./timeout";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
 
-export interface OperationContext {
+export interface MessageContext {
   RED: NodeAPI;
   node: Node;
   def: OperationNodeDef;
   msg: MoreLoginMessage;
-  client: MoreLoginClient;
-  /** What every client call of this message takes: the node's stop signal, its timeout, its queue count. */
+  /** What every call of this message takes: the node's stop signal, its timeout, its queue count. */
   options: CallOptions;
   /** The node set's messages, e.g. t("morelogin.status.items", { count: 3 }). */
   t: Translate;
+}
+
+export interface OperationContext extends MessageContext {
+  client: MoreLoginClient;
 }
 
 export interface OperationResult {
@@ -25,17 +28,48 @@ export interface OperationResult {
   summary: string | (() => string);
 }
 
-export interface Operation {
+export interface Operation<C extends MessageContext = OperationContext> {
   /** Names the operation in error texts: "<label> failed: …". */
   label: string;
-  run(context: OperationContext): Promise<OperationResult>;
+  run(context: C): Promise<OperationResult>;
+}
+
+/** A node that works without a MoreLogin config node (the browser node talks to the browser directly). */
+export interface MessageOperation extends Operation<MessageContext>, NodeLifecycle {}
+
+/** What a node type shares between its nodes learns when one is created and when one is stopped. */
+export interface NodeLifecycle {
+  onStart?(): void;
+  /** Called when the node is stopped (a deploy, Node-RED shutting down), after its messages are cancelled. */
+  onClose?(): void;
 }
 
 /**
- * Registers an operation node type. Every such node shares this input wrapper: find the config
- * node's client, run the operation, send, and end each message exactly once with done() or done(err).
+ * Registers an operation node type: its messages go through the config node's client (see
+ * registerMessageNode for what every message gets).
  */
 export function registerOperationNode(RED: NodeAPI, type: string, operation: Operation): void {
+  const translate = createTranslator(RED);
+  registerNode(RED, type, operation.label, (def) => findClient(RED, def, translate), operation.run);
+}
+
+/**
+ * Registers a node type that needs no config node. Every node shares one input wrapper: run the
+ * operation, send, and end each message exactly once with done() or done(err).
+ */
+export function registerMessageNode(RED: NodeAPI, type: string, operation: MessageOperation): void {
+  registerNode(RED, type, operation.label, () => undefined, operation.run, operation);
+}
+
+function registerNode<C extends MessageContext, E>(
+  RED: NodeAPI,
+  type: string,
+  label: string,
+  /** What the node's messages need beyond the message (the client), or the reason it cannot have it. */
+  prerequisite: (def: OperationNodeDef) => E | string,
+  run: (context: C) => Promise<OperationResult>,
+  lifecycle: NodeLifecycle = {},
+): void {
   const translate = createTranslator(RED);
 
   function OperationNodeConstructor(this: Node, def: OperationNodeDef): void {
@@ -46,13 +80,14 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
     const closing = new AbortController();
     // Each message in flight listens on this signal: more than 10 at once is normal, not a leak.
     setMaxListeners(0, closing.signal);
+    lifecycle.onStart?.();
 
     node.on("input", (msg: NodeMessage, send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void, done: (err?: Error) => void) => {
       const message = msg as MoreLoginMessage;
-      const client = findClient(RED, def, translate);
-      if (typeof client === "string") {
+      const needed = prerequisite(def);
+      if (typeof needed === "string") {
         status.failEarly(translate("morelogin.status.noConfig"));
-        done(plainError(`${operation.label} failed: ${client}`));
+        done(plainError(`${label} failed: ${needed}`));
         return;
       }
       const end = (failure?: Error): void => {
@@ -65,7 +100,10 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
       status.begin();
       const onQueued = (queued: boolean): void => status.queued(queued);
       timeoutOf(RED, node, def, message)
-        .then((timeoutMs) => operation.run({ RED, node, def, msg: message, client, options: { signal: closing.signal, timeoutMs, onQueued }, t: translate }))
+        .then((timeoutMs) => {
+          const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued }, t: translate };
+          return run((needed === undefined ? base : { ...base, client: needed }) as C);
+        })
         .then(
           (result) => {
             let failure: Error | undefined;
@@ -82,7 +120,7 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
             let failure: Error;
             try {
               status.fail(shortReason(error, translate));
-              failure = describeFailure(operation.label, error, message);
+              failure = describeFailure(label, error, message);
             } catch (unexpected) {
               failure = asError(unexpected);
             }
@@ -94,6 +132,7 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
     node.on("close", (_removed: boolean, done: () => void) => {
       closing.abort(new MoreLoginAbortError("the node was stopped (a deploy or Node-RED shutting down) while the call was in flight", {}));
       status.clear();
+      lifecycle.onClose?.();
       done();
     });
   }

@@ -9,7 +9,8 @@ export function outputMode(value: unknown): OutputMode {
 
 /**
  * The incoming message goes on with the result as its payload, so upstream properties survive, and
- * the started profile it carries (`msg.morelogin.profile`) travels on unless `info` names another.
+ * the started profile it carries (`msg.morelogin.profile`, and the browser node's tab `msg.morelogin.page`)
+ * travels on unless `info` names another.
  */
 export function single(msg: MoreLoginMessage, payload: unknown, info: MoreLoginMessageInfo): NodeMessage[] {
   msg.payload = payload;
@@ -19,7 +20,8 @@ export function single(msg: MoreLoginMessage, payload: unknown, info: MoreLoginM
 
 function withProfile(info: MoreLoginMessageInfo, previous: MoreLoginMessageInfo | undefined): MoreLoginMessageInfo {
   const profile = info.profile ?? previous?.profile;
-  return profile === undefined ? info : { ...info, profile };
+  const page = info.page ?? previous?.page;
+  return { ...info, ...(profile === undefined ? {} : { profile }), ...(page === undefined ? {} : { page }) };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { Node, NodeDef, NodeMessage } from "node-red";
 import type { FlowError, MoreLoginClient } from "../../client";
+import type { PageHandle } from "../../browser";
 import type { CredentialName } from "./config-settings";
 
 export interface ConfigNodeDef extends NodeDef {
@@ -45,6 +46,8 @@ export interface MoreLoginMessageInfo {
   error?: FlowError;
   /** Set by start profile and profile status (running); kept by every later MoreLogin node. */
   profile?: ProfileHandle;
+  /** Set by the browser node: the tab it acted on, for the next browser node. */
+  page?: PageHandle;
 }
 
 export interface MoreLoginMessage extends NodeMessage {

@@ -1,0 +1,66 @@
+import { MoreLoginAbortError, MoreLoginError, MoreLoginInputError, messageOf, type ErrorKind } from "../client";
+
+/** A browser step failed: `kind` says whether the browser, the page or the input was the cause. */
+export class BrowserStepError extends MoreLoginError {
+  constructor(kind: ErrorKind, message: string, options?: { cause?: unknown }) {
+    super(kind, message, {}, options);
+  }
+}
+
+/** The first line of a Playwright error, without its "locator.click: " prefix and call log. */
+function firstLine(error: unknown): string {
+  const line = messageOf(error).split("\n")[0] ?? "";
+  return line.replace(/^[\w.]+: /, "").trim();
+}
+
+const GONE = /has been closed|Target closed|Browser closed|browser has disconnected|Connection closed|WebSocket is not open/i;
+const NAVIGATION = /net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+/;
+
+/**
+ * The error a flow gets for a failed browser step: a closed browser or tab is `network`, running out
+ * of time is `timeout` (naming the selector or URL it waited for), anything the page did is `page`.
+ */
+export function browserStepError(error: unknown, step: { action: string; selector?: string; url?: string; timeoutMs: number }): MoreLoginError {
+  if (error instanceof MoreLoginError) return error;
+  const text = firstLine(error);
+  const seconds = Math.round(step.timeoutMs / 100) / 10;
+  if (error instanceof Error && error.name === "TimeoutError") {
+    if (step.selector !== undefined) return new BrowserStepError("timeout", `no element matches ${JSON.stringify(step.selector)} after ${seconds} s (${step.action})`, { cause: error });
+    if (step.url !== undefined) return new BrowserStepError("timeout", `${step.url} did not finish loading in ${seconds} s`, { cause: error });
+    return new BrowserStepError("timeout", `${step.action} did not finish in ${seconds} s`, { cause: error });
+  }
+  if (GONE.test(text)) return new BrowserStepError("network", `the browser or its tab went away (closed or crashed) during ${step.action}`, { cause: error });
+  const navigation = NAVIGATION.exec(text);
+  if (step.url !== undefined && navigation) return new BrowserStepError("page", `the page did not load: ${navigation[0]} at ${step.url}`, { cause: error });
+  if (step.action === "evaluate") return new BrowserStepError("page", `the script failed in the page: ${text}`, { cause: error });
+  return new BrowserStepError("page", `${step.action} failed: ${text}`, { cause: error });
+}
+
+export function inputError(message: string): MoreLoginInputError {
+  return new MoreLoginInputError(message);
+}
+
+/** Settles with the step, or rejects with the signal's reason as soon as the node is stopped. */
+export function untilAborted<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return step;
+  if (signal.aborted) return Promise.reject(stopped(signal));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(stopped(signal));
+    signal.addEventListener("abort", onAbort, { once: true });
+    step.then(
+      (value) => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+function stopped(signal: AbortSignal): MoreLoginAbortError {
+  const reason: unknown = signal.reason;
+  return reason instanceof MoreLoginAbortError ? reason : new MoreLoginAbortError("the browser step was cancelled", {});
+}
