@@ -49,7 +49,10 @@ export interface WiretapOptions {
  */
 export async function startWiretap(target: string, keep: (path: string) => boolean = () => true, options: WiretapOptions = {}): Promise<Wiretap> {
   const upstream = new URL(target);
-  const agent = new Agent({ keepAlive: true, maxSockets: 256 });
+  // An idle connection is dropped here well before the target's keep-alive timeout (Node's 5 s)
+  // closes it: reusing one the target is closing at that moment fails the request ("reset"), which
+  // the client would see as a dropped connection that its real server never gave it.
+  const agent = new Agent({ keepAlive: true, maxSockets: 256, timeout: 3_000 });
   const requests: TappedRequest[] = [];
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -86,6 +89,9 @@ export async function startWiretap(target: string, keep: (path: string) => boole
       forward.end(raw);
     });
   });
+  // Idle client connections stay open longer than the client keeps them (undici closes first), so
+  // the wiretap never closes one the client is about to reuse.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
