@@ -144,6 +144,7 @@ async function main(): Promise<void> {
       `  API key:     ${apiKey}`,
       `  Local token: ${localToken ?? "(none: Local API authentication is off)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
+      `  Demo page:   ${emulator.demoUrl}`,
       "Try:",
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,
       "Press Ctrl+C to stop.",

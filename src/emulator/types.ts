@@ -263,6 +263,8 @@ export interface RunningProfile {
 export interface Emulator {
   readonly localUrl: string; // e.g. "http://127.0.0.1:40100" (no trailing slash)
   readonly openUrl: string; // e.g. "http://127.0.0.1:40101"
+  /** A small HTML page on the Local port for flows to open in a profile's browser, e.g. "http://127.0.0.1:40100/demo". */
+  readonly demoUrl: string;
   readonly credentials: { apiId: string; apiKey: string; localToken?: string };
   readonly data: EmulatorData;
   readonly stats: EmulatorStats;
