@@ -4,9 +4,18 @@
  */
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../src/emulator";
+import { findBrowser } from "./find-browser";
 import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "./sandbox";
 
 const DEMO_DIR = join(ROOT, ".demo");
+
+function emulatorLines(emulator: Emulator, browser: string | undefined): string {
+  return [
+    `MoreLogin emulator: Local API ${emulator.localUrl}, Open API ${emulator.openUrl}`,
+    `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
+    `  Demo page for them to open: ${emulator.demoUrl}`,
+  ].join("\n");
+}
 
 async function main(): Promise<void> {
   let emulator: Emulator | undefined;
@@ -35,6 +44,7 @@ async function main(): Promise<void> {
 
   const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
   let config: Record<string, unknown>;
+  let browser: string | undefined;
   let credentials: Record<string, string>;
   if (realLocalUrl) {
     config = { name: "MoreLogin", localUrl: realLocalUrl, openUrl: process.env.MORELOGIN_OPEN_URL || "https://api.morelogin.com" };
@@ -44,7 +54,11 @@ async function main(): Promise<void> {
       apiKey: process.env.MORELOGIN_API_KEY ?? "",
     };
   } else {
-    emulator = await startEmulator({ localPort: await freePort(40100), openPort: await freePort(40101) });
+    browser = findBrowser();
+    if (browser === undefined) {
+      console.log("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.");
+    }
+    emulator = await startEmulator({ localPort: await freePort(40100), openPort: await freePort(40101), browser });
     config = { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl };
     credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
   }
@@ -57,7 +71,7 @@ async function main(): Promise<void> {
 
   console.log(`
   Node-RED with node-red-contrib-morelogin is running: ${nodeRed.url}/
-  ${emulator ? `MoreLogin emulator: Local API ${emulator.localUrl}, Open API ${emulator.openUrl}` : `MoreLogin desktop client: ${realLocalUrl}`}
+  ${emulator ? emulatorLines(emulator, browser) : `MoreLogin desktop client: ${realLocalUrl}`}
 
   Open the editor, pick the tab "01 List profiles" and click the inject node's button:
   the profiles appear in the Debug sidebar (the bug icon, top right). Every example is on its own tab.

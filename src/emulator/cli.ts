@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
 import type { EmulatorOptions } from "./types";
 
@@ -26,6 +27,9 @@ Options:
   --automation-step-ms <ms>
                           how long an automation run waits, then runs (default 3000 each)
   --app-install-ms <ms>   how long a cloud-phone app install takes (default 1000)
+  --browser <path>        start a real headless Chromium for each started profile, e.g.
+                          /usr/bin/chromium (without it a profile's debug port only
+                          answers /json/version and /json/list)
   --help                  show this help
 `;
 
@@ -44,6 +48,12 @@ function latency(text: string | undefined): [number, number] | undefined {
   const [min, max] = [Number(match?.[1]), Number(match?.[2])];
   if (!match || min > max) throw new UsageError(`--latency must be "min,max" in milliseconds with min <= max, got "${text}"`);
   return [min, max];
+}
+
+function browser(path: string | undefined): string | undefined {
+  const problem = path === undefined ? undefined : notExecutable(path);
+  if (problem !== undefined) throw new UsageError(`--browser must be the path of a Chromium binary: ${problem}`);
+  return path;
 }
 
 function optionsFrom(argv: string[]): EmulatorOptions | "help" {
@@ -67,6 +77,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       "phone-boot-ms": { type: "string" },
       "automation-step-ms": { type: "string" },
       "app-install-ms": { type: "string" },
+      browser: { type: "string" },
       help: { type: "boolean" },
     },
   });
@@ -87,6 +98,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     phoneBootMs: integer("phone-boot-ms", values["phone-boot-ms"], 0),
     automationStepMs: integer("automation-step-ms", values["automation-step-ms"], 0),
     appInstallMs: integer("app-install-ms", values["app-install-ms"], 0),
+    browser: browser(values.browser),
     ...(latencyMs ? { faults: { latencyMs } } : {}),
   };
   if (options.apiId === "" || options.apiKey === "") throw new UsageError("--api-id and --api-key must not be empty");
@@ -131,6 +143,8 @@ async function main(): Promise<void> {
       `  API ID:      ${apiId}`,
       `  API key:     ${apiKey}`,
       `  Local token: ${localToken ?? "(none: Local API authentication is off)"}`,
+      `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
+      `  Demo page:   ${emulator.demoUrl}`,
       "Try:",
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,
       "Press Ctrl+C to stop.",

@@ -1,4 +1,5 @@
 import type { Server } from "node:http";
+import { DEMO_PAGE, DEMO_PATH } from "./demo-page";
 import { listen, type Listener } from "./http-listener";
 import { localRoutes } from "./local-routes";
 import { openRoutes } from "./open-routes";
@@ -31,13 +32,14 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const resolved = resolveOptions(options);
   const state = new EmulatorState(resolved);
   const started: Listener[] = [];
-  const local = await listenOrClose(createApiServer("local", localRoutes(state), state), resolved.host, resolved.localPort, started);
+  const local = await listenOrClose(createApiServer("local", localRoutes(state), state, new Map([[DEMO_PATH, DEMO_PAGE]])), resolved.host, resolved.localPort, started);
   const open = await listenOrClose(createApiServer("open", openRoutes(state), state), resolved.host, resolved.openPort, started);
 
   let closing: Promise<void> | undefined;
   return {
     localUrl: urlOf(resolved.host, local.port),
     openUrl: urlOf(resolved.host, open.port),
+    demoUrl: `${urlOf(resolved.host, local.port)}${DEMO_PATH}`,
     get credentials() {
       const { apiId, apiKey } = resolved;
       return state.localToken === undefined ? { apiId, apiKey } : { apiId, apiKey, localToken: state.localToken };

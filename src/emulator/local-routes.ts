@@ -1,4 +1,5 @@
 import { WEBDRIVER_PATH } from "./browser-sessions";
+import { BrowserStartError } from "./chromium";
 import { CODES } from "./codes";
 import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
@@ -33,7 +34,13 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
   readBoolean(body, "isHeadless");
   readBoolean(body, "cdpEvasion");
   if (!profile) return profileNotFound();
-  const debugPort = await state.sessions.start(profile.id);
+  let debugPort: string;
+  try {
+    debugPort = await state.sessions.start(profile.id);
+  } catch (error) {
+    if (error instanceof BrowserStartError) return fail(CODES.unknownError, `The browser failed to start: ${error.message}`, 500);
+    throw error;
+  }
   await state.timers.sleep(state.options.startDelayMs);
   return ok({ envId: profile.id, debugPort, type: "chrome", version: 142, webdriver: WEBDRIVER_PATH });
 }

@@ -1,3 +1,4 @@
+import { notExecutable } from "./executable";
 import type { EmulatorOptions, FaultRates } from "./types";
 
 export interface ResolvedOptions {
@@ -24,6 +25,7 @@ export interface ResolvedOptions {
   automationStepMs: number;
   appInstallMs: number;
   requestLogSize: number;
+  browser: string | undefined;
 }
 
 function count(name: string, value: number | undefined, fallback: number): number {
@@ -36,6 +38,12 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   const chosen = value ?? fallback;
   if (!Number.isFinite(chosen) || chosen <= 0) throw new RangeError(`emulator option ${name} must be a positive number`);
   return chosen;
+}
+
+function executable(name: string, path: string | undefined): string | undefined {
+  const problem = path === undefined ? undefined : notExecutable(path);
+  if (problem !== undefined) throw new RangeError(`emulator option ${name} must be the path of an executable file: ${problem}`);
+  return path;
 }
 
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
@@ -63,5 +71,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     automationStepMs: count("automationStepMs", options.automationStepMs, 3000),
     appInstallMs: count("appInstallMs", options.appInstallMs, 1000),
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
+    browser: executable("browser", options.browser),
   };
 }

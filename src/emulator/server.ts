@@ -145,8 +145,17 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   }
 }
 
-export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState): Server {
+/** Serves a static page; pages are not the API, so they skip its token, rate limit, faults and statistics. */
+function sendPage(req: IncomingMessage, res: ServerResponse, html: string): void {
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8", "Content-Length": Buffer.byteLength(html), "Cache-Control": "no-store", "X-Content-Type-Options": "nosniff" });
+  res.end(req.method === "HEAD" ? undefined : html);
+}
+
+/** An API server; `pages` are HTML pages by path, answered to GET and HEAD. */
+export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState, pages: ReadonlyMap<string, string> = new Map()): Server {
   return createServer((req, res) => {
+    const page = req.method === "GET" || req.method === "HEAD" ? pages.get(pathOf(req.url)) : undefined;
+    if (page !== undefined) return sendPage(req, res, page);
     handle(api, routes, state, req, res).catch(() => {
       if (!res.headersSent) send(res, unknownError());
       else res.destroy();

@@ -27,7 +27,7 @@ export class EmulatorState {
   readonly faults: FaultInjector;
   readonly limiters: Record<ApiName, RateLimiter>;
   readonly tokens: TokenIssuer;
-  readonly sessions = new BrowserSessions();
+  readonly sessions: BrowserSessions;
   readonly timers = new Timers();
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
@@ -43,6 +43,7 @@ export class EmulatorState {
     this.faults = new FaultInjector(options.faults);
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
+    this.sessions = new BrowserSessions(options.browser);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
     this.phones = new PhoneRuntime(this.data, options, this.timers);

@@ -83,6 +83,12 @@ export interface EmulatorOptions {
   appInstallMs?: number;
   /** How many requests `requestLog` keeps (default 1000). */
   requestLogSize?: number;
+  /**
+   * Path of a Chromium binary: each started profile then gets a real headless Chromium with its own
+   * temporary user data folder, killed when the profile or the emulator closes. Without it a started
+   * profile's debug port only answers `/json/version` and `/json/list`.
+   */
+  browser?: string;
 }
 
 export interface LoggedRequest {
@@ -257,6 +263,8 @@ export interface RunningProfile {
 export interface Emulator {
   readonly localUrl: string; // e.g. "http://127.0.0.1:40100" (no trailing slash)
   readonly openUrl: string; // e.g. "http://127.0.0.1:40101"
+  /** A small HTML page on the Local port for flows to open in a profile's browser, e.g. "http://127.0.0.1:40100/demo". */
+  readonly demoUrl: string;
   readonly credentials: { apiId: string; apiKey: string; localToken?: string };
   readonly data: EmulatorData;
   readonly stats: EmulatorStats;
@@ -272,6 +280,6 @@ export interface Emulator {
   setLocalToken(token: string | undefined): void;
   /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */
   setRateLimit(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
-  /** Stops both servers and every debug-port listener; destroys open sockets. */
+  /** Stops both servers and every profile's browser or debug-port listener; destroys open sockets. */
   close(): Promise<void>;
 }
