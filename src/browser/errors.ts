@@ -14,6 +14,10 @@ function firstLine(error: unknown): string {
 }
 
 const GONE = /has been closed|Target closed|Browser closed|browser has disconnected|Connection closed|WebSocket is not open/i;
+const DEADLINE_GRACE_MS = 250;
+
+/** Playwright's call log line once the selector found an element (it then waits until the element can be used). */
+const FOUND = /locator resolved to/;
 const NAVIGATION = /net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+/;
 
 /**
@@ -25,6 +29,15 @@ export function browserStepError(error: unknown, step: { action: string; selecto
   const text = firstLine(error);
   const seconds = Math.round(step.timeoutMs / 100) / 10;
   if (error instanceof Error && error.name === "TimeoutError") {
+    if (step.selector !== undefined && FOUND.test(error.message)) {
+      return new BrowserStepError(
+        "timeout",
+        `${JSON.stringify(step.selector)} matches an element, but it could not be used for ${step.action} within ${seconds} s (hidden, disabled or covered by another element?)`,
+        {
+          cause: error,
+        },
+      );
+    }
     if (step.selector !== undefined) return new BrowserStepError("timeout", `no element matches ${JSON.stringify(step.selector)} after ${seconds} s (${step.action})`, { cause: error });
     if (step.url !== undefined) return new BrowserStepError("timeout", `${step.url} did not finish loading in ${seconds} s`, { cause: error });
     return new BrowserStepError("timeout", `${step.action} did not finish in ${seconds} s`, { cause: error });
@@ -38,6 +51,20 @@ export function browserStepError(error: unknown, step: { action: string; selecto
 
 export function inputError(message: string): MoreLoginInputError {
   return new MoreLoginInputError(message);
+}
+
+/**
+ * Settles with the step, or rejects after `timeoutMs` with an error of kind timeout: some steps (a
+ * script that never settles) have no deadline of their own. What the step still does in the page is
+ * left to it.
+ */
+export function withDeadline<T>(step: Promise<T>, timeoutMs: number, action: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    // A moment's grace, so a step with a deadline of its own (a click waiting for its element) ends with its more precise text.
+    timer = setTimeout(() => reject(new BrowserStepError("timeout", `${action} did not finish in ${Math.round(timeoutMs / 100) / 10} s`)), timeoutMs + DEADLINE_GRACE_MS);
+  });
+  return Promise.race([step, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** Settles with the step, or rejects with the signal's reason as soon as the node is stopped. */

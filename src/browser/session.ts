@@ -1,8 +1,8 @@
 import type { Browser, Page } from "playwright-core";
 import { BrowserConnections } from "./connections";
 import { webSocketUrlOf } from "./endpoint";
-import { browserStepError, BrowserStepError, untilAborted } from "./errors";
-import { STEPS, type BrowserAction, type StepInputs, type StepResult } from "./steps";
+import { browserStepError, BrowserStepError, untilAborted, withDeadline } from "./errors";
+import { checkInputs, STEPS, type BrowserAction, type StepInputs, type StepResult } from "./steps";
 import { findTab, firstTab, newTab, tabCount, targetIdOf, type PageHandle } from "./tabs";
 
 export interface StepRequest {
@@ -34,6 +34,7 @@ export class BrowserSteps {
     const { action, inputs, timeoutMs, signal } = request;
     const step = { action, timeoutMs, selector: typeof inputs.selector === "string" ? inputs.selector : undefined, url: action === "open" && typeof inputs.url === "string" ? inputs.url : undefined };
     try {
+      checkInputs(action, inputs);
       const webSocketUrl = await untilAborted(webSocketUrlOf(request.address, timeoutMs), signal);
       const browser = await untilAborted(this.connections.get(webSocketUrl, timeoutMs), signal);
       const named = request.page?.webSocketDebuggerUrl === webSocketUrl ? request.page.targetId : undefined;
@@ -43,7 +44,7 @@ export class BrowserSteps {
         await untilAborted(this.closeTab(browser, page, timeoutMs), signal);
         return { detail: "" };
       }
-      const result = await untilAborted(STEPS[action](page, inputs, timeoutMs), signal).catch(async (error: unknown) => {
+      const result = await untilAborted(withDeadline(STEPS[action](page, inputs, timeoutMs), timeoutMs, action), signal).catch(async (error: unknown) => {
         // A tab opened for a page that then failed to load would be left behind with no message naming it.
         if (opened) await page.close().catch(() => undefined);
         throw error;

@@ -49,9 +49,18 @@ export function selectorOf(value: unknown): string {
 }
 
 function textOf(value: unknown): string {
+  if (value === undefined) throw inputError("text is missing: give the text to type");
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   throw inputError(`text must be a string, got ${describeValue(value)}`);
+}
+
+/** Refuses missing or unusable inputs before the browser is looked for. */
+export function checkInputs(action: BrowserAction, inputs: StepInputs): void {
+  if (action === "open" || (action === "cookies" && inputs.url !== undefined)) urlToOpen(inputs.url);
+  if (action === "click" || action === "type" || action === "waitFor") selectorOf(inputs.selector);
+  if (action === "type") textOf(inputs.text);
+  if (action === "evaluate") expressionOf(inputs.expression);
 }
 
 function expressionOf(value: unknown): string {
@@ -99,7 +108,6 @@ export const STEPS: Record<Exclude<BrowserAction, "closePage">, Step> = {
   },
   async type(page, inputs, timeoutMs) {
     const selector = selectorOf(inputs.selector);
-    if (inputs.text === undefined) throw inputError("text is missing: give the text to type");
     const text = textOf(inputs.text);
     const field = page.locator(selector).first();
     await field.fill("", { timeout: timeoutMs });

@@ -25,14 +25,18 @@ export = (RED: NodeAPI): void => {
   let nodes = 0;
 
   const run: MessageActionRun = async ({ def, msg, action, fields, options, t }) => {
-    const address = firstAddress([isPlainObjectValue(msg.payload) ? msg.payload : undefined, msg.morelogin?.profile]) ?? fields.endpoint;
+    const page = pageOf(msg);
+    // msg.payload, the started profile, the browser of the tab an earlier browser node used, the node's own endpoint.
+    const address = firstAddress([isPlainObjectValue(msg.payload) ? msg.payload : undefined, msg.morelogin?.profile, page]) ?? fields.endpoint;
+    // A failure reports the browser step, not the call of the node before.
+    msg.morelogin = { ...msg.morelogin, api: "cdp", path: "" };
     if (address === undefined) {
       throw new MoreLoginInputError("no browser given: put a start profile node before this one (its reply and msg.morelogin.profile name the browser), or set the node's endpoint");
     }
     const outcome = await steps.run({
       action: action as BrowserAction,
       address,
-      page: pageOf(msg),
+      page,
       inputs: {
         url: fields.url,
         selector: fields.selector,
