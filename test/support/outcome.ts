@@ -13,6 +13,7 @@ export interface Info {
   requestId?: string;
   pages?: number;
   profile?: { envId: string; debugPort: string; cdpUrl?: string; webSocketDebuggerUrl?: string };
+  page?: { targetId: string; webSocketDebuggerUrl: string };
   error?: { kind: string; code?: number; msg?: string; status?: number; path?: string };
 }
 

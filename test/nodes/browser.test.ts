@@ -1,0 +1,463 @@
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Node, NodeMessage } from "node-red";
+import { call, dataOf } from "../support/http";
+import { BROWSER, browserPid, isAlive, tabsOf, type Tab } from "../support/chromium";
+import { sleep, useEmulator } from "../support/emulator";
+import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
+import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
+
+/** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+/** A browser node of a chain: its action and fields, as a saved flow has them. */
+type Step = Record<string, unknown> & { action: string };
+
+interface ChainOutcome {
+  out: Msg[];
+  caught: Msg[];
+  /** The texts of the errors, with the id of the node that ended the message. */
+  errors: Array<{ node: string; text: string; kind?: string }>;
+}
+
+/** The string fields of a step as TypedInputs of type str, as the editor saves them. */
+function browserNode(id: string, step: Step, next: string): FlowNode {
+  const node: FlowNode = { id, type: "morelogin-browser", z: TAB, wires: [[next]], ...step };
+  for (const name of ["url", "selector", "text", "expression", "endpoint"]) {
+    if (typeof step[name] === "string" && step[`${name}Type`] === undefined) node[`${name}Type`] = "str";
+  }
+  return node;
+}
+
+describe("nodes: browser, on a real Chromium behind each started profile", function () {
+  this.timeout(OUTCOME_MS * 2);
+  const { emulator } = useEmulator({ profiles: 40, browser: BROWSER });
+  const demoUrl = (): string => `${emulator().localUrl}/demo`;
+  let next = 0;
+  /** Each test takes its own profiles, so no test depends on another's. */
+  const freshProfile = (): string => {
+    const id = emulator().data.profiles[next++]?.id;
+    assert.ok(id, "a free profile");
+    return id;
+  };
+  /** Starts a profile as the desktop client would (not through a node): its browser's WebSocket URL. */
+  const startOutside = async (envId: string): Promise<{ debugPort: string; webSocketDebuggerUrl: string }> => {
+    const { debugPort } = dataOf<{ debugPort: string }>(await call(emulator().localUrl, "/api/env/start", { body: { envId } }));
+    const version = (await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    return { debugPort, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
+  };
+
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  afterEach(async () => {
+    await helper.unload();
+    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+  });
+
+  /**
+   * Loads start profile → the steps' browser nodes → "out" (and close profile after them when
+   * `close`), sends `input` to start profile (to the first browser node when `start` is false) and
+   * collects what came out, once the flow is quiet.
+   */
+  async function chain(steps: Step[], input: Record<string, unknown>, options: { close?: boolean; start?: boolean } = {}): Promise<ChainOutcome> {
+    const ids = steps.map((_, index) => `b${index + 1}`);
+    const last = options.close ? "close" : "out";
+    const flow: FlowNode[] = [
+      { id: TAB, type: "tab", label: "browser" },
+      configNode(emulator(), NO_PACING),
+      { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, wires: [[ids[0] ?? last]] },
+      ...steps.map((step, index) => browserNode(ids[index] as string, step, ids[index + 1] ?? last)),
+      { id: "close", type: "morelogin-close-profile", z: TAB, server: CONFIG_ID, wires: [["out"]] },
+      { id: "out", type: "helper", z: TAB },
+      { id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] },
+      { id: "caught", type: "helper", z: TAB },
+    ];
+    await helper.unload();
+    await helper.load([...NODE_MODULES, catchNode, completeNode] as never, flow as never, credentialsFor(emulator()) as never);
+    const out = new Collector("out");
+    const caught = new Collector("caught");
+    helper.getNode(options.start === false ? "b1" : "start").receive(input as NodeMessage);
+    await eventually(() => out.messages.length + caught.messages.length > 0, "the message came out or was caught");
+    await settle(200);
+    const errors = (caught.messages as Msg[]).map((msg) => {
+      const error = msg.error as { message: string; source: { id: string } };
+      return { node: error.source.id, text: error.message, kind: infoOf(msg).error?.kind };
+    });
+    return { out: out.messages as Msg[], caught: caught.messages as Msg[], errors };
+  }
+
+  /** The one message out of a chain that failed nowhere. */
+  function passed(outcome: ChainOutcome): Msg {
+    assert.deepEqual(outcome.errors, [], "no node failed");
+    assert.equal(outcome.out.length, 1, "one message out");
+    return outcome.out[0] as Msg;
+  }
+
+  /** The one error of a chain, at the node it names, and nothing out. */
+  function failedAt(outcome: ChainOutcome, node: string): { text: string; kind?: string } {
+    assert.equal(outcome.out.length, 0, "nothing came out");
+    assert.equal(outcome.errors.length, 1, `one error: ${JSON.stringify(outcome.errors)}`);
+    const [error] = outcome.errors;
+    assert.equal(error?.node, node, `the error is at ${node}: ${error?.text}`);
+    return { text: error?.text ?? "", kind: error?.kind };
+  }
+
+  const open = (): Step => ({ action: "open", url: demoUrl() });
+
+  describe("each action", () => {
+    it("open: loads the page in a new tab of the profile's browser, replies its URL, title and status, and keeps the profile and the tab on the message", async () => {
+      const envId = freshProfile();
+      const msg = passed(await chain([open()], { payload: envId }));
+      assert.deepEqual(msg.payload, { url: demoUrl(), title: "MoreLogin emulator demo", status: 200 });
+      const info = infoOf(msg) as { profile?: { envId: string; webSocketDebuggerUrl?: string }; page?: { targetId: string; webSocketDebuggerUrl: string } };
+      assert.equal(info.profile?.envId, envId, "the started profile travels on");
+      assert.equal(info.page?.webSocketDebuggerUrl, info.profile?.webSocketDebuggerUrl, "the tab is in the profile's browser");
+      const running = emulator()
+        .running()
+        .find((profile) => profile.envId === envId);
+      const tabs = await tabsOf(String(running?.debugPort));
+      assert.deepEqual(
+        tabs.filter((tab) => tab.url === demoUrl()).map((tab) => tab.id),
+        [info.page?.targetId],
+        "one tab shows the page, and msg.morelogin.page names it",
+      );
+      assert.equal(msg.topic, envId, "msg.topic stays the profile's ID");
+    });
+
+    it("type and click: the demo page greets the name typed, replacing what the field held; the payload passes through", async () => {
+      const msg = passed(
+        await chain(
+          [
+            open(),
+            { action: "type", selector: "#name", text: "somebody else" },
+            { action: "type", selector: "#name", text: "Ada" },
+            { action: "click", selector: "#greet" },
+            { action: "content", format: "text" },
+          ],
+          { payload: freshProfile() },
+        ),
+      );
+      assert.match(String(msg.payload), /Hello, Ada!/);
+      assert.doesNotMatch(String(msg.payload), /somebody else/);
+    });
+
+    it("click, type and waitFor leave msg.payload as it was", async () => {
+      const msg = passed(
+        await chain(
+          [
+            open(),
+            { action: "evaluate", expression: "'kept'" },
+            { action: "type", selector: "#name", text: "x" },
+            { action: "click", selector: "#greet" },
+            { action: "waitFor", selector: "#greeting" },
+          ],
+          { payload: freshProfile() },
+        ),
+      );
+      assert.equal(msg.payload, "kept");
+    });
+
+    it("evaluate: an expression's value, a function body's return value and an awaited promise become msg.payload; it runs in the page", async () => {
+      const first = passed(await chain([open(), { action: "evaluate", expression: "document.title" }], { payload: freshProfile() }));
+      assert.equal(first.payload, "MoreLogin emulator demo");
+      const second = passed(
+        await chain([open(), { action: "evaluate", expression: "const links = document.querySelectorAll('button').length;\nreturn { buttons: links, here: location.pathname }" }], {
+          payload: freshProfile(),
+        }),
+      );
+      assert.deepEqual(second.payload, { buttons: 1, here: "/demo" });
+      const third = passed(await chain([open(), { action: "evaluate", expression: "new Promise((resolve) => setTimeout(() => resolve(typeof process), 50))" }], { payload: freshProfile() }));
+      assert.equal(third.payload, "undefined", "the page has no Node.js process object: the script ran in the browser");
+    });
+
+    it("evaluate: a script that throws is a page error naming what it threw", async () => {
+      const error = failedAt(await chain([open(), { action: "evaluate", expression: "notDefinedAnywhere.value" }], { payload: freshProfile() }), "b2");
+      assert.equal(error.kind, "page");
+      assert.match(error.text, /^browser failed: the script failed in the page: ReferenceError: notDefinedAnywhere is not defined$/);
+    });
+
+    it("screenshot: msg.payload is a PNG of the page; with the whole page it is taller than the window", async () => {
+      const grow = { action: "evaluate", expression: "document.body.style.height = '3000px'; return innerHeight" };
+      const visible = passed(await chain([open(), grow, { action: "screenshot" }], { payload: freshProfile() }));
+      const whole = passed(await chain([open(), grow, { action: "screenshot", fullPage: true }], { payload: freshProfile() }));
+      for (const msg of [visible, whole]) {
+        assert.ok(Buffer.isBuffer(msg.payload), "a Buffer");
+        assert.deepEqual((msg.payload as Buffer).subarray(0, 8), PNG_SIGNATURE, "a PNG");
+      }
+      const height = (png: Buffer): number => png.readUInt32BE(20);
+      assert.ok(height(whole.payload as Buffer) >= 3000, `the whole page is ${height(whole.payload as Buffer)} px high`);
+      assert.ok(height(visible.payload as Buffer) < 3000, `the visible part is ${height(visible.payload as Buffer)} px high`);
+    });
+
+    it("waitFor: waits until the element shows; one that never does is a timeout naming the selector, after the node's timeout", async () => {
+      const later = "setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'here'; document.body.append(p) }, 700); return 'scheduled'";
+      passed(
+        await chain([open(), { action: "evaluate", expression: later }, { action: "waitFor", selector: "#late" }, { action: "evaluate", expression: "document.querySelector('#late').textContent" }], {
+          payload: freshProfile(),
+        }),
+      );
+      const error = failedAt(await chain([open(), { action: "waitFor", selector: "#never-there", timeout: "1" }], { payload: freshProfile() }), "b2");
+      assert.equal(error.kind, "timeout");
+      assert.equal(error.text, 'browser failed: no element matches "#never-there" after 1 s (waitFor)');
+    });
+
+    it("evaluate: a script that never settles ends at the node's timeout, as a timeout", async () => {
+      const error = failedAt(await chain([open(), { action: "evaluate", expression: "await new Promise(() => {})", timeout: "1" }], { payload: freshProfile() }), "b2");
+      assert.equal(error.kind, "timeout");
+      assert.equal(error.text, "browser failed: evaluate did not finish in 1 s");
+    });
+
+    it("click: an element the selector finds but nobody can click is a timeout that says so", async () => {
+      const disable = { action: "evaluate", expression: "document.querySelector('#greet').disabled = true; return 'disabled'" };
+      const error = failedAt(await chain([open(), disable, { action: "click", selector: "#greet", timeout: "1" }], { payload: freshProfile() }), "b3");
+      assert.equal(error.kind, "timeout");
+      assert.equal(error.text, 'browser failed: "#greet" matches an element, but it could not be used for click within 1 s (hidden, disabled or covered by another element?)');
+    });
+
+    it("content: the page's HTML, visible text, title or URL", async () => {
+      const envId = freshProfile();
+      const formats = ["html", "text", "title", "url"];
+      const replies: unknown[] = [];
+      for (const format of formats) {
+        replies.push(passed(await chain([open(), { action: "content", format }], { payload: envId })).payload);
+        await call(emulator().localUrl, "/api/env/close", { body: { envId } });
+      }
+      const [html, text, title, url] = replies;
+      assert.match(String(html), /<button id="greet"/);
+      assert.doesNotMatch(String(text), /<button/);
+      assert.equal(title, "MoreLogin emulator demo");
+      assert.equal(url, demoUrl());
+    });
+
+    it("cookies: the profile's cookies, all of them or those sent to one URL", async () => {
+      const setCookies = { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; document.cookie = 'lang=en; path=/demo'; return document.cookie" };
+      const all = passed(await chain([open(), setCookies, { action: "cookies" }], { payload: freshProfile() }));
+      const names = (all.payload as Array<{ name: string; value: string; domain: string }>).map((cookie) => `${cookie.name}=${cookie.value}@${cookie.domain}`).sort();
+      assert.deepEqual(names, ["lang=en@127.0.0.1", "visited=yes@127.0.0.1"]);
+      const forRoot = passed(await chain([open(), setCookies, { action: "cookies", url: `${emulator().localUrl}/` }], { payload: freshProfile() }));
+      assert.deepEqual(
+        (forRoot.payload as Array<{ name: string }>).map((cookie) => cookie.name),
+        ["visited"],
+        "lang is only sent to /demo",
+      );
+    });
+
+    it("closePage: closes the tab it opened and drops msg.morelogin.page; the profile's other tab stays", async () => {
+      const envId = freshProfile();
+      const msg = passed(await chain([open(), { action: "closePage" }], { payload: envId }));
+      assert.equal(infoOf(msg).page, undefined, "no tab on the message");
+      const running = emulator()
+        .running()
+        .find((profile) => profile.envId === envId);
+      const tabs = await tabsOf(String(running?.debugPort));
+      assert.deepEqual(
+        tabs.map((tab) => tab.url),
+        ["about:blank"],
+        "the demo tab is gone, the first tab is still there",
+      );
+    });
+
+    it("closePage on the browser's last tab empties it instead, so the browser stays up", async () => {
+      const envId = freshProfile();
+      const { debugPort, webSocketDebuggerUrl } = await startOutside(envId);
+      // The browser's own first tab, named as the tab to act on: once the demo page is in it, it is the only tab.
+      const [first] = await tabsOf(debugPort);
+      const page = { targetId: first?.id, webSocketDebuggerUrl };
+      const msg = passed(await chain([{ action: "open", url: demoUrl() }, { action: "closePage" }], { payload: { webSocketDebuggerUrl }, morelogin: { page } }, { start: false }));
+      assert.equal(infoOf(msg).page, undefined);
+      assert.deepEqual(
+        (await tabsOf(debugPort)).map((tab) => tab.url),
+        ["about:blank"],
+      );
+      assert.ok(isAlive(await browserPid(emulator(), envId)), "the browser is still running");
+    });
+  });
+
+  describe("finding the browser", () => {
+    it("uses msg.payload's webSocketDebuggerUrl before msg.morelogin.profile, and the node's endpoint (a debug port) last", async () => {
+      const [one, two] = [freshProfile(), freshProfile()];
+      const first = await startOutside(one);
+      const second = await startOutside(two);
+      const titleOf = async (debugPort: string): Promise<string[]> => (await tabsOf(debugPort)).map((tab: Tab) => tab.title).filter((title) => title === "MoreLogin emulator demo");
+      passed(
+        await chain(
+          [{ action: "open", url: demoUrl() }],
+          { payload: { webSocketDebuggerUrl: first.webSocketDebuggerUrl }, morelogin: { profile: { envId: two, debugPort: second.debugPort, webSocketDebuggerUrl: second.webSocketDebuggerUrl } } },
+          { start: false },
+        ),
+      );
+      assert.deepEqual(await titleOf(first.debugPort), ["MoreLogin emulator demo"], "msg.payload's browser opened the page");
+      assert.deepEqual(await titleOf(second.debugPort), [], "not the carried profile's");
+      passed(await chain([{ action: "open", url: demoUrl(), endpoint: second.debugPort }], { payload: "" }, { start: false }));
+      assert.deepEqual(await titleOf(second.debugPort), ["MoreLogin emulator demo"], "the node's endpoint, a debug port on this machine");
+    });
+
+    it("says what it expected when no browser is named, and when nothing answers at the address", async () => {
+      const none = failedAt(await chain([{ action: "open", url: demoUrl() }], { payload: { webSocketDebuggerUrl: "" } }, { start: false }), "b1");
+      assert.equal(none.kind, "input");
+      assert.match(none.text, /no browser given: put a start profile node before this one/);
+      const nothing = failedAt(await chain([{ action: "open", url: demoUrl() }], { payload: { cdpUrl: "http://127.0.0.1:9" } }, { start: false }), "b1");
+      assert.equal(nothing.kind, "network");
+      assert.equal(nothing.text, "browser failed: no browser answers at http://127.0.0.1:9/json/version: is the profile running?");
+    });
+
+    it("a page that does not load is a page error naming the URL, and the tab it opened for it is closed again", async () => {
+      const envId = freshProfile();
+      const url = `http://127.0.0.1:${await closedPort()}/nothing-here`;
+      const error = failedAt(await chain([{ action: "open", url }], { payload: envId }), "b1");
+      assert.equal(error.kind, "page");
+      assert.equal(error.text, `browser failed: the page did not load: net::ERR_CONNECTION_REFUSED at ${url}`);
+      const running = emulator()
+        .running()
+        .find((profile) => profile.envId === envId);
+      assert.deepEqual(
+        (await tabsOf(String(running?.debugPort))).map((tab) => tab.url),
+        ["about:blank"],
+      );
+    });
+
+    it("refuses a URL it should not open (file:, javascript:) before touching the browser", async () => {
+      for (const url of ["file:///etc/passwd", "javascript:alert(1)", "example.com"]) {
+        // A browser address nothing answers at: the URL is refused before the node looks for it.
+        const error = failedAt(await chain([{ action: "open", url }], { payload: { webSocketDebuggerUrl: "ws://127.0.0.1:9/devtools/browser/none" } }, { start: false }), "b1");
+        assert.equal(error.kind, "input", url);
+        assert.match(error.text, /url must be an http:\/\/ or https:\/\/ address/);
+      }
+    });
+  });
+
+  describe("flows", () => {
+    it("five browser nodes in a row act on one tab", async () => {
+      const envId = freshProfile();
+      const msg = passed(
+        await chain(
+          [
+            open(),
+            { action: "type", selector: "#name", text: "Grace" },
+            { action: "click", selector: "#greet" },
+            { action: "waitFor", selector: "#greeting" },
+            { action: "evaluate", expression: "document.querySelector('#greeting').textContent" },
+          ],
+          { payload: envId },
+        ),
+      );
+      assert.equal(msg.payload, "Hello, Grace!");
+      const running = emulator()
+        .running()
+        .find((profile) => profile.envId === envId);
+      const tabs = await tabsOf(String(running?.debugPort));
+      assert.equal(tabs.filter((tab) => tab.url === demoUrl()).length, 1, "one tab was opened, and every step acted on it");
+    });
+
+    it("two profiles at once: each message's steps act on its own profile's tab", async () => {
+      const ids = [freshProfile(), freshProfile()];
+      const flow: FlowNode[] = [
+        { id: TAB, type: "tab", label: "two" },
+        configNode(emulator(), NO_PACING),
+        { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, wires: [["b1"]] },
+        browserNode("b1", open(), "b2"),
+        browserNode("b2", { action: "type", selector: "#name", text: "name", textType: "msg" }, "b3"),
+        browserNode("b3", { action: "click", selector: "#greet" }, "b4"),
+        browserNode("b4", { action: "evaluate", expression: "document.querySelector('#greeting').textContent" }, "out"),
+        { id: "out", type: "helper", z: TAB },
+        { id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] },
+        { id: "caught", type: "helper", z: TAB },
+      ];
+      await helper.load([...NODE_MODULES, catchNode, completeNode] as never, flow as never, credentialsFor(emulator()) as never);
+      const out = new Collector("out");
+      const caught = new Collector("caught");
+      const start = helper.getNode("start");
+      start.receive({ payload: ids[0], name: "Ada" } as NodeMessage);
+      start.receive({ payload: ids[1], name: "Linus" } as NodeMessage);
+      await out.next(2, OUTCOME_MS);
+      await settle(200);
+      assert.deepEqual(caught.messages, []);
+      const greeted = Object.fromEntries((out.messages as Msg[]).map((msg) => [String(msg.topic), msg.payload]));
+      assert.deepEqual(greeted, { [ids[0] as string]: "Hello, Ada!", [ids[1] as string]: "Hello, Linus!" });
+    });
+
+    it("the browser killed mid-flow: a clear network error, and the next message after a restart connects again", async () => {
+      const envId = freshProfile();
+      const { webSocketDebuggerUrl } = await startOutside(envId);
+      const flow: FlowNode[] = [
+        { id: TAB, type: "tab", label: "killed" },
+        browserNode("b1", open(), "b2"),
+        browserNode("b2", { action: "evaluate", expression: "document.title" }, "out"),
+        { id: "out", type: "helper", z: TAB },
+        { id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] },
+        { id: "caught", type: "helper", z: TAB },
+      ];
+      await helper.load([...NODE_MODULES, catchNode, completeNode] as never, flow as never);
+      const out = new Collector("out");
+      const caught = new Collector("caught");
+      helper.getNode("b1").receive({ payload: { webSocketDebuggerUrl } } as NodeMessage);
+      await eventually(() => out.messages.length + caught.messages.length > 0, "the first message came out");
+      assert.equal(caught.messages.length, 0, "the first message went through");
+
+      process.kill(await browserPid(emulator(), envId), "SIGKILL");
+      helper.getNode("b2").receive({ payload: { webSocketDebuggerUrl } } as NodeMessage);
+      await caught.next(1, OUTCOME_MS);
+      const error = (caught.messages[0] as Msg).error as { message: string };
+      assert.equal(infoOf(caught.messages[0] as Msg).error?.kind, "network");
+      assert.match(error.message, /^browser failed: (the browser or its tab went away \(closed or crashed\) during evaluate|no browser (at|answers at) .*: is the profile running\?)$/);
+
+      await call(emulator().localUrl, "/api/env/close", { body: { envId } });
+      const restarted = await startOutside(envId);
+      helper.getNode("b1").receive({ payload: { webSocketDebuggerUrl: restarted.webSocketDebuggerUrl } } as NodeMessage);
+      await out.next(2, OUTCOME_MS);
+      assert.equal((out.messages[1] as Msg).payload, "MoreLogin emulator demo", "the restarted browser opened the page and read its title");
+      assert.equal(caught.messages.length, 1, "only the message sent while the browser was gone failed");
+    });
+
+    it("a redeploy during an action ends that message once, at once, and the browser stays usable", async () => {
+      const envId = freshProfile();
+      const { webSocketDebuggerUrl } = await startOutside(envId);
+      const flow: FlowNode[] = [
+        { id: TAB, type: "tab", label: "redeploy" },
+        browserNode("n1", { action: "waitFor", selector: "#never-there", timeout: "120" }, "out"),
+        { id: "out", type: "helper", z: TAB },
+      ];
+      await helper.load([...NODE_MODULES] as never, flow as never);
+      const node = helper.getNode("n1") as Node;
+      const ended: string[] = [];
+      node.error = (error: unknown): void => {
+        ended.push(error instanceof Error ? error.message : String(error));
+      };
+      node.receive({ payload: { webSocketDebuggerUrl } } as NodeMessage);
+      await eventually(() => statusCalls(node).some((status) => status.fill === "blue"), "the step is under way");
+      await eventuallyAsync(
+        async () =>
+          (
+            await tabsOf(
+              String(
+                emulator()
+                  .running()
+                  .find((profile) => profile.envId === envId)?.debugPort,
+              ),
+            )
+          ).length > 0,
+        "the browser is reached",
+      );
+      await sleep(300);
+      await helper.unload();
+      assert.equal(ended.length, 1, "the redeploy has ended the message");
+      assert.match(ended[0] as string, /stopped/);
+
+      passed(await chain([{ action: "open", url: demoUrl(), endpoint: webSocketDebuggerUrl }], { payload: "" }, { start: false }));
+      assert.ok(isAlive(await browserPid(emulator(), envId)), "the browser was not closed by the node");
+    });
+  });
+});

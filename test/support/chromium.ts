@@ -1,0 +1,62 @@
+/** Looking at the real Chromium behind a started profile from the outside, as a user would. */
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+import type { Emulator } from "../../src/emulator";
+
+/** Debian's chromium, or the one MORELOGIN_BROWSER names. */
+export const BROWSER = process.env.MORELOGIN_BROWSER ?? "/usr/bin/chromium";
+
+export interface Tab {
+  id: string;
+  url: string;
+  title: string;
+}
+
+/** The browser's open tabs, from its DevTools HTTP endpoint (`/json/list`). */
+export async function tabsOf(debugPort: string): Promise<Tab[]> {
+  const targets = (await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json()) as Array<Tab & { type: string }>;
+  return targets.filter((target) => target.type === "page").map(({ id, url, title }) => ({ id, url, title }));
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The inode of the socket listening on 127.0.0.1:<port> (from /proc/net/tcp). */
+function listeningInode(port: number): string | undefined {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    // local_address is column 1 (ADDR:PORT), st is column 3 (0A = LISTEN), inode is column 9.
+    if (columns[1]?.endsWith(`:${hexPort}`) && columns[3] === "0A") return columns[9];
+  }
+  return undefined;
+}
+
+/** The process that listens on the profile's debug port: its browser. */
+export async function browserPid(emulator: Emulator, envId: string): Promise<number> {
+  const port = Number(emulator.running().find((profile) => profile.envId === envId)?.debugPort);
+  const inode = listeningInode(port);
+  if (!inode) throw new Error(`nothing listens on the debug port ${port} of profile ${envId}`);
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${entry}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${entry}/fd/${fd}`) === `socket:[${inode}]`) return Number(entry);
+      } catch {
+        // The process or descriptor went away while we looked.
+      }
+    }
+  }
+  throw new Error(`no process holds the debug port ${port}`);
+}
