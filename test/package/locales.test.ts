@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { FieldDeclaration } from "../../src/nodes/lib/declaration";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
-import { NODE_TYPES, OPERATION_TYPES } from "../support/node-types";
+import { BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES } from "../support/node-types";
 
 /**
  * Every language in nodes/locales has what en-US has, and nothing else: the same catalogs with the same
@@ -188,8 +188,8 @@ function keysUsedBy(type: string): Set<string> {
   }
   const own = join("src", "nodes", `${type}.ts`);
   for (const key of keysInSource(readRoot(own), type, own)) keys.add(key);
-  if (OPERATION_TYPES.includes(type)) {
-    // resources/morelogin-editor.js registers each operation node with these texts; the build writes its dialog's fixed rows.
+  if (OPERATION_TYPES.includes(type) || type === BROWSER_TYPE) {
+    // resources/morelogin-editor.js registers each operation node (and the browser node) with these texts; the build writes its dialog's fixed rows.
     for (const name of ["paletteLabel", "inputLabel", "outputLabel"]) keys.add(`${type}.${name}`);
     for (const key of keysInSource(readRoot("scripts", "editor-html.mjs"), type, "scripts/editor-html.mjs")) keys.add(key);
   } else {
