@@ -2,6 +2,7 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
+import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { ColdStartResult } from "./cold-start";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, round, type Throughput } from "./measure";
@@ -38,6 +39,7 @@ export interface Figures {
   startup: StartupResult;
   rateLimited: RateLimitedResult;
   exactJson: ExactJsonResult;
+  browser: BrowserResult;
 }
 
 const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
@@ -68,7 +70,11 @@ function perRoundRatios(figures: Figures, a: Variant, b: Variant, concurrency: n
  * spread.
  */
 function pairedRatio(figures: Figures, a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } {
-  const rounds = perRoundRatios(figures, a, b, concurrency).sort((x, y) => x - y);
+  return medianWithSpread(perRoundRatios(figures, a, b, concurrency));
+}
+
+function medianWithSpread(perRound: readonly number[]): { value: number; spread: Spread } {
+  const rounds = [...perRound].sort((x, y) => x - y);
   return {
     value: median(rounds),
     spread: { q1: round(quantile(rounds, 0.25)), q3: round(quantile(rounds, 0.75)), min: round(rounds[0] as number), max: round(rounds.at(-1) as number) },
@@ -116,11 +122,24 @@ export function ratios(figures: Figures): Ratio[] {
     atMost("split_vs_array_plus_core_split", pages.split.seconds / pages.arrayThenCoreSplit.seconds, 1, "split output wall time ÷ (array output + core Split node) wall time"),
     underLimit("rate_limited_efficiency", limited.paced, 0.9, limited),
     underLimit("rate_limited_unpaced", limited.unpaced, 0.7, limited),
+    pairedAtLeast(
+      "browser_vs_direct",
+      medianWithSpread(browserRatios(figures.browser)),
+      0.8,
+      `${figures.browser.steps} sequential evaluate steps through the browser node ÷ the same through playwright-core on a held connection, same tab of a real Chromium, median of the per-round ratios`,
+    ),
     // Not targets: what explains the per-request ratios.
     reported("floor_vs_raw_c64", ratio("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
     reported("floor_vs_raw_c1", ratio("floor", "raw", 1), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1"),
     reported("node_vs_floor_c64", ratio("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
     reported("node_vs_floor_c1", ratio("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
+    {
+      name: "browser_first_action_ms",
+      value: firstActionMedianMs(figures.browser),
+      target: "(reported)",
+      pass: null,
+      means: `ms from start profile's reply to the first browser step's result (connect, new tab, demo page loaded), median of ${figures.browser.firstActionMs.length} freshly started profiles`,
+    },
     { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
     ...parse.pages.map((page) => ({
       name: `exact_json_vs_json_parse_${page.profiles}`,
@@ -165,6 +184,8 @@ export function table(figures: Figures, list: Ratio[], meta: Record<string, unkn
     pageLine("all pages, list-profiles (array)", pages.array),
     pageLine("all pages, list-profiles (split: one message per item)", pages.split),
     pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
+    `| browser node: ${figures.browser.steps} evaluate steps, node / direct, steps per second per round | ${figures.browser.rounds.map((entry) => `${entry.node} / ${entry.direct}`).join(", ")} |`,
+    `| browser node: first step after start profile, ms | ${figures.browser.firstActionMs.join(", ")} |`,
     `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
     ...(["paced", "unpaced"] as const).map((kind) => {
       const figure = figures.rateLimited[kind];

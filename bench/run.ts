@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { allPages } from "./all-pages";
+import { browserSteps } from "./browser";
 import { coldStart } from "./cold-start";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
@@ -43,12 +44,14 @@ async function main(): Promise<void> {
   const limited = await rateLimited();
   phase("8: reply parsing, parseJsonExact against JSON.parse");
   const parse = await exactJson();
+  phase("9: the browser node against playwright-core on a held connection, and the first step after start");
+  const browser = await browserSteps();
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   phase("6: Node-RED start with and without the package");
   const start = await startup();
 
-  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start, rateLimited: limited, exactJson: parse };
+  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start, rateLimited: limited, exactJson: parse, browser };
   const list = ratios(figures);
   const meta = { date: new Date().toISOString(), node: process.version, cores: availableParallelism(), pinned: PINNED, seconds: round((performance.now() - began) / 1000, 1) };
   const file = writeResults(figures, list, meta);
