@@ -1,0 +1,168 @@
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import type { NodeMessage } from "node-red";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { BROWSER } from "../support/chromium";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
+
+const PROFILES = 5;
+const MESSAGES = 300;
+/** Messages sent before RSS is first measured: Playwright is loaded and the caches are warm. */
+const WARM_UP = 30;
+/** The emulator names each Chromium's user data folder with this prefix. */
+const CHROMIUM_FOLDER = "morelogin-emulator-chromium-";
+
+function parentOf(pid: number): number {
+  try {
+    // /proc/<pid>/stat: "pid (name) state ppid …"; the name may hold spaces, so read after the last ")".
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return 0;
+  }
+}
+
+function descendsFromThisProcess(pid: number): boolean {
+  for (let current = pid; current > 1; current = parentOf(current)) {
+    if (current === process.pid) return true;
+  }
+  return false;
+}
+
+/** This process's emulator Chromiums (their command line names the emulator's user data folder). */
+function chromiumProcesses(): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(CHROMIUM_FOLDER) && descendsFromThisProcess(Number(entry))) found.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Established TCP connections (either direction) on 127.0.0.1 to or from any of these ports. */
+function connectionsTo(ports: ReadonlySet<number>): number {
+  let count = 0;
+  for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
+    const columns = line.trim().split(/\s+/);
+    if (columns[3] !== "01") continue;
+    const remote = Number.parseInt(String(columns[2]?.split(":")[1]), 16);
+    if (ports.has(remote)) count++;
+  }
+  return count;
+}
+
+function rssMb(): number {
+  gc();
+  gc();
+  return process.memoryUsage.rss() / 1024 / 1024;
+}
+
+/**
+ * start → browser open → browser screenshot → close, with a real Chromium behind each start: five
+ * profiles at once, one message after another on each, 300 in all.
+ */
+describe("reliability: browser steps on real Chromium, 300 messages over 5 profiles at once", function () {
+  // Each message starts a Chromium: on a busy 2-core machine that is seconds each, five at a time.
+  this.timeout(1_200_000);
+  let emulator: Emulator;
+
+  before(async () => {
+    emulator = await startEmulator({ profiles: PROFILES, browser: BROWSER });
+    await new Promise<void>((resolve) => helper.startServer(resolve));
+  });
+  after(async () => {
+    await helper.unload();
+    await new Promise<void>((resolve) => helper.stopServer(resolve));
+    await emulator.close();
+  });
+
+  it("gives every message one outcome, leaves no Chromium or connection behind, and RSS comes back within 20 MB", async () => {
+    const flow: FlowNode[] = [
+      { id: TAB, type: "tab", label: "browser soak" },
+      configNode(emulator, { localRpm: "0", openRpm: "0" }),
+      { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, wires: [["page"]] },
+      { id: "page", type: "morelogin-browser", z: TAB, action: "open", url: emulator.demoUrl, urlType: "str", wires: [["shot"]] },
+      { id: "shot", type: "morelogin-browser", z: TAB, action: "screenshot", wires: [["close"]] },
+      { id: "close", type: "morelogin-close-profile", z: TAB, server: CONFIG_ID, wires: [["out"]] },
+      { id: "out", type: "helper", z: TAB },
+      { id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] },
+      { id: "caught", type: "helper", z: TAB },
+    ];
+    await loadFlow(flow, credentialsFor(emulator));
+    const outcomes = new Map<number, string[]>();
+    const screenshotBytes: number[] = [];
+    const debugPorts = new Set<number>();
+    const waiting = new Map<number, () => void>();
+    const ended = (seq: number, outcome: string): void => {
+      outcomes.set(seq, [...(outcomes.get(seq) ?? []), outcome]);
+      waiting.get(seq)?.();
+    };
+    helper.getNode("shot").on("input", (msg: NodeMessage & { morelogin?: { profile?: { debugPort?: string } } }) => {
+      debugPorts.add(Number(msg.morelogin?.profile?.debugPort));
+    });
+    helper.getNode("close").on("input", (msg: NodeMessage) => {
+      if (Buffer.isBuffer(msg.payload)) screenshotBytes.push(msg.payload.length);
+    });
+    helper.getNode("out").on("input", (msg: NodeMessage & { seq?: number }) => ended(Number(msg.seq), "out"));
+    helper.getNode("caught").on("input", (msg: NodeMessage & { seq?: number; error?: { message?: string } }) => ended(Number(msg.seq), `caught: ${msg.error?.message}`));
+
+    let sent = 0;
+    let rssAfterWarmUp = 0;
+    const send = (envId: string): Promise<void> => {
+      const seq = sent++;
+      return new Promise<void>((resolve) => {
+        waiting.set(seq, resolve);
+        helper.getNode("start").receive({ payload: envId, seq } as NodeMessage);
+      });
+    };
+    // One worker per profile: each sends its next message when its last one has ended.
+    const worker = async (envId: string): Promise<void> => {
+      while (sent < MESSAGES) {
+        await send(envId);
+        if (sent >= WARM_UP && rssAfterWarmUp === 0) rssAfterWarmUp = rssMb();
+      }
+    };
+    await Promise.all(emulator.data.profiles.map((profile) => worker(profile.id)));
+    await settle(500);
+
+    await helper.unload();
+    await settle(500);
+    const rssAfter = rssMb();
+    const figures = {
+      messages: sent,
+      out: [...outcomes.values()].filter((list) => list[0] === "out").length,
+      caught: [...outcomes.values()].filter((list) => list[0]?.startsWith("caught")).length,
+      screenshots: screenshotBytes.length,
+      smallestScreenshotKb: Math.round(Math.min(...screenshotBytes) / 1024),
+      browsers: debugPorts.size,
+      rssMb: { afterWarmUp: Math.round(rssAfterWarmUp), after: Math.round(rssAfter) },
+      chromiumLeft: chromiumProcesses().length,
+      connectionsLeft: connectionsTo(debugPorts),
+    };
+    console.log(`RELIABILITY browser-soak ${JSON.stringify(figures)}`);
+
+    const errors = [...outcomes.values()].flat().filter((outcome) => outcome !== "out");
+    assert.deepEqual(errors.slice(0, 5), [], `no message failed (${errors.length} did)`);
+    assert.equal(outcomes.size, MESSAGES, "every message has an outcome");
+    assert.ok(
+      [...outcomes.values()].every((list) => list.length === 1),
+      "no message has two",
+    );
+    assert.equal(screenshotBytes.length, MESSAGES, "every message took a screenshot");
+    assert.ok(figures.smallestScreenshotKb > 1, "of a page, not of nothing");
+    assert.ok(debugPorts.size >= PROFILES, "each start had a browser of its own");
+    assert.deepEqual(emulator.running(), [], "every profile was closed");
+    assert.deepEqual(chromiumProcesses(), [], "no Chromium is left running");
+    assert.equal(figures.connectionsLeft, 0, "no connection to any of the browsers is left open");
+    assert.ok(rssAfter - rssAfterWarmUp < 20, `RSS grew ${Math.round(rssAfter - rssAfterWarmUp)} MB`);
+  });
+});
