@@ -8,7 +8,7 @@
 import type { Node } from "node-red";
 import { chromium } from "playwright-core";
 import { startEmulator, type Emulator } from "../src/emulator";
-import { BROWSER } from "../test/support/chromium";
+import { CHROMIUM } from "../test/support/chromium";
 import { CONFIG_ID, helper } from "../test/support/node-red";
 import { median, round } from "./measure";
 import { BenchRuntime } from "./node-red-runtime";
@@ -44,13 +44,14 @@ async function perSecond(count: number, step: () => Promise<unknown>): Promise<n
 }
 
 export async function browserSteps(): Promise<BrowserResult> {
-  const emulator = await startEmulator({ browser: BROWSER, profiles: FIRST_ACTIONS + 1 });
+  const emulator = await startEmulator({ browser: CHROMIUM, profiles: FIRST_ACTIONS + 1 });
   const demo = `${emulator.localUrl}/demo`;
   const address = { localUrl: emulator.localUrl, openUrl: emulator.openUrl, apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+  // Node ids differ from every action name: Node-RED 4 takes an id equal to another node's string property for a config reference.
   const runtime = await BenchRuntime.start(address, [
-    { id: "evaluate", type: "morelogin-browser", action: "evaluate", expression: "1 + 1", expressionType: "str" },
-    { id: "start", type: "morelogin-start-profile", server: CONFIG_ID, wires: [["open"]] },
-    { id: "open", type: "morelogin-browser", action: "open", url: demo, urlType: "str" },
+    { id: "step-evaluate", type: "morelogin-browser", action: "evaluate", expression: "1 + 1", expressionType: "str" },
+    { id: "step-start", type: "morelogin-start-profile", server: CONFIG_ID, wires: [["step-open"]] },
+    { id: "step-open", type: "morelogin-browser", action: "open", url: demo, urlType: "str" },
   ]);
   try {
     const [held, ...fresh] = emulator.data.profiles.map((profile) => profile.id);
@@ -62,7 +63,7 @@ export async function browserSteps(): Promise<BrowserResult> {
       if (!page) throw new Error("the started browser has no tab");
       await page.goto(demo);
       const msg = { payload: { webSocketDebuggerUrl } };
-      const viaNode = (): Promise<void> => runtime.run("evaluate", msg);
+      const viaNode = (): Promise<void> => runtime.run("step-evaluate", msg);
       const direct = (): Promise<unknown> => page.evaluate("1 + 1");
       await perSecond(20, viaNode);
       await perSecond(20, direct);
@@ -77,13 +78,13 @@ export async function browserSteps(): Promise<BrowserResult> {
       }
 
       const firstActionMs: number[] = [];
-      const openNode = helper.getNode("open") as Node;
+      const openNode = helper.getNode("step-open") as Node;
       let arrivedAt = 0;
       openNode.on("input", () => {
         arrivedAt = performance.now();
       });
       for (const envId of fresh) {
-        await runtime.run("start", { payload: envId });
+        await runtime.run("step-start", { payload: envId });
         firstActionMs.push(round(performance.now() - arrivedAt, 1));
         await closeProfile(emulator, envId);
       }

@@ -24,7 +24,7 @@ const DEVTOOLS_LINE = /DevTools listening on ws:\/\/[^\s/]+:(\d+)\/devtools\/bro
 const KILL_GRACE_MS = 2_000;
 /** How much of stderr is kept: enough to find the DevTools line and explain a failed start. */
 const STDERR_KEPT = 65_536;
-const STDERR_GRACE_MS = 1_000;
+const STDERR_GRACE_MS = 5_000;
 
 /** Chromium did not start: it could not be run, exited early or never opened its DevTools port. */
 export class BrowserStartError extends Error {}

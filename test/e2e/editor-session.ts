@@ -2,17 +2,18 @@
  * A real Node-RED (the packed package installed from its tarball) with the emulator, driven in
  * Debian's chromium: the steps a user takes, shared by the browser tests and `npm run docs:screenshots`.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
 import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 
-/** Debian's chromium (`apt-get install -y chromium`); MORELOGIN_CHROMIUM points elsewhere, e.g. to try a missing one. */
-export const CHROMIUM = process.env.MORELOGIN_CHROMIUM || "/usr/bin/chromium";
 export const LOCAL_TOKEN = "e2e-local-token";
+export { browserSkipReason } from "../support/chromium";
+
 const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
 
 export interface EditorSession {
@@ -32,24 +33,6 @@ const CAUGHT_BY_EDITOR = /^(Definition error|Validation error|oneditprepare|oned
 
 /** The errors that name this package: its node types, its editor script, icons, catalogs or admin endpoints. */
 export const ourErrors = (errors: string[]): string[] => errors.filter((error) => /morelogin/i.test(error));
-
-export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
-
-/** The environment variable that skips the browser suite on purpose, outside CI (the README's Development section). */
-export const SKIP_BROWSER_TESTS = "MORELOGIN_SKIP_BROWSER_TESTS";
-
-/**
- * Why the browser suite is skipped, or undefined when it runs. Only the person can skip it, with
- * MORELOGIN_SKIP_BROWSER_TESTS=1, and not in CI (CI=true); a missing chromium is an error that names
- * the command that installs it, so `npm test` never goes green without testing the editor.
- */
-export function browserSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
-  const inCi = env.CI === "true";
-  if (!inCi && env[SKIP_BROWSER_TESTS] === "1") return `${SKIP_BROWSER_TESTS}=1`;
-  if (chromiumInstalled()) return undefined;
-  const way = inCi ? "; in CI (CI=true) they cannot be skipped" : `, or skip them on purpose with ${SKIP_BROWSER_TESTS}=1`;
-  throw new Error(`the browser tests need chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian)${way}`);
-}
 
 /** `locale` is the browser's language (navigator.language), which the editor uses for its texts and help, e.g. "zh-CN". */
 export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string): Promise<EditorSession> {

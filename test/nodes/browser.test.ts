@@ -3,7 +3,8 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
-import { BROWSER, browserPid, isAlive, tabsOf, type Tab } from "../support/chromium";
+import { CHROMIUM, browserPid, tabsOf, type Tab } from "../support/chromium";
+import { isRunning } from "../support/processes";
 import { sleep, useEmulator } from "../support/emulator";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
@@ -40,7 +41,7 @@ function browserNode(id: string, step: Step, next: string): FlowNode {
 
 describe("nodes: browser, on a real Chromium behind each started profile", function () {
   this.timeout(OUTCOME_MS * 2);
-  const { emulator } = useEmulator({ profiles: 40, browser: BROWSER });
+  const { emulator } = useEmulator({ profiles: 40, browser: CHROMIUM });
   const demoUrl = (): string => `${emulator().localUrl}/demo`;
   let next = 0;
   /** Each test takes its own profiles, so no test depends on another's. */
@@ -282,7 +283,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
         (await tabsOf(debugPort)).map((tab) => tab.url),
         ["about:blank"],
       );
-      assert.ok(isAlive(await browserPid(emulator(), envId)), "the browser is still running");
+      assert.ok(isRunning(await browserPid(emulator(), envId)), "the browser is still running");
     });
   });
 
@@ -457,7 +458,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       assert.match(ended[0] as string, /stopped/);
 
       passed(await chain([{ action: "open", url: demoUrl(), endpoint: webSocketDebuggerUrl }], { payload: "" }, { start: false }));
-      assert.ok(isAlive(await browserPid(emulator(), envId)), "the browser was not closed by the node");
+      assert.ok(isRunning(await browserPid(emulator(), envId)), "the browser was not closed by the node");
     });
   });
 });

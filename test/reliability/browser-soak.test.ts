@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { BROWSER } from "../support/chromium";
+import { CHROMIUM } from "../support/chromium";
+import { descendsFromThisProcess, processesNaming } from "../support/processes";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
 
 setFlagsFromString("--expose-gc");
@@ -17,35 +18,9 @@ const WARM_UP = 30;
 /** The emulator names each Chromium's user data folder with this prefix. */
 const CHROMIUM_FOLDER = "morelogin-emulator-chromium-";
 
-function parentOf(pid: number): number {
-  try {
-    // /proc/<pid>/stat: "pid (name) state ppid …"; the name may hold spaces, so read after the last ")".
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return 0;
-  }
-}
-
-function descendsFromThisProcess(pid: number): boolean {
-  for (let current = pid; current > 1; current = parentOf(current)) {
-    if (current === process.pid) return true;
-  }
-  return false;
-}
-
-/** This process's emulator Chromiums (their command line names the emulator's user data folder). */
+/** This process's emulator Chromiums and their helpers (their command line names the emulator's user data folder). */
 function chromiumProcesses(): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/cmdline`, "utf8").includes(CHROMIUM_FOLDER) && descendsFromThisProcess(Number(entry))) found.push(Number(entry));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
+  return processesNaming(CHROMIUM_FOLDER).filter(descendsFromThisProcess);
 }
 
 /** Established TCP connections (either direction) on 127.0.0.1 to or from any of these ports. */
@@ -76,7 +51,7 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
   let emulator: Emulator;
 
   before(async () => {
-    emulator = await startEmulator({ profiles: PROFILES, browser: BROWSER });
+    emulator = await startEmulator({ profiles: PROFILES, browser: CHROMIUM });
     await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {

@@ -1,9 +1,27 @@
-/** Looking at the real Chromium behind a started profile from the outside, as a user would. */
-import { readdirSync, readFileSync, readlinkSync } from "node:fs";
+/** Debian's chromium for the tests, and looking at the real Chromium behind a started profile from the outside, as a user would. */
+import { existsSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
 import type { Emulator } from "../../src/emulator";
 
-/** Debian's chromium, or the one MORELOGIN_BROWSER names. */
-export const BROWSER = process.env.MORELOGIN_BROWSER ?? "/usr/bin/chromium";
+/** Debian's chromium (`apt-get install -y chromium`); MORELOGIN_CHROMIUM points elsewhere, e.g. to try a missing one. */
+export const CHROMIUM = process.env.MORELOGIN_CHROMIUM || "/usr/bin/chromium";
+
+export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
+
+/** The environment variable that skips the browser suite on purpose, outside CI (the README's Development section). */
+export const SKIP_BROWSER_TESTS = "MORELOGIN_SKIP_BROWSER_TESTS";
+
+/**
+ * Why the browser suite is skipped, or undefined when it runs. Only the person can skip it, with
+ * MORELOGIN_SKIP_BROWSER_TESTS=1, and not in CI (CI=true); a missing chromium is an error that names
+ * the command that installs it, so `npm test` never goes green without its browser tests.
+ */
+export function browserSkipReason(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  const inCi = env.CI === "true";
+  if (!inCi && env[SKIP_BROWSER_TESTS] === "1") return `${SKIP_BROWSER_TESTS}=1`;
+  if (chromiumInstalled()) return undefined;
+  const way = inCi ? "; in CI (CI=true) they cannot be skipped" : `, or skip them on purpose with ${SKIP_BROWSER_TESTS}=1`;
+  throw new Error(`the browser tests need chromium at ${CHROMIUM}: install it with \`apt-get install -y chromium\` (Debian)${way}`);
+}
 
 export interface Tab {
   id: string;
@@ -15,15 +33,6 @@ export interface Tab {
 export async function tabsOf(debugPort: string): Promise<Tab[]> {
   const targets = (await (await fetch(`http://127.0.0.1:${debugPort}/json/list`)).json()) as Array<Tab & { type: string }>;
   return targets.filter((target) => target.type === "page").map(({ id, url, title }) => ({ id, url, title }));
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /** The inode of the socket listening on 127.0.0.1:<port> (from /proc/net/tcp). */

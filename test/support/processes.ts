@@ -1,0 +1,86 @@
+/** Linux process checks for the tests that start real browsers. */
+import { readdirSync, readFileSync } from "node:fs";
+
+/** False once the process is gone, or has exited and only waits to be reaped (a zombie). */
+export function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
+  } catch {
+    return false;
+  }
+}
+
+/** The parent of a process, or undefined when it is gone. */
+export function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** True when this process started `pid`, directly or through its children (a browser's helpers). */
+export function descendsFromThisProcess(pid: number): boolean {
+  for (let current: number | undefined = pid; current !== undefined && current > 1; current = parentOf(current)) {
+    if (current === process.pid) return true;
+  }
+  return false;
+}
+
+/** Running child processes of this process whose command line has `arg`. */
+export function childrenWith(arg: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => parentOf(pid) === process.pid && isRunning(pid) && commandLineOf(pid).includes(arg));
+}
+
+export function commandLineOf(pid: number): string[] {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+  } catch {
+    return [];
+  }
+}
+
+/** The folder a Chromium was started with (`--user-data-dir=`), or undefined. */
+export function userDataDirOf(pid: number): string | undefined {
+  return commandLineOf(pid)
+    .find((arg) => arg.startsWith("--user-data-dir="))
+    ?.slice("--user-data-dir=".length);
+}
+
+/** Running processes, other than this one, whose command line names `text`: a browser and its helpers. */
+export function processesNaming(text: string): number[] {
+  return readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && isRunning(pid) && commandLineOf(pid).some((arg) => arg.includes(text)));
+}
+
+/** Waits until `condition` holds; fails with `what` after `ms`. */
+export async function waitUntil(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms / 1000} s: ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** SIGKILLs each process still running; for cleanup after a failed test. */
+export function killAll(pids: Iterable<number>): void {
+  for (const pid of pids) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
