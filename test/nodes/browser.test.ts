@@ -188,6 +188,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       const error = failedAt(await chain([open(), { action: "evaluate", expression: "notDefinedAnywhere.value" }], { payload: freshProfile() }), "b2");
       assert.equal(error.kind, "page");
       assert.match(error.text, /^browser failed: the script failed in the page: ReferenceError: notDefinedAnywhere is not defined$/);
+      assert.deepEqual(statusCalls(helper.getNode("b2")).at(-1), { fill: "red", shape: "ring", text: "page error" }, "the node's status says what kind of failure");
     });
 
     it("screenshot: msg.payload is a PNG of the page; with the whole page it is taller than the window", async () => {
