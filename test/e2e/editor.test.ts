@@ -247,6 +247,40 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await settle(page);
   });
 
+  it("a browser node's dialog has no config node row, and shows each action's rows only", async () => {
+    const { page } = session;
+    const browserNode = await dragFromPalette(page, "morelogin-browser", "morelogin-browser", 420, 460);
+    await openNode(page, browserNode);
+    const action = page.locator("#node-input-action");
+    const rowOf = (field: string) => page.locator(`.form-row:has(#node-input-${field})`);
+    const shown = async (): Promise<Record<string, boolean>> => {
+      const fields = ["url", "waitUntil", "selector", "text", "expression", "format", "fullPage", "endpoint", "timeout"];
+      return Object.fromEntries(await Promise.all(fields.map(async (field) => [field, await rowOf(field).isVisible()] as const)));
+    };
+    const none = { url: false, waitUntil: false, selector: false, text: false, expression: false, format: false, fullPage: false, endpoint: true, timeout: true };
+    assert.equal(await page.locator("#node-input-server").count(), 0, "no config node to choose");
+    assert.equal(await action.inputValue(), "open", "a new node's action");
+    assert.deepEqual(await shown(), { ...none, url: true, waitUntil: true }, "open");
+    await action.selectOption("type");
+    assert.deepEqual(await shown(), { ...none, selector: true, text: true }, "type");
+    await action.selectOption("evaluate");
+    assert.deepEqual(await shown(), { ...none, expression: true }, "evaluate");
+    await action.selectOption("screenshot");
+    assert.deepEqual(await shown(), { ...none, fullPage: true }, "screenshot");
+    await action.selectOption("content");
+    assert.deepEqual(await shown(), { ...none, format: true }, "content");
+    await action.selectOption("cookies");
+    assert.deepEqual(await shown(), { ...none, url: true }, "cookies");
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await settle(page);
+    const state = await page.evaluate((id) => {
+      const node = (window as unknown as { RED: { nodes: { node(id: string): { valid: boolean; validationErrors?: string[] } } } }).RED.nodes.node(id);
+      return { valid: node.valid, errors: node.validationErrors ?? [] };
+    }, browserNode);
+    assert.deepEqual(state, { valid: true, errors: [] }, "valid without a config node");
+  });
+
   it("the automation node's parameters are JSON by default and offer JSON first", async () => {
     const { page } = session;
     const automationNode = await dragFromPalette(page, "morelogin-automation", "morelogin-automation", 420, 400);

@@ -11,7 +11,7 @@ const TYPE = "morelogin-list-profiles";
 type Catalog = { [key: string]: string | Catalog };
 
 /** The workflow nodes (0.2): each with an action select whose rows come and go. */
-const WORKFLOW_TYPES = ["morelogin-profile-status", "morelogin-profile", "morelogin-cloud-phone", "morelogin-automation"];
+const WORKFLOW_TYPES = ["morelogin-profile-status", "morelogin-profile", "morelogin-cloud-phone", "morelogin-automation", "morelogin-browser"];
 
 const catalog = (lang: string, type = TYPE): Catalog => JSON.parse(readFileSync(join(BUILT, lang, `${type}.json`), "utf8")) as Catalog;
 
