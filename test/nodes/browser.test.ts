@@ -3,7 +3,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
-import { CHROMIUM, browserPid, tabsOf, type Tab } from "../support/chromium";
+import { CHROMIUM, browserPid, browserSkipReason, tabsOf, type Tab } from "../support/chromium";
 import { isRunning } from "../support/processes";
 import { sleep, useEmulator } from "../support/emulator";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
@@ -41,6 +41,13 @@ function browserNode(id: string, step: Step, next: string): FlowNode {
 
 describe("nodes: browser, on a real Chromium behind each started profile", function () {
   this.timeout(OUTCOME_MS * 2);
+  before(function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
+      this.skip();
+    }
+  });
   const { emulator } = useEmulator({ profiles: 40, browser: CHROMIUM });
   const demoUrl = (): string => `${emulator().localUrl}/demo`;
   let next = 0;

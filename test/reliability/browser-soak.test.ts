@@ -4,7 +4,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { CHROMIUM } from "../support/chromium";
+import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { descendsFromThisProcess, processesNaming } from "../support/processes";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
 
@@ -48,31 +48,39 @@ function rssMb(): number {
 describe("reliability: browser steps on real Chromium, 300 messages over 5 profiles at once", function () {
   // Each message starts a Chromium: on a busy 2-core machine that is seconds each, five at a time.
   this.timeout(1_200_000);
-  let emulator: Emulator;
+  let emulator: Emulator | undefined;
 
-  before(async () => {
+  before(async function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser soak skipped on purpose (${skipped})`);
+      this.skip();
+    }
     emulator = await startEmulator({ profiles: PROFILES, browser: CHROMIUM });
     await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
+    if (!emulator) return;
     await helper.unload();
     await new Promise<void>((resolve) => helper.stopServer(resolve));
     await emulator.close();
   });
 
   it("gives every message one outcome, leaves no Chromium or connection behind, and RSS comes back within 20 MB", async () => {
+    assert.ok(emulator, "the emulator runs");
+    const started = emulator;
     const flow: FlowNode[] = [
       { id: TAB, type: "tab", label: "browser soak" },
-      configNode(emulator, { localRpm: "0", openRpm: "0" }),
+      configNode(started, { localRpm: "0", openRpm: "0" }),
       { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, wires: [["page"]] },
-      { id: "page", type: "morelogin-browser", z: TAB, action: "open", url: emulator.demoUrl, urlType: "str", wires: [["shot"]] },
+      { id: "page", type: "morelogin-browser", z: TAB, action: "open", url: started.demoUrl, urlType: "str", wires: [["shot"]] },
       { id: "shot", type: "morelogin-browser", z: TAB, action: "screenshot", wires: [["close"]] },
       { id: "close", type: "morelogin-close-profile", z: TAB, server: CONFIG_ID, wires: [["out"]] },
       { id: "out", type: "helper", z: TAB },
       { id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] },
       { id: "caught", type: "helper", z: TAB },
     ];
-    await loadFlow(flow, credentialsFor(emulator));
+    await loadFlow(flow, credentialsFor(started));
     const outcomes = new Map<number, string[]>();
     const screenshotBytes: number[] = [];
     const debugPorts = new Set<number>();
@@ -106,7 +114,7 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
         if (sent >= WARM_UP && rssAfterWarmUp === 0) rssAfterWarmUp = rssMb();
       }
     };
-    await Promise.all(emulator.data.profiles.map((profile) => worker(profile.id)));
+    await Promise.all(started.data.profiles.map((profile) => worker(profile.id)));
     await settle(500);
 
     await helper.unload();
@@ -135,7 +143,7 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
     assert.equal(screenshotBytes.length, MESSAGES, "every message took a screenshot");
     assert.ok(figures.smallestScreenshotKb > 1, "of a page, not of nothing");
     assert.ok(debugPorts.size >= PROFILES, "each start had a browser of its own");
-    assert.deepEqual(emulator.running(), [], "every profile was closed");
+    assert.deepEqual(started.running(), [], "every profile was closed");
     assert.deepEqual(chromiumProcesses(), [], "no Chromium is left running");
     assert.equal(figures.connectionsLeft, 0, "no connection to any of the browsers is left open");
     assert.ok(rssAfter - rssAfterWarmUp < 20, `RSS grew ${Math.round(rssAfter - rssAfterWarmUp)} MB`);
