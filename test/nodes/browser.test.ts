@@ -41,12 +41,14 @@ function browserNode(id: string, step: Step, next: string): FlowNode {
 
 describe("nodes: browser, on a real Chromium behind each started profile", function () {
   this.timeout(OUTCOME_MS * 2);
-  before(function () {
+  // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
+  before(function (done) {
     const skipped = browserSkipReason();
     if (skipped) {
       console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
       this.skip();
     }
+    helper.startServer(done);
   });
   const { emulator } = useEmulator({ profiles: 40, browser: CHROMIUM });
   const demoUrl = (): string => `${emulator().localUrl}/demo`;
@@ -64,9 +66,6 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     return { debugPort, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
   };
 
-  before((done) => {
-    helper.startServer(done);
-  });
   after((done) => {
     helper.stopServer(done);
   });
