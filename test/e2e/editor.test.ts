@@ -17,7 +17,7 @@ import {
   type EditorSession,
 } from "./editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
-import { OPERATION_TYPES } from "../support/node-types";
+import { BROWSER_TYPE, OPERATION_TYPES } from "../support/node-types";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -48,14 +48,14 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await session?.close();
   });
 
-  it("shows every operation node in the MoreLogin palette category", async () => {
+  it("shows every operation node and the browser node in the MoreLogin palette category", async () => {
     const { page } = session;
     await filterPalette(page, "morelogin");
     const category = page.locator("#red-ui-palette-container-MoreLogin");
     await category.waitFor({ state: "visible" });
     assert.match(await category.locator(".red-ui-palette-header").innerText(), /MoreLogin/i);
     const shown = await category.locator(".red-ui-palette-node:visible").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-palette-type")));
-    assert.deepEqual([...shown].sort(), [...OPERATION_TYPES].sort());
+    assert.deepEqual([...shown].sort(), [...OPERATION_TYPES, BROWSER_TYPE].sort());
     const labels = await category.locator(".red-ui-palette-node:visible .red-ui-palette-label").allInnerTexts();
     assert.ok(labels.includes("start profile") && labels.includes("list profiles"), labels.join(", "));
     const box = await category.boundingBox();
