@@ -180,8 +180,19 @@ export interface ExampleSet {
 }
 
 /**
+ * `value` with its leading `from` (a base URL) changed to `to`, when it starts with that URL followed by
+ * a path or nothing; otherwise unchanged.
+ */
+function rebase(value: unknown, from: unknown, to: unknown): unknown {
+  if (typeof value !== "string" || typeof from !== "string" || typeof to !== "string" || from === "" || !value.startsWith(from)) return value;
+  const rest = value.slice(from.length);
+  return rest === "" || /^[/?#]/.test(rest) ? `${to}${rest}` : value;
+}
+
+/**
  * Every file of examples/ on a tab of its own, node ids prefixed per file so files can share ids,
- * one config node for all of them pointing where `config` says.
+ * one config node for all of them pointing where `config` says. A node's setting that starts with the
+ * example config node's Local API URL (such as the emulator's demo page) follows `config.localUrl`.
  */
 export function loadExamples(config: Record<string, unknown>): ExampleSet {
   const dir = join(ROOT, "examples");
@@ -196,6 +207,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
     const tab = `example-tab-${index + 1}`;
     const isConfig = (node: FlowNode): boolean => node.type === "morelogin-config";
     const idMap = new Map(nodes.filter((node) => !isConfig(node) && node.type !== "tab").map((node) => [node.id, `ex${index + 1}-${node.id}`]));
+    const exampleLocalUrl = nodes.find(isConfig)?.localUrl;
     const mapped: FlowNode[] = [];
     for (const node of nodes) {
       if (node.type === "tab") continue;
@@ -204,6 +216,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
         continue;
       }
       const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };
+      for (const [key, value] of Object.entries(copy)) copy[key] = rebase(value, exampleLocalUrl, config.localUrl);
       if (copy.wires) copy.wires = copy.wires.map((port) => port.map((target) => idMap.get(target) ?? target));
       if (Array.isArray(copy.scope)) copy.scope = (copy.scope as string[]).map((target) => idMap.get(target) ?? target);
       if (Array.isArray(copy.links)) copy.links = (copy.links as string[]).map((target) => idMap.get(target) ?? target);

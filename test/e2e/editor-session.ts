@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
 import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
@@ -34,12 +34,15 @@ const CAUGHT_BY_EDITOR = /^(Definition error|Validation error|oneditprepare|oned
 /** The errors that name this package: its node types, its editor script, icons, catalogs or admin endpoints. */
 export const ourErrors = (errors: string[]): string[] => errors.filter((error) => /morelogin/i.test(error));
 
-/** `locale` is the browser's language (navigator.language), which the editor uses for its texts and help, e.g. "zh-CN". */
-export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string): Promise<EditorSession> {
+/**
+ * `locale` is the browser's language (navigator.language), which the editor uses for its texts and help, e.g. "zh-CN".
+ * `emulatorOptions` adds to the emulator's options, e.g. `{ browser }` for a real Chromium behind each started profile.
+ */
+export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string, emulatorOptions: EmulatorOptions = {}): Promise<EditorSession> {
   const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
   const tarball = await packPackage(join(work, "pack"));
   await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-  const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12 });
+  const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12, ...emulatorOptions });
   const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {

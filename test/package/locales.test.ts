@@ -68,9 +68,41 @@ function helpShape(html: string): HelpShape {
   };
 }
 
+/**
+ * Keys a JSON text gives twice in one object: JSON.parse keeps the last, so the first text is lost
+ * without a word (a second "page" under morelogin.status once replaced the list nodes' page count).
+ */
+function duplicateKeys(text: string): string[] {
+  const objects: Array<Set<string>> = [];
+  const found: string[] = [];
+  const tokens = /"(?:[^"\\]|\\.)*"\s*:?|[{}]/g;
+  for (const match of text.matchAll(tokens)) {
+    const token = match[0];
+    if (token === "{") objects.push(new Set());
+    else if (token === "}") objects.pop();
+    else if (token.endsWith(":")) {
+      const key = JSON.parse(token.slice(0, -1).trim()) as string;
+      const keys = objects.at(-1);
+      if (keys?.has(key)) found.push(key);
+      keys?.add(key);
+    }
+  }
+  return found;
+}
+
 describe("locales: every language has every text en-US has", () => {
   it("has at least one translation besides en-US", () => {
     assert.ok(translations.includes("zh-CN"), `languages found: ${translations.join(", ")}`);
+  });
+
+  it("no catalog gives a key twice in one object", () => {
+    assert.deepEqual(duplicateKeys('{"a": {"page": "x", "b": "page:", "page": "y"}, "c": {"page": 1}}'), ["page"], "the scan finds a repeated key, and only that");
+    const repeated = [SOURCE, ...translations].flatMap((lang) =>
+      filesOf(lang)
+        .filter((file) => file.endsWith(".json"))
+        .flatMap((file) => duplicateKeys(read(lang, file)).map((key) => `${lang}/${file}: ${key}`)),
+    );
+    assert.deepEqual(repeated, []);
   });
 
   const sourceFiles = filesOf(SOURCE);

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocket } from "undici";
@@ -7,6 +7,7 @@ import { DEFAULT_RETRY } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -71,7 +72,8 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    emulator = await startEmulator();
+    // A real headless Chromium behind every started profile, as `npm start` gives one when chromium is installed.
+    emulator = await startEmulator({ browser: CHROMIUM });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
   });
 
@@ -383,6 +385,26 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         emulator.data.profiles.some((profile) => profile.id === envId),
         false,
       );
+      assert.deepEqual(emulator.running(), []);
+    });
+
+    it("10 Open a page and take a screenshot: greets Node-RED on the demo page, saves a PNG where Node-RED runs, and closes the profile", async () => {
+      // Node-RED runs in its user folder (startNodeRed's cwd), and the file node's name is relative.
+      const screenshot = join(work, "user", "morelogin-demo-screenshot.png");
+      assert.equal(existsSync(screenshot), false, "no screenshot before the run");
+      const nodes = example("10");
+      emulator.resetStats();
+      const messages = await run(nodes, "done");
+
+      assert.deepEqual(valuesOf(messages, "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
+      assert.deepEqual(valuesOf(messages, "error"), []);
+      const png = readFileSync(screenshot);
+      assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the file is a PNG");
+      assert.ok(png.length > 2_000 && png.length < 5_000_000, `a page's screenshot, not an empty image: ${png.length} bytes`);
+      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+      assert.ok(width >= 300 && height >= 200, `the size of a browser window: ${width}x${height}`);
+      assert.equal(requestsTo("/api/env/start").length, 1);
+      // The profile was closed: no profile runs, and its Chromium has exited.
       assert.deepEqual(emulator.running(), []);
     });
   });

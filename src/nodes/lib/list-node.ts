@@ -68,7 +68,7 @@ export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): vo
       const items = Array.isArray(result.data?.dataList) ? result.data.dataList : [];
       return {
         messages: mode === "split" ? split(RED, msg, items, info) : single(msg, result.data, info),
-        summary: () => t("morelogin.status.page", { count: items.length, page: result.data?.current ?? "?", pages: result.data?.pages ?? "?" }),
+        summary: () => t("morelogin.status.itemsPage", { count: items.length, page: result.data?.current ?? "?", pages: result.data?.pages ?? "?" }),
       };
     },
   });

@@ -184,9 +184,6 @@ function shortReason(error: unknown, translate: Translate): string {
       return translate("morelogin.status.code", { code: error.code });
     case "http":
       return translate("morelogin.status.http", { status: error.status });
-    case "page":
-      // "morelogin.status.page" is the list nodes' page count.
-      return translate("morelogin.status.pageError");
     default:
       return translate(`morelogin.status.${error.kind}`);
   }
