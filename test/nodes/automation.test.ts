@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { CloudPhone, Emulator } from "../../src/emulator";
-import { credentialsFor, flowWith, helper } from "../support/node-red";
+import { credentialsFor, flowWith, helper, useNodeRed } from "../support/node-red";
 import { sleep, useEmulator } from "../support/emulator";
 import { call, dataOf, type PageShape } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -369,15 +369,7 @@ describe("nodes: automation, while a run takes long", () => {
 describe("nodes: automation, the second phone of a runOnce failing", () => {
   const { emulator } = useEmulator({ cloudPhones: 4, automationStepMs: 600_000 });
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed();
 
   it("names the runs already started, so a flow does not start them twice", async () => {
     const templateId = templateTitled(await listed<Template>(emulator(), "/template/market/page"), "Open the app store");

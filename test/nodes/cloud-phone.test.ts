@@ -3,7 +3,7 @@ import type { NodeMessage } from "node-red";
 import type { App, CloudPhone, Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { solidPng } from "../../src/emulator/png";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
 import { sleep, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, eventuallyAsync, failed, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -306,16 +306,7 @@ describe("nodes: cloud phone, while a phone takes long to boot", () => {
   const { emulator } = useEmulator({ cloudPhones: 12, phoneBootMs: 600_000 });
   const take = phoneTaker(emulator);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator);
 
   it("a power-on wait that runs out of time is an error of kind timeout naming the last envStatus seen", async () => {
     const phone = take((p) => p.envStatus === OFF);

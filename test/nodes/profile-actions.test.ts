@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import type { Profile } from "../../src/emulator";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 import { call, dataOf, type PageShape } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -24,16 +24,7 @@ describe("nodes: profile (create, update, delete and the other profile actions)"
   /** The profiles the Local API lists now (the list a user sees). */
   const listed = async (): Promise<string[]> => (await local<PageShape<Profile>>("/api/env/page", { pageNo: 1, pageSize: 100 })).dataList.map((profile) => profile.id);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator);
 
   it("create makes one profile in the node's group, which then appears in the list; msg.topic is its ID", async () => {
     const group = emulator().data.groups[1];

@@ -1,33 +1,12 @@
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { getJson } from "../support/http";
 import type { NodeMessage } from "node-red";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, type Msg } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, type Msg, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
-
-function getJson(url: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      res.on("end", () => resolve(JSON.parse(text) as Record<string, unknown>));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
 
 describe("nodes: start and close profile", () => {
   const { emulator } = useEmulator({ profiles: 5 });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator);
 
   const profileId = (index: number): string => {
     const id = emulator().data.profiles[index]?.id;

@@ -1,25 +1,12 @@
 import assert from "node:assert/strict";
-import { request } from "node:http";
 import type { NodeMessage } from "node-red";
-import { Collector, NODE_MODULES, catchNode, completeNode, credentialsFor, flowWith, helper, type FlowNode, type Msg } from "../support/node-red";
+import { Collector, NODE_MODULES, catchNode, completeNode, credentialsFor, flowWith, helper, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
 import { sleep, useEmulator } from "../support/emulator";
-import { call, dataOf } from "../support/http";
+import { call, dataOf, getJson } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, infoOf, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
 
 const STATUS = "/api/env/status";
 const changeNode = require(require.resolve("@node-red/nodes/core/function/15-change.js", { paths: [require.resolve("node-red/package.json")] })) as (RED: unknown) => void;
-
-function getJson(url: string): Promise<Record<string, unknown>> {
-  return new Promise((resolve, reject) => {
-    request(url, { agent: false }, (res) => {
-      let text = "";
-      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
-      res.on("end", () => resolve(JSON.parse(text) as Record<string, unknown>));
-    })
-      .on("error", reject)
-      .end();
-  });
-}
 
 describe("nodes: profile status, and the profile a message carries", () => {
   const { emulator } = useEmulator({ profiles: 12 });
@@ -43,16 +30,7 @@ describe("nodes: profile status, and the profile a message carries", () => {
       .running()
       .some((profile) => profile.envId === envId);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator);
 
   it("replies a stopped profile's status, named by a string msg.payload, with msg.topic its ID and no profile carried", async () => {
     const envId = freshProfile();

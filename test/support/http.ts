@@ -1,5 +1,6 @@
 /** Raw HTTP calls to the emulator (fetch, no client) and checks of the envelope they get back. */
 import assert from "node:assert/strict";
+import { request } from "node:http";
 
 export interface Answer {
   status: number;
@@ -71,4 +72,17 @@ export interface PageShape<T> {
   current: string;
   pages: string;
   dataList: T[];
+}
+
+/** GET of a JSON document on a fresh connection (a browser's DevTools endpoint, say). */
+export function getJson(url: string): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    request(url, { agent: false }, (res) => {
+      let text = "";
+      res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+      res.on("end", () => resolve(JSON.parse(text) as Record<string, unknown>));
+    })
+      .on("error", reject)
+      .end();
+  });
 }

@@ -180,3 +180,20 @@ export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; 
   const spy = (node.status as unknown as { args: unknown[][] }).args;
   return spy.map((args) => args[0] as { fill?: string; shape?: string; text?: string });
 }
+
+/**
+ * A suite's Node-RED runtime: started before its tests, stopped after them, its flows unloaded after
+ * each test; with `emulator`, the emulator's counters are reset before each test.
+ */
+export function useNodeRed(emulator?: () => Emulator): void {
+  before((done) => {
+    helper.startServer(done);
+  });
+  after((done) => {
+    helper.stopServer(done);
+  });
+  if (emulator) beforeEach(() => emulator().resetStats());
+  afterEach(async () => {
+    await helper.unload();
+  });
+}
