@@ -3,7 +3,7 @@
  * its tarball into a user folder, exactly as a user's Node-RED gets it, on loopback and offline.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
@@ -19,18 +19,51 @@ export interface FlowNode {
   [property: string]: unknown;
 }
 
-/** `npm pack` into `destination`; returns the tarball's path. */
-export async function packPackage(destination: string): Promise<string> {
-  mkdirSync(destination, { recursive: true });
-  const { stdout } = await run("npm", ["pack", "--json", "--pack-destination", destination], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  const [packed] = JSON.parse(stdout) as Array<{ filename: string }>;
-  if (!packed) throw new Error("npm pack printed no file name");
-  return join(destination, basename(packed.filename));
+interface Packed {
+  /** The tarball's path. */
+  tarball: string;
+  /** The files inside it, relative to the package root, sorted. */
+  files: string[];
 }
 
-/** The files `npm pack` would ship, relative to the package root. */
+async function pack(cwd: string, destination: string, scripts: "run-prepack" | "ignore-scripts"): Promise<Packed> {
+  mkdirSync(destination, { recursive: true });
+  const args = ["pack", "--json", "--pack-destination", destination, ...(scripts === "ignore-scripts" ? ["--ignore-scripts"] : [])];
+  const { stdout } = await run("npm", args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  // npm prints the prepack build's output before its JSON.
+  const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
+  if (!packed) throw new Error("npm pack printed no file name");
+  return { tarball: join(destination, basename(packed.filename)), files: packed.files.map((file) => file.path).sort() };
+}
+
+/**
+ * `npm pack` of this working tree into `destination`; returns the tarball's path. Every caller has
+ * just run `npm run build` (npm test, npm start, npm run bench), so the prepack build is skipped: it
+ * would empty dist/ under the suites that are running from it.
+ */
+export async function packPackage(destination: string): Promise<string> {
+  return (await pack(ROOT, destination, "ignore-scripts")).tarball;
+}
+
+/**
+ * What a release ships: the repository's files as a fresh clone has them (tracked, or new and not
+ * ignored; no dist/), with this checkout's node_modules as `npm ci` would lay them, packed by a plain
+ * `npm pack`, which runs the prepack build as `npm publish` does.
+ */
+export async function packFreshCopy(work: string): Promise<Packed> {
+  const copy = join(work, "repository");
+  const { stdout } = await run("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  for (const file of stdout.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path)))) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(ROOT, file), join(copy, file));
+  }
+  symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
+  return pack(copy, join(work, "out"), "run-prepack");
+}
+
+/** The files `npm pack` would ship from this working tree (built already, as for packPackage), relative to the package root. */
 export async function packedFiles(): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
   const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
   return (packed?.files ?? []).map((file) => file.path).sort();
 }
