@@ -12,9 +12,13 @@ import type { StartupResult } from "./startup";
 
 export interface Ratio {
   name: string;
-  value: number;
+  /** null when the phase that gives it was not measured. */
+  value: number | null;
   target: string;
+  /** null for a figure that is only reported, and for one that was not measured: never a pass. */
   pass: boolean | null;
+  /** Why there is no value: the phase was skipped or failed. */
+  notMeasured?: string;
   /** What the ratio compares. */
   means: string;
   /**
@@ -42,8 +46,27 @@ export interface Figures {
   browser: BrowserResult;
 }
 
-const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
-  const found = figures.perRequest[variant].median.find((entry) => entry.concurrency === concurrency);
+export type Phase = keyof Figures;
+
+/** Why a phase has no figures: it was skipped (what it needs is missing) or it failed. */
+export interface NotMeasured {
+  notMeasured: string;
+}
+
+/** What a run measured: each phase's figures, or why it has none. */
+export type RunFigures = { [P in Phase]: Figures[P] | NotMeasured };
+
+export function measured<T extends object>(figure: T | NotMeasured): figure is T {
+  return !("notMeasured" in figure);
+}
+
+/** Why a phase's figure is missing, or undefined when it was measured. */
+function reasonMissing(figure: object): string | undefined {
+  return "notMeasured" in figure ? (figure as NotMeasured).notMeasured : undefined;
+}
+
+const at = (per: PerRequestResult, variant: Variant, concurrency: number): Throughput => {
+  const found = per[variant].median.find((entry) => entry.concurrency === concurrency);
   if (!found) throw new Error(`no ${variant} figure at concurrency ${concurrency}`);
   return found;
 };
@@ -57,10 +80,10 @@ function quantile(sorted: readonly number[], q: number): number {
 }
 
 /** `a` ÷ `b` in requests/s, one figure per round (both ran in the same round, close in time). */
-function perRoundRatios(figures: Figures, a: Variant, b: Variant, concurrency: number): number[] {
+function perRoundRatios(per: PerRequestResult, a: Variant, b: Variant, concurrency: number): number[] {
   const index = LOADS.findIndex((load) => load.concurrency === concurrency);
-  const first = figures.perRequest[a].rounds[index] ?? [];
-  const second = figures.perRequest[b].rounds[index] ?? [];
+  const first = per[a].rounds[index] ?? [];
+  const second = per[b].rounds[index] ?? [];
   if (first.length === 0 || first.length !== second.length) throw new Error(`no paired rounds for ${a} and ${b} at concurrency ${concurrency}`);
   return first.map((run, round) => run.perSecond / (second[round] as Throughput).perSecond);
 }
@@ -69,8 +92,8 @@ function perRoundRatios(figures: Figures, a: Variant, b: Variant, concurrency: n
  * The median of the per-round ratios (drift of the machine between rounds cancels out), with their
  * spread.
  */
-function pairedRatio(figures: Figures, a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } {
-  return medianWithSpread(perRoundRatios(figures, a, b, concurrency));
+function pairedRatio(per: PerRequestResult, a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } {
+  return medianWithSpread(perRoundRatios(per, a, b, concurrency));
 }
 
 function medianWithSpread(perRound: readonly number[]): { value: number; spread: Spread } {
@@ -86,24 +109,28 @@ export function formatSpread(spread: Spread | undefined): string {
   return spread ? `${spread.q1}–${spread.q3} (min–max ${spread.min}–${spread.max})` : "—";
 }
 
-export function ratios(figures: Figures): Ratio[] {
-  const ratio = (a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } => pairedRatio(figures, a, b, concurrency);
-  const { allPages: pages, coldStart: cold, startup, rateLimited: limited, exactJson: parse } = figures;
-  const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
-  const pairedAtLeast = (name: string, paired: { value: number; spread: Spread }, min: number, means: string): Ratio => ({ ...atLeast(name, paired.value, min, means), spread: paired.spread });
-  const reported = (name: string, paired: { value: number; spread: Spread }, means: string): Ratio => ({
-    name,
-    value: round(paired.value),
-    target: "(reported)",
-    pass: null,
-    means,
-    spread: paired.spread,
-  });
-  const atMost = (name: string, value: number, max: number, means: string): Ratio => ({ name, value: round(value), target: `<= ${max}`, pass: value <= max, means });
-  return [
-    pairedAtLeast("node_vs_raw_c64", ratio("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
-    pairedAtLeast("node_vs_raw_c1", ratio("ours", "raw", 1), 0.85, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 1, median of the per-round ratios"),
-    pairedAtLeast("node_vs_core_http_c64", ratio("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
+const atLeast = (name: string, value: number, min: number, means: string): Ratio => ({ name, value: round(value), target: `>= ${min}`, pass: value >= min, means });
+const pairedAtLeast = (name: string, paired: { value: number; spread: Spread }, min: number, means: string): Ratio => ({ ...atLeast(name, paired.value, min, means), spread: paired.spread });
+const atMost = (name: string, value: number, max: number, means: string): Ratio => ({ name, value: round(value), target: `<= ${max}`, pass: value <= max, means });
+const reported = (name: string, value: number, means: string, spread?: Spread): Ratio => ({ name, value: round(value), target: "(reported)", pass: null, means, ...(spread ? { spread } : {}) });
+
+/** Each phase's ratios from its own figures. */
+const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
+  perRequest: (per) => {
+    const paired = (a: Variant, b: Variant, concurrency: number): { value: number; spread: Spread } => pairedRatio(per, a, b, concurrency);
+    const explains = (name: string, ratio: { value: number; spread: Spread }, means: string): Ratio => reported(name, ratio.value, means, ratio.spread);
+    return [
+      pairedAtLeast("node_vs_raw_c64", paired("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
+      pairedAtLeast("node_vs_raw_c1", paired("ours", "raw", 1), 0.85, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 1, median of the per-round ratios"),
+      pairedAtLeast("node_vs_core_http_c64", paired("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
+      // Not targets: what explains the per-request ratios.
+      explains("floor_vs_raw_c64", paired("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
+      explains("floor_vs_raw_c1", paired("floor", "raw", 1), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1"),
+      explains("node_vs_floor_c64", paired("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
+      explains("node_vs_floor_c1", paired("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
+    ];
+  },
+  coldStart: (cold) => [
     {
       name: "cold_token_grants",
       value: cold.tokenGrants,
@@ -111,6 +138,8 @@ export function ratios(figures: Figures): Ratio[] {
       pass: cold.tokenGrants === 1 && cold.succeeded === cold.messages,
       means: `token grants for ${cold.messages} concurrent cold list-apps messages (all must succeed)`,
     },
+  ],
+  allPages: (pages) => [
     atMost("all_pages_vs_raw", pages.array.seconds / pages.raw.seconds, 1.2, "all pages (array) wall time ÷ raw undici page loop wall time"),
     {
       name: "all_pages_rss_growth_mb",
@@ -120,35 +149,62 @@ export function ratios(figures: Figures): Ratio[] {
       means: `peak RSS growth (MB) while list-profiles collects ${pages.profiles} profiles`,
     },
     atMost("split_vs_array_plus_core_split", pages.split.seconds / pages.arrayThenCoreSplit.seconds, 1, "split output wall time ÷ (array output + core Split node) wall time"),
-    underLimit("rate_limited_efficiency", limited.paced, 0.9, limited),
-    underLimit("rate_limited_unpaced", limited.unpaced, 0.7, limited),
+  ],
+  rateLimited: (limited) => [underLimit("rate_limited_efficiency", limited.paced, 0.9, limited), underLimit("rate_limited_unpaced", limited.unpaced, 0.7, limited)],
+  browser: (browser) => [
     pairedAtLeast(
       "browser_vs_direct",
-      medianWithSpread(browserRatios(figures.browser)),
+      medianWithSpread(browserRatios(browser)),
       0.8,
-      `${figures.browser.steps} sequential evaluate steps through the browser node ÷ the same through playwright-core on a held connection, same tab of a real Chromium, median of the per-round ratios`,
+      `${browser.steps} sequential evaluate steps through the browser node ÷ the same through playwright-core on a held connection, same tab of a real Chromium, median of the per-round ratios`,
     ),
-    // Not targets: what explains the per-request ratios.
-    reported("floor_vs_raw_c64", ratio("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
-    reported("floor_vs_raw_c1", ratio("floor", "raw", 1), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 1"),
-    reported("node_vs_floor_c64", ratio("ours", "floor", 64), "list-profiles node ÷ the minimal node, concurrency 64: what our own code costs"),
-    reported("node_vs_floor_c1", ratio("ours", "floor", 1), "list-profiles node ÷ the minimal node, concurrency 1"),
-    {
-      name: "browser_first_action_ms",
-      value: firstActionMedianMs(figures.browser),
-      target: "(reported)",
-      pass: null,
-      means: `ms from start profile's reply to the first browser step's result (connect, new tab, demo page loaded), median of ${figures.browser.firstActionMs.length} freshly started profiles`,
-    },
-    { name: "startup_added_ms", value: startup.addedMs, target: "(reported)", pass: null, means: "median Node-RED start with the package installed minus without" },
-    ...parse.pages.map((page) => ({
-      name: `exact_json_vs_json_parse_${page.profiles}`,
-      value: page.variants.exact.vsPlain,
-      target: "(reported)",
-      pass: null,
-      means: `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
-    })),
-  ];
+    reported(
+      "browser_first_action_ms",
+      firstActionMedianMs(browser),
+      `ms from start profile's reply to the first browser step's result (connect, new tab, demo page loaded), median of ${browser.firstActionMs.length} freshly started profiles`,
+    ),
+  ],
+  startup: (startup) => [reported("startup_added_ms", startup.addedMs, "median Node-RED start with the package installed minus without")],
+  exactJson: (parse) =>
+    parse.pages.map((page) =>
+      reported(
+        `exact_json_vs_json_parse_${page.profiles}`,
+        page.variants.exact.vsPlain,
+        `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
+      ),
+    ),
+};
+
+/**
+ * The ratios each phase gives, so that those of a phase that was not measured are listed as such
+ * (with no value and no pass) instead of missing from the results.
+ */
+const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
+  perRequest: ["node_vs_raw_c64", "node_vs_raw_c1", "node_vs_core_http_c64", "floor_vs_raw_c64", "floor_vs_raw_c1", "node_vs_floor_c64", "node_vs_floor_c1"],
+  coldStart: ["cold_token_grants"],
+  allPages: ["all_pages_vs_raw", "all_pages_rss_growth_mb", "split_vs_array_plus_core_split"],
+  rateLimited: ["rate_limited_efficiency", "rate_limited_unpaced"],
+  browser: ["browser_vs_direct", "browser_first_action_ms"],
+  startup: ["startup_added_ms"],
+  exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
+};
+
+const PHASES = Object.keys(RATIO_NAMES) as Phase[];
+
+function phaseRatios<P extends Phase>(phase: P, figure: Figures[P] | NotMeasured): Ratio[] {
+  const why = reasonMissing(figure);
+  if (why !== undefined) return RATIO_NAMES[phase].map((name) => ({ name, value: null, target: "(not measured)", pass: null, means: `not measured: ${why}`, notMeasured: why }));
+  const list = PHASE_RATIOS[phase](figure as Figures[P]);
+  const unnamed = list.filter((ratio) => !RATIO_NAMES[phase].includes(ratio.name));
+  if (unnamed.length > 0) throw new Error(`bench/report.ts: add ${unnamed.map((ratio) => ratio.name).join(", ")} to RATIO_NAMES.${phase}`);
+  return list;
+}
+
+/** Every ratio, those with a target first; a phase that was not measured gives its ratios without a value. */
+export function ratios(figures: RunFigures): Ratio[] {
+  const list = PHASES.flatMap((phase) => phaseRatios(phase, figures[phase]));
+  const order = (ratio: Ratio): number => (ratio.notMeasured ? 2 : ratio.pass === null ? 1 : 0);
+  return list.sort((a, b) => order(a) - order(b));
 }
 
 /** A rate-limited measurement as a ratio: every message must succeed, and the wall time come close to the least the limit allows. */
@@ -163,50 +219,101 @@ function underLimit(name: string, figure: RateLimitedFigure, min: number, limite
   };
 }
 
-export function table(figures: Figures, list: Ratio[], meta: Record<string, unknown>): string {
-  const lines: string[] = [];
-  lines.push("| what | concurrency | requests/s | p50 ms | p99 ms | CPU µs/request (measured side) |", "|---|---|---|---|---|---|");
+const pageLine = (label: string, figure: { seconds: number; itemsPerSecond: number; peakRssGrowthMb: number }): string =>
+  `| ${label} | ${figure.seconds} s, ${figure.itemsPerSecond} items/s, peak RSS +${figure.peakRssGrowthMb} MB |`;
+
+/** Each phase's rows of the "other figure" table. */
+const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: string; rows: (figure: Figures[P]) => string[] } } = {
+  coldStart: {
+    label: "cold start",
+    rows: (cold) => [
+      `| cold start: ${cold.messages} concurrent list-apps messages | ${cold.succeeded} succeeded, ${cold.tokenGrants} token grant(s) (${cold.tokenRequests} token request(s)), ${cold.seconds} s, ${cold.perSecond} messages/s |`,
+    ],
+  },
+  allPages: {
+    label: "all pages",
+    rows: (pages) => [
+      pageLine(`all pages (${pages.profiles} profiles), raw undici loop`, pages.raw),
+      pageLine("all pages, list-profiles (array)", pages.array),
+      pageLine("all pages, list-profiles (split: one message per item)", pages.split),
+      pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
+    ],
+  },
+  browser: {
+    label: "browser node",
+    rows: (browser) => [
+      `| browser node: ${browser.steps} evaluate steps, node / direct, steps per second per round | ${browser.rounds.map((entry) => `${entry.node} / ${entry.direct}`).join(", ")} |`,
+      `| browser node: first step after start profile, ms | ${browser.firstActionMs.join(", ")} |`,
+    ],
+  },
+  startup: {
+    label: "Node-RED start",
+    rows: (startup) => [
+      `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
+    ],
+  },
+  rateLimited: {
+    label: "under a rate limit",
+    rows: (limited) =>
+      (["paced", "unpaced"] as const).map((kind) => {
+        const figure = limited[kind];
+        const label = `${figure.messages} list messages at once, limit ${limited.perMinute}/min, localRpm ${figure.localRpm}`;
+        return `| ${label} | ${figure.succeeded} succeeded, ${figure.failed} failed, ${figure.seconds} s (least ${figure.leastSeconds} s), ${figure.refused} refused with 429, ${figure.pageRequests} requests |`;
+      }),
+  },
+};
+
+function otherRows<P extends keyof typeof OTHER_ROWS>(phase: P, figure: Figures[P] | NotMeasured): string[] {
+  const why = reasonMissing(figure);
+  return why === undefined ? OTHER_ROWS[phase].rows(figure as Figures[P]) : [`| ${OTHER_ROWS[phase].label} | not measured: ${why} |`];
+}
+
+function perRequestRows(per: RunFigures["perRequest"]): string[] {
+  const lines = ["| what | concurrency | requests/s | p50 ms | p99 ms | CPU µs/request (measured side) |", "|---|---|---|---|---|---|"];
+  if (!measured(per)) return [...lines, `| per request (phases 1-3) | not measured: ${per.notMeasured} | | | | |`];
   for (const concurrency of [1, 64]) {
     for (const variant of VARIANTS) {
-      const entry = at(figures, variant, concurrency);
+      const entry = at(per, variant, concurrency);
       lines.push(`| ${LABELS[variant]} | ${concurrency} | ${entry.perSecond} | ${entry.p50Ms} | ${entry.p99Ms} | ${entry.cpuUsPerRequest} |`);
     }
   }
-  const { coldStart: cold, allPages: pages, startup } = figures;
-  const pageLine = (label: string, figure: { seconds: number; itemsPerSecond: number; peakRssGrowthMb: number }): string =>
-    `| ${label} | ${figure.seconds} s, ${figure.itemsPerSecond} items/s, peak RSS +${figure.peakRssGrowthMb} MB |`;
-  lines.push(
+  return lines;
+}
+
+function parsingRows(parse: RunFigures["exactJson"]): string[] {
+  if (!measured(parse)) return ["| reply parsing | not measured |", "|---|---|", `| | ${parse.notMeasured} |`];
+  return [
+    `| reply parsing, µs per reply (median of ${parse.rounds} rounds; × JSON.parse) | ${parse.pages.map((page) => `${page.profiles} profiles (${page.bytes} bytes)`).join(" | ")} |`,
+    `|---|${parse.pages.map(() => "---").join("|")}|`,
+    ...PARSE_VARIANTS.map((variant) => `| ${PARSE_LABELS[variant]} | ${parse.pages.map((page) => `${page.variants[variant].us} (× ${page.variants[variant].vsPlain})`).join(" | ")} |`),
+  ];
+}
+
+const met = (ratio: Ratio): string => (ratio.notMeasured ? "not measured" : ratio.pass === null ? "—" : ratio.pass ? "yes" : "**no**");
+
+export function table(figures: RunFigures, list: Ratio[], meta: Record<string, unknown>): string {
+  return [
+    ...perRequestRows(figures.perRequest),
     "",
     "| other figure | value |",
     "|---|---|",
-    `| cold start: ${cold.messages} concurrent list-apps messages | ${cold.succeeded} succeeded, ${cold.tokenGrants} token grant(s) (${cold.tokenRequests} token request(s)), ${cold.seconds} s, ${cold.perSecond} messages/s |`,
-    pageLine(`all pages (${pages.profiles} profiles), raw undici loop`, pages.raw),
-    pageLine("all pages, list-profiles (array)", pages.array),
-    pageLine("all pages, list-profiles (split: one message per item)", pages.split),
-    pageLine("all pages, list-profiles (array) then core Split node", pages.arrayThenCoreSplit),
-    `| browser node: ${figures.browser.steps} evaluate steps, node / direct, steps per second per round | ${figures.browser.rounds.map((entry) => `${entry.node} / ${entry.direct}`).join(", ")} |`,
-    `| browser node: first step after start profile, ms | ${figures.browser.firstActionMs.join(", ")} |`,
-    `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
-    ...(["paced", "unpaced"] as const).map((kind) => {
-      const figure = figures.rateLimited[kind];
-      const label = `${figure.messages} list messages at once, limit ${figures.rateLimited.perMinute}/min, localRpm ${figure.localRpm}`;
-      return `| ${label} | ${figure.succeeded} succeeded, ${figure.failed} failed, ${figure.seconds} s (least ${figure.leastSeconds} s), ${figure.refused} refused with 429, ${figure.pageRequests} requests |`;
-    }),
+    ...otherRows("coldStart", figures.coldStart),
+    ...otherRows("allPages", figures.allPages),
+    ...otherRows("browser", figures.browser),
+    ...otherRows("startup", figures.startup),
+    ...otherRows("rateLimited", figures.rateLimited),
     "",
-    `| reply parsing, µs per reply (median of ${figures.exactJson.rounds} rounds; × JSON.parse) | ${figures.exactJson.pages.map((page) => `${page.profiles} profiles (${page.bytes} bytes)`).join(" | ")} |`,
-    `|---|${figures.exactJson.pages.map(() => "---").join("|")}|`,
-    ...PARSE_VARIANTS.map((variant) => `| ${PARSE_LABELS[variant]} | ${figures.exactJson.pages.map((page) => `${page.variants[variant].us} (× ${page.variants[variant].vsPlain})`).join(" | ")} |`),
+    ...parsingRows(figures.exactJson),
     "",
     "| ratio | value | spread of the rounds: IQR (min–max) | target | met |",
     "|---|---|---|---|---|",
-    ...list.map((ratio) => `| ${ratio.name} | ${ratio.value} | ${formatSpread(ratio.spread)} | ${ratio.target} | ${ratio.pass === null ? "—" : ratio.pass ? "yes" : "**no**"} |`),
+    ...list.map((ratio) => `| ${ratio.name} | ${ratio.value ?? "—"} | ${formatSpread(ratio.spread)} | ${ratio.target} | ${met(ratio)} |`),
     "",
     `Machine: ${String(meta.cores)} cores, Node ${String(meta.node)}, ${meta.pinned ? "measured side pinned to core 0, emulator to the last core (taskset)" : "no core pinning"}; run took ${String(meta.seconds)} s.`,
-  );
-  return lines.join("\n");
+  ].join("\n");
 }
 
-export function writeResults(figures: Figures, list: Ratio[], meta: Record<string, unknown>): string {
+export function writeResults(figures: RunFigures, list: Ratio[], meta: Record<string, unknown>): string {
   const file = join(__dirname, "results.json");
   writeFileSync(file, `${JSON.stringify({ ...meta, ratios: list, ...figures }, null, 2)}\n`);
   return file;
