@@ -54,7 +54,9 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
   try {
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
     const page = await browser.newPage(locale ? { viewport, locale } : { viewport });
-    page.setDefaultTimeout(20_000);
+    // A bound for a step that never comes, not a race: each step waits for the page's own state, and
+    // under coverage on a busy 2-core machine a dialog can take many seconds to build.
+    page.setDefaultTimeout(60_000);
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(`page error: ${error.stack ?? error.message}`));
     page.on("console", (message) => {
@@ -173,8 +175,23 @@ export async function wire(page: Page, fromId: string, toId: string): Promise<vo
   );
 }
 
+/** Whether the editor has started to open an edit dialog (it does so in the double click's own handler). */
+async function editing(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const { RED } = window as unknown as { RED: { view: { state: () => number }; state: { EDITING: number } } };
+    return RED.view.state() === RED.state.EDITING || document.querySelector("#red-ui-editor-stack .red-ui-tray") !== null;
+  });
+}
+
+/** Clicks a node on the workspace open, as a person would, and waits until its dialog is open and at rest. */
 export async function openNode(page: Page, id: string): Promise<void> {
-  await page.locator(`[id="${id}"] .red-ui-flow-node`).dblclick();
+  // The editor takes two clicks for a double click only when their mousedowns are handled less than
+  // 650 ms apart (Date.now() in its own handler); on a busy machine the page can handle them later,
+  // see two single clicks and open nothing. A person then double-clicks again, and so do we.
+  for (let attempt = 1; !(await editing(page)); attempt++) {
+    if (attempt > 5) throw new Error(`five double clicks on node ${id} opened no dialog`);
+    await page.locator(`[id="${id}"] .red-ui-flow-node`).dblclick();
+  }
   await page.locator("#node-dialog-ok").waitFor({ state: "visible" });
   await settle(page);
 }

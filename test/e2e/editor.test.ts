@@ -95,7 +95,6 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
           return JSON.stringify(shown) === JSON.stringify(wanted);
         },
         expected,
-        { timeout: 10_000 },
       )
       .catch(() => undefined);
     const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
