@@ -189,7 +189,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
 };
 
-const PHASES = Object.keys(RATIO_NAMES) as Phase[];
+export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
 
 function phaseRatios<P extends Phase>(phase: P, figure: Figures[P] | NotMeasured): Ratio[] {
   const why = reasonMissing(figure);
