@@ -24,7 +24,7 @@ for major in 22 24; do
   MORELOGIN_NODE_RED="$red" \
   MORELOGIN_COMPAT_NODE="$node" \
   MORELOGIN_COMPAT_RED="$red/red.js" \
-    "$node" node_modules/mocha/bin/mocha.js --no-config --require tsx/cjs --extension ts --timeout 20000 \
+    "$node" node_modules/mocha/bin/mocha.js --no-config --require tsx/cjs --extension ts --timeout 90000 \
     'test/nodes/**/*.test.ts' 'test/package/**/*.test.ts' 'test/e2e/**/*.test.ts'
   summary+=("$used: passed in $((SECONDS - start)) s")
 done

@@ -168,7 +168,23 @@ describe("nodes: automation", () => {
   });
 
   describe("schedules, tasks, runs and cancel", () => {
-    const later = { triggerTime: "2030-01-01 09:00:00", endTime: "2030-02-01 00:00:00" };
+    // Years ahead of today, so a schedule's run stays waiting however slow the machine or late the year.
+    const year = new Date().getUTCFullYear() + 4;
+    const later = { triggerTime: `${year}-01-01 09:00:00`, endTime: `${year}-02-01 00:00:00` };
+    /** A schedule whose one run waits for a trigger years ahead: nothing about it changes while a test looks. */
+    const scheduleLater = async (phoneId: string, taskName: string): Promise<string> => {
+      const saved = await call(emulator().localUrl, `${RPA}/task/save`, {
+        body: {
+          taskName,
+          taskType: "SCHEDULED",
+          templateId: templateTitled(market, "Open the app store"),
+          templateType: "MARKET",
+          scheduleConfig: { scheduleType: "ONCE", endTime: later.endTime },
+          cloudPhoneConfigs: [{ cloudPhoneId: phoneId, triggerTime: later.triggerTime, templateParameter: "{}" }],
+        },
+      });
+      return String(dataOf<number>(saved));
+    };
 
     it("schedule saves a daily schedule of a marketplace template; tasks then lists it", async () => {
       const phone = take();
@@ -197,9 +213,7 @@ describe("nodes: automation", () => {
 
     it("runs lists the runs of the schedule the node names", async () => {
       const phone = take();
-      const templateId = templateTitled(market, "Open the app store");
-      const started = await call(emulator().localUrl, `${RPA}/onceTask/save`, { body: { templateId, scheduleName: "for runs", cloudPhoneId: phone.id } });
-      const taskId = String(dataOf<number>(started));
+      const taskId = await scheduleLater(phone.id, "for runs");
       emulator().resetStats();
       const msg = succeeded(await run(emulator(), { type: AUTOMATION, action: "runs", taskId }, { payload: "" }));
       assert.deepEqual(onlyBodyAt(emulator(), `${RPA}/subTask/page`), { taskId, pageNo: 1, pageSize: 100 });
@@ -214,19 +228,7 @@ describe("nodes: automation", () => {
 
     for (const api of ["local", "open"] as const) {
       it(`cancel (${api} API) cancels the schedule msg.payload names: it is cancelled and its waiting run too`, async () => {
-        const phone = take();
-        const templateId = templateTitled(market, "Open the app store");
-        const saved = await call(emulator().localUrl, `${RPA}/task/save`, {
-          body: {
-            taskName: "to cancel",
-            taskType: "SCHEDULED",
-            templateId,
-            templateType: "MARKET",
-            scheduleConfig: { scheduleType: "ONCE", endTime: later.endTime },
-            cloudPhoneConfigs: [{ cloudPhoneId: phone.id, triggerTime: later.triggerTime, templateParameter: "{}" }],
-          },
-        });
-        const taskId = String(dataOf<number>(saved));
+        const taskId = await scheduleLater(take().id, "to cancel");
         emulator().resetStats();
         const msg = succeeded(await run(emulator(), { type: AUTOMATION, api, action: "cancel" }, { payload: taskId }));
         const path = `${api === "local" ? RPA : OPEN_RPA}/task/cancel`;
@@ -244,10 +246,7 @@ describe("nodes: automation", () => {
     }
 
     it("cancel takes the schedule from the node's Task ID", async () => {
-      const phone = take();
-      const templateId = templateTitled(market, "Open the app store");
-      const saved = await call(emulator().localUrl, `${RPA}/onceTask/save`, { body: { templateId, scheduleName: "cancel me", cloudPhoneId: phone.id } });
-      const taskId = String(dataOf<number>(saved));
+      const taskId = await scheduleLater(take().id, "cancel me");
       emulator().resetStats();
       succeeded(await run(emulator(), { type: AUTOMATION, action: "cancel", taskId }, { payload: 1_700_000_000_000 }));
       assert.deepEqual(onlyBodyAt(emulator(), `${RPA}/task/cancel`), { id: taskId });
