@@ -55,17 +55,10 @@ describe("nodes: automation", () => {
   let personal: Template[] = [];
   const runsOf = (taskId: string): Promise<Run[]> => listed<Run>(emulator(), "/subTask/page", { taskId });
 
+  useNodeRed(emulator);
   before(async () => {
-    await new Promise<void>((resolve) => helper.startServer(resolve));
     market = await listed<Template>(emulator(), "/template/market/page");
     personal = await listed<Template>(emulator(), "/template/personal/page");
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
   });
 
   describe("templates", () => {
@@ -307,16 +300,9 @@ describe("nodes: automation, while a run takes long", () => {
   const take = phoneTaker(emulator);
   let templateId = "";
 
+  useNodeRed(emulator);
   before(async () => {
-    await new Promise<void>((resolve) => helper.startServer(resolve));
     templateId = templateTitled(await listed<Template>(emulator(), "/template/market/page"), "Open the app store");
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
   });
 
   it("a runOnce wait that runs out of time is an error of kind timeout naming each run's last state", async () => {

@@ -3,7 +3,7 @@ import type { NodeMessage } from "node-red";
 import type { App, CloudPhone, Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { solidPng } from "../../src/emulator/png";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, clearFaults, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
 import { sleep, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, eventuallyAsync, failed, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -33,19 +33,7 @@ describe("nodes: cloud phone", () => {
   const info = (id: string) => local<Record<string, unknown> & { envStatus: number; skuId: string }>("/info", { id });
   const installed = async (id: string): Promise<string[]> => (await local<Array<{ packageName: string }>>("/app/installedList", { id })).map((app) => app.packageName);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator, clearFaults);
 
   describe("info", () => {
     it("replies the emulator's detail of the phone the node names (Local API)", async () => {

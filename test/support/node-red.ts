@@ -181,18 +181,30 @@ export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; 
   return spy.map((args) => args[0] as { fill?: string; shape?: string; text?: string });
 }
 
+/** For useNodeRed: the suite's own reset of the emulator before each test, after its counters are reset. */
+export type EmulatorReset = (emulator: Emulator) => void;
+
+/** Clears the fault rates a test set, so the next test starts with none. */
+export const clearFaults: EmulatorReset = (emulator) => emulator.setFaults({});
+
 /**
  * A suite's Node-RED runtime: started before its tests, stopped after them, its flows unloaded after
- * each test; with `emulator`, the emulator's counters are reset before each test.
+ * each test; with `emulator`, the emulator's counters are reset before each test, and then `reset` runs.
+ * Hooks the suite registers after this call run after these.
  */
-export function useNodeRed(emulator?: () => Emulator): void {
+export function useNodeRed(emulator?: () => Emulator, reset?: EmulatorReset): void {
   before((done) => {
     helper.startServer(done);
   });
   after((done) => {
     helper.stopServer(done);
   });
-  if (emulator) beforeEach(() => emulator().resetStats());
+  if (emulator) {
+    beforeEach(() => {
+      emulator().resetStats();
+      reset?.(emulator());
+    });
+  }
   afterEach(async () => {
     await helper.unload();
   });
