@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Emulator } from "../../src/emulator";
-import { sendTo, statusCalls, useNodeRed, type EmulatorReset, type Outcome } from "../support/node-red";
+import { sendTo, statusCalls, useNodeRed, type Outcome } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
-import { useEmulator } from "../support/emulator";
+import { useEmulator, type EmulatorReset } from "../support/emulator";
 import { call } from "../support/http";
 
 interface Case {

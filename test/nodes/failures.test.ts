@@ -5,9 +5,9 @@ import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import { DEFAULT_RETRY } from "../../src/client/retry";
 import type { ScriptedFault } from "../../src/emulator";
-import { CONFIG_ID, Collector, clearFaults, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, settle, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
+import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, settle, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
-import { useEmulator } from "../support/emulator";
+import { clearFaults, useEmulator } from "../support/emulator";
 import { SecretScanner } from "../support/secrets";
 import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
-import { Collector, clearFaults, credentialsFor, flowWith, helper, loadFlow, sendTo, settle, statusCalls, useNodeRed, type Msg } from "../support/node-red";
-import { requests, useEmulator } from "../support/emulator";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, settle, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { clearFaults, requests, useEmulator } from "../support/emulator";
 
 const PAGE = "local POST /api/env/page";
 

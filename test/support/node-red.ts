@@ -3,7 +3,7 @@ import type { Node, NodeMessage } from "node-red";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
-import { sleep } from "./emulator";
+import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
@@ -181,12 +181,6 @@ export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; 
   return spy.map((args) => args[0] as { fill?: string; shape?: string; text?: string });
 }
 
-/** For useNodeRed: the suite's own reset of the emulator before each test, after its counters are reset. */
-export type EmulatorReset = (emulator: Emulator) => void;
-
-/** Clears the fault rates a test set, so the next test starts with none. */
-export const clearFaults: EmulatorReset = (emulator) => emulator.setFaults({});
-
 /**
  * A suite's Node-RED runtime: started before its tests, stopped after them, its flows unloaded after
  * each test; with `emulator`, the emulator's counters are reset before each test, and then `reset` runs.
@@ -199,12 +193,7 @@ export function useNodeRed(emulator?: () => Emulator, reset?: EmulatorReset): vo
   after((done) => {
     helper.stopServer(done);
   });
-  if (emulator) {
-    beforeEach(() => {
-      emulator().resetStats();
-      reset?.(emulator());
-    });
-  }
+  if (emulator) resetBeforeEach(emulator, reset);
   afterEach(async () => {
     await helper.unload();
   });
