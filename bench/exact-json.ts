@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { Pool } from "undici";
 import { startEmulatorProcess } from "./emulator-process";
-import { collectGarbage, median, round } from "./measure";
+import { inRotatingRounds, median, round } from "./measure";
 import { PAGE_PATH } from "./raw-undici";
 
 // The built client (what `npm run build` made), as the nodes run it.
@@ -95,16 +95,12 @@ async function measurePage(localUrl: string, pageSize: number): Promise<ExactJso
   const iterations = ITERATIONS[pageSize] ?? 200;
   // Warm-up: every variant compiled and its regexes hot.
   for (const variant of PARSE_VARIANTS) timePerParse(parsers[variant], texts[variant], iterations);
-  const runs: Record<ParseVariant, number[]> = { plain: [], exact: [], exactOne: [], exactAll: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    collectGarbage();
-    const order = PARSE_VARIANTS.map((_, i) => PARSE_VARIANTS[(i + round) % PARSE_VARIANTS.length] as ParseVariant);
-    for (const variant of order) runs[variant].push(timePerParse(parsers[variant], texts[variant], iterations));
-  }
+  const measured = await inRotatingRounds(PARSE_VARIANTS, [iterations], ROUNDS, (variant, times) => timePerParse(parsers[variant], texts[variant], times));
+  const usOf = (variant: ParseVariant): number[] => measured[variant][0] ?? [];
   const variants = {} as Record<ParseVariant, ParseFigure>;
   for (const variant of PARSE_VARIANTS) {
-    const perRound = runs[variant].map((us, index) => us / (runs.plain[index] as number));
-    variants[variant] = { us: round(median(runs[variant]), 1), vsPlain: round(median(perRound), 2) };
+    const perRound = usOf(variant).map((us, index) => us / (usOf("plain")[index] as number));
+    variants[variant] = { us: round(median(usOf(variant)), 1), vsPlain: round(median(perRound), 2) };
   }
   return { profiles: pageSize, bytes: Buffer.byteLength(plain), unsafeIntegers: ids.length, variants };
 }

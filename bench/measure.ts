@@ -96,3 +96,29 @@ export async function withPeakRss<T>(work: () => Promise<T>): Promise<Timed<T>> 
     clearInterval(timer);
   }
 }
+
+/**
+ * The variants take turns, round after round, so drift on the machine hits them all alike. Each round
+ * measures every variant once for each setting, in an order rotated by one each round so that no
+ * variant always runs first or last, and each from a collected heap, so no variant pays for the
+ * garbage the one before it left. Returns, by variant, for each setting (in the order given) the
+ * figure of each round.
+ */
+export async function inRotatingRounds<V extends string, S, F>(
+  variants: readonly V[],
+  settings: readonly S[],
+  rounds: number,
+  measure: (variant: V, setting: S) => F | Promise<F>,
+): Promise<Record<V, F[][]>> {
+  const figures = Object.fromEntries(variants.map((variant) => [variant, settings.map((): F[] => [])])) as Record<V, F[][]>;
+  for (let round = 0; round < rounds; round++) {
+    const order = variants.map((_, i) => variants[(i + round) % variants.length] as V);
+    for (const [index, setting] of settings.entries()) {
+      for (const variant of order) {
+        collectGarbage();
+        figures[variant][index]?.push(await measure(variant, setting));
+      }
+    }
+  }
+  return figures;
+}

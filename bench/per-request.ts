@@ -5,7 +5,7 @@
  * The variants take turns, round after round, so drift on the machine hits them all alike; each
  * figure is the round with the median rate.
  */
-import { collectGarbage, medianRun, throughput, type Throughput } from "./measure";
+import { inRotatingRounds, medianRun, throughput, type Throughput } from "./measure";
 import { BenchRuntime, type EmulatorAddress } from "./node-red-runtime";
 import { PAGE_BODY, PAGE_PATH, rawClient } from "./raw-undici";
 
@@ -49,25 +49,10 @@ export async function perRequest(emulator: EmulatorAddress): Promise<PerRequestR
     // Warm-up: JIT, keep-alive sockets up to concurrency 64, the first-use paths of every node.
     for (const variant of VARIANTS) await throughput(64, 1_000, operations[variant]);
 
-    const runs = new Map<string, Throughput[]>();
-    for (let round = 0; round < ROUNDS; round++) {
-      // Rotate the order each round so no variant always runs first or last.
-      const order = VARIANTS.map((_, i) => VARIANTS[(i + round) % VARIANTS.length] as Variant);
-      for (const { concurrency, requests } of LOADS) {
-        for (const variant of order) {
-          const key = `${variant}@${concurrency}`;
-          // Each variant starts from a collected heap, so no variant pays for the garbage the
-          // previous one left (the core http request node leaves the most).
-          collectGarbage();
-          runs.set(key, [...(runs.get(key) ?? []), await throughput(concurrency, requests, operations[variant])]);
-        }
-      }
-    }
+    // Each variant starts from a collected heap: the core http request node leaves the most garbage.
+    const runs = await inRotatingRounds(VARIANTS, LOADS, ROUNDS, (variant, { concurrency, requests }) => throughput(concurrency, requests, operations[variant]));
     const result = {} as PerRequestResult;
-    for (const variant of VARIANTS) {
-      const rounds = LOADS.map(({ concurrency }) => runs.get(`${variant}@${concurrency}`) ?? []);
-      result[variant] = { median: rounds.map(medianRun), rounds };
-    }
+    for (const variant of VARIANTS) result[variant] = { median: runs[variant].map(medianRun), rounds: runs[variant] };
     return result;
   } finally {
     await runtime.stop();

@@ -1,8 +1,9 @@
-import { templateItem, type TemplateSource } from "./automation-data";
+import { templateItem, type Template, type TemplateSource } from "./automation-data";
 import type { PhoneConfig, Run, Schedule, ScheduleType } from "./automation-state";
 import { CODES } from "./codes";
 import { formatUtc, parseUtc } from "./dates";
 import { pageOf, readPageRequest } from "./paging";
+import { matchingAll, whenSent } from "./list-filter";
 import { fail, isReply, ok, type Reply } from "./replies";
 import { containsIgnoringCase, ParamError, readBoolean, readId, readInteger, readObject, readString, readText, requireFields, requireId, requireText, type Body } from "./request-fields";
 import { PATH_ID, type Route } from "./routes";
@@ -30,12 +31,12 @@ function parametersOf(text: string | undefined): Record<string, unknown> | undef
 
 function templatePage(state: EmulatorState, body: Body, source: TemplateSource): Reply {
   const page = readPageRequest(body, state.options.maxPageSize);
-  const searchKey = readText(body, "searchKey");
-  const desc = source === "PERSONAL" ? readText(body, "desc") : undefined;
-  const templates = state.automation.templates.filter(
-    (t) => t.source === source && (searchKey === undefined || containsIgnoringCase(t.title, searchKey)) && (desc === undefined || containsIgnoringCase(t.description, desc)),
-  );
-  return ok(pageOf(templates.map(templateItem), page));
+  const matches = matchingAll<Template>([
+    (t) => t.source === source,
+    whenSent(readText(body, "searchKey"), (t, searchKey) => containsIgnoringCase(t.title, searchKey)),
+    whenSent(source === "PERSONAL" ? readText(body, "desc") : undefined, (t, desc) => containsIgnoringCase(t.description, desc)),
+  ]);
+  return ok(pageOf(state.automation.templates.filter(matches).map(templateItem), page));
 }
 
 function saveOnce(state: EmulatorState, body: Body): Reply {
@@ -131,13 +132,12 @@ function scheduleItem(schedule: Schedule): Record<string, unknown> {
 
 function schedulePage(state: EmulatorState, body: Body): Reply {
   const page = readPageRequest(body, state.options.maxPageSize);
-  const enabled = readBoolean(body, "enabled");
-  const searchKey = readText(body, "searchKey");
-  const taskState = readInteger(body, "taskState");
-  const matches = (s: Schedule): boolean =>
-    (enabled === undefined || enabled) &&
-    (taskState === undefined || s.taskState === taskState) &&
-    (searchKey === undefined || [s.taskName, s.notes, s.template.title].some((text) => containsIgnoringCase(text, searchKey)));
+  const matches = matchingAll<Schedule>([
+    // Every schedule here is enabled, so `enabled: false` matches none.
+    whenSent(readBoolean(body, "enabled"), (_s, enabled) => enabled),
+    whenSent(readText(body, "searchKey"), (s, searchKey) => [s.taskName, s.notes, s.template.title].some((text) => containsIgnoringCase(text, searchKey))),
+    whenSent(readInteger(body, "taskState"), (s, taskState) => s.taskState === taskState),
+  ]);
   return ok(pageOf(state.automation.schedules.filter(matches).map(scheduleItem), page));
 }
 
@@ -168,29 +168,17 @@ function runItem(run: Run): Record<string, unknown> {
 
 function runPage(state: EmulatorState, body: Body): Reply {
   const page = readPageRequest(body, state.options.maxPageSize);
-  const taskId = readId(body, "taskId");
-  const templateId = readId(body, "templateId");
-  const cloudPhoneId = readId(body, "cloudPhoneId");
-  const taskState = readInteger(body, "taskState");
-  const taskName = readText(body, "taskName");
-  const templateTitle = readText(body, "templateTitle");
-  const cloudPhoneName = readText(body, "cloudPhoneName");
-  const beginTime = readText(body, "beginTime");
-  const endTime = readText(body, "endTime");
-  const matches = (run: Run): boolean => {
-    const trigger = formatUtc(run.triggerMs);
-    return (
-      (taskId === undefined || run.schedule.id === taskId) &&
-      (templateId === undefined || run.schedule.template.id === templateId) &&
-      (cloudPhoneId === undefined || run.phone.phone.id === cloudPhoneId) &&
-      (taskState === undefined || run.taskState === taskState) &&
-      (taskName === undefined || containsIgnoringCase(run.schedule.taskName, taskName)) &&
-      (templateTitle === undefined || containsIgnoringCase(run.schedule.template.title, templateTitle)) &&
-      (cloudPhoneName === undefined || containsIgnoringCase(run.phone.phone.envName, cloudPhoneName)) &&
-      (beginTime === undefined || trigger >= beginTime) &&
-      (endTime === undefined || trigger <= endTime)
-    );
-  };
+  const matches = matchingAll<Run>([
+    whenSent(readId(body, "taskId"), (run, taskId) => run.schedule.id === taskId),
+    whenSent(readId(body, "templateId"), (run, templateId) => run.schedule.template.id === templateId),
+    whenSent(readId(body, "cloudPhoneId"), (run, cloudPhoneId) => run.phone.phone.id === cloudPhoneId),
+    whenSent(readInteger(body, "taskState"), (run, taskState) => run.taskState === taskState),
+    whenSent(readText(body, "taskName"), (run, taskName) => containsIgnoringCase(run.schedule.taskName, taskName)),
+    whenSent(readText(body, "templateTitle"), (run, templateTitle) => containsIgnoringCase(run.schedule.template.title, templateTitle)),
+    whenSent(readText(body, "cloudPhoneName"), (run, cloudPhoneName) => containsIgnoringCase(run.phone.phone.envName, cloudPhoneName)),
+    whenSent(readText(body, "beginTime"), (run, beginTime) => formatUtc(run.triggerMs) >= beginTime),
+    whenSent(readText(body, "endTime"), (run, endTime) => formatUtc(run.triggerMs) <= endTime),
+  ]);
   const items = state.automation.runs.filter(matches).map(runItem);
   return ok(pageOf(items, page));
 }

@@ -1,26 +1,19 @@
+import { matchingAll, whenSent } from "./list-filter";
 import { usableByCloudPhones } from "./proxy-data";
 import { containsIgnoringCase, readBoolean, readId, readInteger, readIntegerList, readText, type Body } from "./request-fields";
 import type { ProxyInfo } from "./types";
 
 /** The filters of /api/proxyInfo/page as the shared spec defines them; a proxy must match all that are sent. */
 export function proxyFilter(body: Body): (proxy: ProxyInfo) => boolean {
-  const id = readId(body, "id");
-  const cloudPhonesOnly = readBoolean(body, "isCloudPhoneProxy") === true;
-  const category = readInteger(body, "proxyCategoryType");
-  const ip = readText(body, "proxyIp");
-  const name = readText(body, "proxyName");
-  const providers = readIntegerList(body, "proxyProviders");
-  const status = readInteger(body, "proxyStatus");
-  const check = readInteger(body, "proxyCheckStatus");
-  const types = readIntegerList(body, "proxyTypes");
-  return (proxy) =>
-    (id === undefined || proxy.id === id) &&
-    (!cloudPhonesOnly || usableByCloudPhones(proxy)) &&
-    (category === undefined || proxy.proxyCategoryType === category) &&
-    (ip === undefined || proxy.proxyIp.includes(ip)) &&
-    (name === undefined || containsIgnoringCase(proxy.proxyName, name)) &&
-    (providers === undefined || providers.includes(proxy.proxyProvider)) &&
-    (status === undefined || proxy.proxyStatus === status) &&
-    (check === undefined || proxy.proxyCheckStatus === check) &&
-    (types === undefined || types.includes(proxy.proxyType));
+  return matchingAll<ProxyInfo>([
+    whenSent(readId(body, "id"), (proxy, id) => proxy.id === id),
+    readBoolean(body, "isCloudPhoneProxy") === true ? usableByCloudPhones : undefined,
+    whenSent(readInteger(body, "proxyCategoryType"), (proxy, category) => proxy.proxyCategoryType === category),
+    whenSent(readText(body, "proxyIp"), (proxy, ip) => proxy.proxyIp.includes(ip)),
+    whenSent(readText(body, "proxyName"), (proxy, name) => containsIgnoringCase(proxy.proxyName, name)),
+    whenSent(readIntegerList(body, "proxyProviders"), (proxy, providers) => providers.includes(proxy.proxyProvider)),
+    whenSent(readInteger(body, "proxyStatus"), (proxy, status) => proxy.proxyStatus === status),
+    whenSent(readInteger(body, "proxyCheckStatus"), (proxy, check) => proxy.proxyCheckStatus === check),
+    whenSent(readIntegerList(body, "proxyTypes"), (proxy, types) => types.includes(proxy.proxyType)),
+  ]);
 }

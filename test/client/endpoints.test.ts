@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { ENDPOINTS, MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginInputError, MoreLoginRateLimitError, MoreLoginTimeoutError, PreparedBody, endpointAt } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
-import { useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clearFaults, resetBeforeEach, useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
 import { errorOf, track } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
@@ -17,10 +17,7 @@ function bodiesFor(emulator: Emulator, path: string): unknown[] {
 describe("client: the endpoint table", () => {
   const { emulator } = useEmulator();
   const clientWith = useClients(emulator);
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
+  resetBeforeEach(emulator, clearFaults);
 
   describe("list groups", () => {
     it("always sends groupName, pageNo and pageSize, with '', 1 and 10 when left out", async () => {

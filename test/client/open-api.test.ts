@@ -1,17 +1,14 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginClient, fetchAll } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
-import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
+import { clearFaults, clientFor, rejection, requests, resetBeforeEach, useEmulator } from "../support/emulator";
 
 const TOKEN_ROUTE = "open POST /oauth2/token";
 const APPS_ROUTE = "open POST /cloudphone/app/page";
 
 describe("client: Open API and its token", () => {
   const { emulator } = useEmulator({ apps: 30 });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
+  resetBeforeEach(emulator, clearFaults);
 
   it("gets a token with client credentials and sends it as a Bearer header", async () => {
     const client = clientFor(emulator());

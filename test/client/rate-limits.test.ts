@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
 import { shiftClock } from "../support/clock";
-import { useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clearFaults, resetBeforeEach, useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
 import { errorOf, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
@@ -19,10 +19,7 @@ const SHORT_WAIT = { maxRateLimitWaitMs: 50, baseDelayMs: 5, maxDelayMs: 20 };
 describe("client: rate-limit replies (HTTP 429)", () => {
   const { emulator } = useEmulator();
   const clientWith = useClients(emulator);
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
+  resetBeforeEach(emulator, clearFaults);
 
   /** Resolves once the emulator has answered `count` requests with an injected 429 and the client has had a moment to read it. */
   async function refusedTimes(count: number): Promise<void> {

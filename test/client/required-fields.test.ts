@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { ENDPOINTS, MoreLoginInputError, MoreLoginNetworkError, PreparedBody, type EndpointName } from "../../src/client";
 import { prepareBody } from "../../src/client/request-body";
 import type { Emulator } from "../../src/emulator";
-import { rejection, requests, useClients, useEmulator } from "../support/emulator";
+import { clearFaults, rejection, requests, resetBeforeEach, useClients, useEmulator } from "../support/emulator";
 
 /** The bodies of the requests the emulator got for one path. */
 function bodiesFor(emulator: Emulator, path: string): unknown[] {
@@ -115,10 +115,7 @@ describe("client: request bodies of the workflow endpoints, checked before anyth
   describe("against the emulator", () => {
     const { emulator } = useEmulator({ cloudPhones: 4 });
     const clientWith = useClients(emulator);
-    beforeEach(() => {
-      emulator().resetStats();
-      emulator().setFaults({});
-    });
+    resetBeforeEach(emulator, clearFaults);
 
     const phoneId = (): string => {
       const id = emulator().data.cloudPhones[0]?.id;

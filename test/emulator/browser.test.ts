@@ -9,7 +9,7 @@ import { BrowserStartError, launchChromium } from "../../src/emulator/chromium";
 import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { exitOf, runCli, waitFor } from "../support/cli";
 import { rejection, useEmulator } from "../support/emulator";
-import { call, dataOf, expectError } from "../support/http";
+import { call, dataOf, expectError, refused } from "../support/http";
 import { childrenWith, commandLineOf, isRunning, killAll, processesNaming, userDataDirOf, waitUntil } from "../support/processes";
 
 const FOLDER_PREFIX = "morelogin-emulator-chromium-";
@@ -29,16 +29,6 @@ interface DebugInfo {
 
 /** The browsers the emulators of this process run now (their helper processes are not children of ours). */
 const ourBrowsers = (): number[] => childrenWith("--remote-debugging-pipe");
-
-async function refused(url: string): Promise<boolean> {
-  try {
-    await fetch(url);
-    return false;
-  } catch (error) {
-    const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-    return cause?.code === "ECONNREFUSED";
-  }
-}
 
 async function versionOf(port: string): Promise<Record<string, string>> {
   return (await (await fetch(`http://127.0.0.1:${port}/json/version`)).json()) as Record<string, string>;

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
 import { call, dataOf, envelopeOf, expectError } from "../support/http";
-import { bearer, requests, useEmulator } from "../support/emulator";
+import { bearer, clearFaults, requests, resetBeforeEach, useEmulator } from "../support/emulator";
 
 /** Sends a request with node:http and reports how it ended. */
 function rawPost(url: string, body: string): Promise<{ status?: number; error?: string }> {
@@ -22,10 +22,7 @@ describe("emulator: scripted faults", () => {
   const page = "/api/env/page";
   const injected = (kind: FaultKind): number => emulator().stats.faultsInjected[kind];
   // Each test starts from zero counters and no random faults, whichever tests ran before it.
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
+  resetBeforeEach(emulator, clearFaults);
 
   it("http503: HTTP 503 with the envelope, then normal again", async () => {
     emulator().script({ kind: "http503", api: "local", path: page });

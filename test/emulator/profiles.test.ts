@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { startEmulator } from "../../src/emulator";
-import { call, dataOf, expectError } from "../support/http";
+import { call, dataOf, expectError, refused } from "../support/http";
 import { useEmulator } from "../support/emulator";
 
 interface StartData {
@@ -12,16 +12,6 @@ interface StartData {
 }
 
 const WEBDRIVER = "C:\\Users\\emulator\\AppData\\Roaming\\MoreLogin\\env-kit\\Core\\chrome_64_142.9\\webdriver.exe";
-
-async function refused(url: string): Promise<boolean> {
-  try {
-    await fetch(url);
-    return false;
-  } catch (error) {
-    const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
-    return cause?.code === "ECONNREFUSED";
-  }
-}
 
 describe("emulator: profile start, close, status", () => {
   const { emulator } = useEmulator({ profiles: 5 });

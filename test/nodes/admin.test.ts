@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { DEFAULT_RETRY } from "../../src/client/retry";
-import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
+import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 
@@ -15,17 +15,10 @@ const API_KEY = "admin-api-key-6605";
 
 describe("nodes: editor pickers and connection test (admin endpoints)", () => {
   const { emulator } = useEmulator({ profiles: 30, localToken: TOKEN, apiKey: API_KEY });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
+  useNodeRed(emulator);
   beforeEach(async () => {
-    emulator().resetStats();
     await loadFlow(flowWith(emulator(), { type: "morelogin-list-tags" }), credentialsFor(emulator()));
   });
-  afterEach(() => helper.unload());
 
   const post = (path: string, body: object) => helper.request().post(path).send(body).set("content-type", "application/json");
 

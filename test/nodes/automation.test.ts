@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { CloudPhone, Emulator } from "../../src/emulator";
-import { credentialsFor, flowWith, helper, useNodeRed } from "../support/node-red";
-import { sleep, useEmulator } from "../support/emulator";
+import { flowWith, helper, useNodeRed } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
 import { call, dataOf, type PageShape } from "../support/http";
-import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, failed, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
 import { startWiretap } from "../support/wiretap";
 
 const AUTOMATION = "morelogin-automation";
@@ -55,17 +55,10 @@ describe("nodes: automation", () => {
   let personal: Template[] = [];
   const runsOf = (taskId: string): Promise<Run[]> => listed<Run>(emulator(), "/subTask/page", { taskId });
 
+  useNodeRed(emulator);
   before(async () => {
-    await new Promise<void>((resolve) => helper.startServer(resolve));
     market = await listed<Template>(emulator(), "/template/market/page");
     personal = await listed<Template>(emulator(), "/template/personal/page");
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
   });
 
   describe("templates", () => {
@@ -306,16 +299,9 @@ describe("nodes: automation, while a run takes long", () => {
   const take = phoneTaker(emulator);
   let templateId = "";
 
+  useNodeRed(emulator);
   before(async () => {
-    await new Promise<void>((resolve) => helper.startServer(resolve));
     templateId = templateTitled(await listed<Template>(emulator(), "/template/market/page"), "Open the app store");
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await helper.unload();
   });
 
   it("a runOnce wait that runs out of time is an error of kind timeout naming each run's last state", async () => {
@@ -329,15 +315,9 @@ describe("nodes: automation, while a run takes long", () => {
 
   it("a redeploy during a runOnce wait ends the message once and stops polling", async () => {
     const phone = take();
-    const polls = (): number => requestsAt(emulator(), `${RPA}/subTask/page`).length;
     const flow = flowWith(emulator(), { type: AUTOMATION, action: "runOnce", templateId, phoneId: phone.id, wait: true }, NO_PACING);
-    const ended = await redeployWhile(flow, credentialsFor(emulator()), { payload: "" }, () => polls() >= 2, "the node is polling");
-    await eventually(() => ended.length > 0, "the message has ended");
-    const polled = polls();
-    // Longer than the poll's longest pause so far: a poll that went on would show.
-    await sleep(4_000);
+    const ended = await redeployWhilePolling(emulator(), flow, `${RPA}/subTask/page`, "run request");
     assert.deepEqual(ended, ["automation failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight"]);
-    assert.equal(polls(), polled, "no run request after the redeploy");
     assert.equal(requestsAt(emulator(), `${RPA}/onceTask/save`).length, 1);
   });
 

@@ -4,9 +4,9 @@ import type { App, CloudPhone, Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { solidPng } from "../../src/emulator/png";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
-import { sleep, useEmulator } from "../support/emulator";
+import { clearFaults, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
-import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, eventuallyAsync, failed, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, eventuallyAsync, failed, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
 import { startWiretap } from "../support/wiretap";
 
 const PHONE = "morelogin-cloud-phone";
@@ -33,19 +33,7 @@ describe("nodes: cloud phone", () => {
   const info = (id: string) => local<Record<string, unknown> & { envStatus: number; skuId: string }>("/info", { id });
   const installed = async (id: string): Promise<string[]> => (await local<Array<{ packageName: string }>>("/app/installedList", { id })).map((app) => app.packageName);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
-  afterEach(async () => {
-    await helper.unload();
-  });
+  useNodeRed(emulator, clearFaults);
 
   describe("info", () => {
     it("replies the emulator's detail of the phone the node names (Local API)", async () => {
@@ -328,15 +316,9 @@ describe("nodes: cloud phone, while a phone takes long to boot", () => {
 
   it("a redeploy during a power-on wait ends the message once and stops polling", async () => {
     const phone = take((p) => p.envStatus === OFF);
-    const polls = (): number => requestsAt(emulator(), "/cloudphone/info").length;
     const flow = flowWith(emulator(), { type: PHONE, api: "open", action: "powerOn", phoneId: phone.id, wait: true }, NO_PACING);
-    const ended = await redeployWhile(flow, credentialsFor(emulator()), { payload: "" }, () => polls() >= 2, "the node is polling");
-    await eventually(() => ended.length > 0, "the message has ended");
-    const polled = polls();
-    // Longer than the poll's longest pause so far: a poll that went on would show.
-    await sleep(4_000);
+    const ended = await redeployWhilePolling(emulator(), flow, "/cloudphone/info", "info request");
     assert.deepEqual(ended, ["cloud phone failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight"]);
-    assert.equal(polls(), polled, "no info request after the redeploy");
     assert.equal(requestsAt(emulator(), "/cloudphone/powerOn").length, 1);
   });
 

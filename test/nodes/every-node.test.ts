@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { Emulator } from "../../src/emulator";
-import { helper, sendTo, statusCalls, type Outcome } from "../support/node-red";
+import { sendTo, statusCalls, useNodeRed, type Outcome } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
-import { useEmulator } from "../support/emulator";
+import { useEmulator, type EmulatorReset } from "../support/emulator";
 import { call } from "../support/http";
 
 interface Case {
@@ -172,19 +172,12 @@ function assertContains(actual: unknown, expected: unknown): void {
   assert.deepEqual(actual, expected);
 }
 
+/** Some cases set a Local API token on the emulator; the next test starts without one. */
+const withoutLocalToken: EmulatorReset = (emulator) => emulator.setLocalToken(undefined);
+
 describe("nodes: every operation node", () => {
   const { emulator } = useEmulator({ profiles: 20, apps: 12 });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setLocalToken(undefined);
-  });
-  afterEach(() => helper.unload());
+  useNodeRed(emulator, withoutLocalToken);
 
   /** The case's node gets one message that carries upstream properties. */
   function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<Outcome> {

@@ -5,9 +5,9 @@ import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import { DEFAULT_RETRY } from "../../src/client/retry";
 import type { ScriptedFault } from "../../src/emulator";
-import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, settle, statusCalls, type FlowNode, type Msg } from "../support/node-red";
+import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, settle, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
-import { useEmulator } from "../support/emulator";
+import { clearFaults, useEmulator } from "../support/emulator";
 import { OUTCOME_MS, eventually } from "../support/outcome";
 import { SecretScanner } from "../support/secrets";
 import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
@@ -17,17 +17,7 @@ const API_KEY = "open-api-key-do-not-leak-9921";
 
 describe("nodes: errors, status, secrets and lifecycle", () => {
   const { emulator } = useEmulator({ profiles: 12, localToken: LOCAL_TOKEN, apiKey: API_KEY });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
-  afterEach(() => helper.unload());
+  useNodeRed(emulator, clearFaults);
 
   const errorOf = (msg: Msg | undefined): { message: string } => msg?.error as { message: string };
 
@@ -264,6 +254,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
 describe("nodes: a browser that does not answer on its debug port", () => {
   let server: Server;
   let localUrl = "";
+  useNodeRed();
   before(async () => {
     const deadPort = await freePort();
     server = createServer((req, res) => {
@@ -273,13 +264,10 @@ describe("nodes: a browser that does not answer on its debug port", () => {
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     localUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
-  afterEach(() => helper.unload());
 
   it("still succeeds, with cdpUrl and a warning instead of webSocketDebuggerUrl", async () => {
     const flow: FlowNode[] = [

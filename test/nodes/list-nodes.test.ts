@@ -1,17 +1,10 @@
 import assert from "node:assert/strict";
-import { credentialsFor, flowWith, helper, sendAndCollect, sendTo, type Msg } from "../support/node-red";
+import { credentialsFor, flowWith, helper, sendAndCollect, sendTo, useNodeRed, type Msg } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 
 describe("nodes: list nodes", () => {
   const { emulator } = useEmulator({ profiles: 235, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => emulator().resetStats());
-  afterEach(() => helper.unload());
+  useNodeRed(emulator);
 
   /** Sends one message to `node` and returns every message it sent on, which must be `count`. */
   async function run(node: Record<string, unknown>, input: Record<string, unknown> = { payload: "" }, count = 1): Promise<Msg[]> {

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { Collector, NODE_MODULES, catchNode, completeNode, credentialsFor, flowWith, helper, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
-import { sleep, useEmulator } from "../support/emulator";
+import { useEmulator } from "../support/emulator";
 import { call, dataOf, getJson } from "../support/http";
-import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, infoOf, onlyBodyAt, redeployWhile, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, infoOf, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
 
 const STATUS = "/api/env/status";
 const changeNode = require(require.resolve("@node-red/nodes/core/function/15-change.js", { paths: [require.resolve("node-red/package.json")] })) as (RED: unknown) => void;
@@ -117,13 +117,8 @@ describe("nodes: profile status, and the profile a message carries", () => {
   it("a redeploy during a wait ends the message once and stops polling", async () => {
     const envId = freshProfile();
     const flow = flowWith(emulator(), { type: "morelogin-profile-status", envId, envIdType: "str", waitFor: "running", timeout: "600", timeoutType: "num" }, NO_PACING);
-    const ended = await redeployWhile(flow, credentialsFor(emulator()), { payload: "" }, () => requestsAt(emulator(), STATUS).length >= 2, "the node is polling");
-    await eventually(() => ended.length > 0, "the message has ended");
-    const polled = requestsAt(emulator(), STATUS).length;
-    // Longer than the poll's longest pause so far: a poll that went on would show.
-    await sleep(4_000);
+    const ended = await redeployWhilePolling(emulator(), flow, STATUS, "status request");
     assert.deepEqual(ended, ["profile status failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight"]);
-    assert.equal(requestsAt(emulator(), STATUS).length, polled, "no status request after the redeploy");
   });
 
   it("refuses, before sending anything, no profile and a 64-bit ID given as a number", async () => {

@@ -1,23 +1,13 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, settle, statusCalls, type Msg } from "../support/node-red";
-import { requests, useEmulator } from "../support/emulator";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, settle, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { clearFaults, requests, useEmulator } from "../support/emulator";
 
 const PAGE = "local POST /api/env/page";
 
 describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)", () => {
   const { emulator } = useEmulator({ profiles: 5, apps: 3 });
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(() => {
-    emulator().resetStats();
-    emulator().setFaults({});
-  });
-  afterEach(() => helper.unload());
+  useNodeRed(emulator, clearFaults);
 
   /** `msg.morelogin` of a message that must be there. */
   const infoOf = (msg: Msg | undefined): { api: string; path: string; requestId?: string; error: Record<string, unknown> } => {

@@ -3,7 +3,7 @@ import { createServer, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, type FlowNode } from "../support/node-red";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
 import { SecretScanner } from "../support/secrets";
 import { hostileMessage, hostileValues, mulberry32 } from "./hostile-values";
 
@@ -39,6 +39,7 @@ describe("reliability: hostile input", function () {
   let canaryHits = 0;
   const prototypeBefore = prototypeSnapshot();
 
+  useNodeRed();
   before(async () => {
     canary = createServer((req, res) => {
       canaryHits++;
@@ -48,11 +49,8 @@ describe("reliability: hostile input", function () {
     await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
     canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
     emulator = await startEmulator({ profiles: 40, localToken: "fuzz-local-token-8812" });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
     await emulator.close();
     await new Promise<void>((resolve) => canary.close(() => resolve()));
   });

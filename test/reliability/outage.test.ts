@@ -3,19 +3,18 @@ import { createServer, type Server, type Socket } from "node:net";
 import type { NodeMessage } from "node-red";
 import { MoreLoginClient, MoreLoginTimeoutError } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { Collector, credentialsFor, flowWith, helper, loadFlow } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, useNodeRed } from "../support/node-red";
 
 describe("reliability: a desktop client that goes away and comes back", function () {
   this.timeout(120_000);
   let emulator: Emulator;
 
+  useNodeRed();
+  // The test closes this emulator and starts another on the same ports, so it is not useEmulator's.
   before(async () => {
     emulator = await startEmulator({ profiles: 30 });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
     await emulator.close();
   });
 

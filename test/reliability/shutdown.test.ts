@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { credentialsFor, flowWith, helper, loadFlow, settle } from "../support/node-red";
+import { credentialsFor, flowWith, helper, loadFlow, settle, useNodeRed } from "../support/node-red";
 
 const REDEPLOYS = 100;
 const IN_FLIGHT = 5;
@@ -21,12 +21,12 @@ describe("reliability: redeploys with requests in flight", function () {
   this.timeout(300_000);
   let emulator: Emulator;
 
+  useNodeRed();
+  // The test closes this emulator and starts another, so it is not useEmulator's.
   before(async () => {
     emulator = await startEmulator({ profiles: 50 });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
     await emulator.close();
   });
 

@@ -20,6 +20,20 @@ export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Em
   };
 }
 
+/** A suite's own reset of the emulator before each test, after its counters are reset. */
+export type EmulatorReset = (emulator: Emulator) => void;
+
+/** Clears the fault rates a test set, so the next test starts with none. */
+export const clearFaults: EmulatorReset = (emulator) => emulator.setFaults({});
+
+/** Before each test of the suite: the emulator's counters reset, then the suite's own `reset`. */
+export function resetBeforeEach(emulator: () => Emulator, reset?: EmulatorReset): void {
+  beforeEach(() => {
+    emulator().resetStats();
+    reset?.(emulator());
+  });
+}
+
 export function clientFor(emulator: Emulator, settings: ClientSettings = {}): MoreLoginClient {
   return new MoreLoginClient({
     localUrl: emulator.localUrl,

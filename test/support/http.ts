@@ -86,3 +86,14 @@ export function getJson(url: string): Promise<Record<string, unknown>> {
       .end();
   });
 }
+
+/** Whether a GET of `url` is refused at the TCP level (nothing listens on its port); any answer is false. */
+export async function refused(url: string): Promise<boolean> {
+  try {
+    await fetch(url);
+    return false;
+  } catch (error) {
+    const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
+    return cause?.code === "ECONNREFUSED";
+  }
+}

@@ -3,7 +3,7 @@ import type { Node, NodeMessage } from "node-red";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
-import { sleep } from "./emulator";
+import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
@@ -183,16 +183,17 @@ export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; 
 
 /**
  * A suite's Node-RED runtime: started before its tests, stopped after them, its flows unloaded after
- * each test; with `emulator`, the emulator's counters are reset before each test.
+ * each test; with `emulator`, the emulator's counters are reset before each test, and then `reset` runs.
+ * Hooks the suite registers after this call run after these.
  */
-export function useNodeRed(emulator?: () => Emulator): void {
+export function useNodeRed(emulator?: () => Emulator, reset?: EmulatorReset): void {
   before((done) => {
     helper.startServer(done);
   });
   after((done) => {
     helper.stopServer(done);
   });
-  if (emulator) beforeEach(() => emulator().resetStats());
+  if (emulator) resetBeforeEach(emulator, reset);
   afterEach(async () => {
     await helper.unload();
   });

@@ -137,6 +137,21 @@ export async function redeployWhile(flow: FlowNode[], credentials: Record<string
   return ended;
 }
 
+/**
+ * redeployWhile for a node that polls `pollPath` (on `emulator`): the redeploy comes once it has
+ * polled twice, and no poll may follow it. Returns the texts the node ended its messages with.
+ */
+export async function redeployWhilePolling(emulator: Emulator, flow: FlowNode[], pollPath: string, pollName: string): Promise<string[]> {
+  const polls = (): number => requestsAt(emulator, pollPath).length;
+  const ended = await redeployWhile(flow, credentialsFor(emulator), { payload: "" }, () => polls() >= 2, "the node is polling");
+  await eventually(() => ended.length > 0, "the message has ended");
+  const polled = polls();
+  // Longer than the poll's longest pause so far: a poll that went on would show.
+  await sleep(4_000);
+  assert.equal(polls(), polled, `no ${pollName} after the redeploy`);
+  return ended;
+}
+
 /** Polls (never a fixed sleep) until `condition` holds. */
 export function eventually(condition: () => boolean, what: string): Promise<void> {
   return waitUntil(condition, what, OUTCOME_MS);
