@@ -5,6 +5,7 @@ import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
 import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
+import { OUTCOME_MS } from "./settle";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
@@ -101,7 +102,7 @@ export class Collector {
   }
 
   /** Resolves when `count` messages have arrived; rejects after `ms`. */
-  next(count = 1, ms = 10_000): Promise<NodeMessage[]> {
+  next(count = 1, ms = OUTCOME_MS): Promise<NodeMessage[]> {
     if (this.messages.length >= count) return Promise.resolve(this.messages.slice());
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`expected ${count} message(s), got ${this.messages.length}`)), ms);
@@ -146,7 +147,7 @@ export const QUIET_MS = 100;
  * is quiet: no new message at any helper node for QUIET_MS. Every message counts, so a node that
  * sends one message too many, or ends a message twice, is seen.
  */
-export async function sendAndCollect(flow: FlowNode[], input: Record<string, unknown>, credentials: Record<string, Record<string, string>> = {}, ms = 10_000): Promise<Outcome> {
+export async function sendAndCollect(flow: FlowNode[], input: Record<string, unknown>, credentials: Record<string, Record<string, string>> = {}, ms = OUTCOME_MS): Promise<Outcome> {
   await loadFlow(flow, credentials);
   const collectors = flow.filter((node) => node.type === "helper").map((node) => new Collector(node.id));
   const received = Object.fromEntries(collectors.map((collector) => [collector.nodeId, collector.messages as Msg[]]));

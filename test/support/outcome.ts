@@ -4,7 +4,7 @@ import type { Node, NodeMessage } from "node-red";
 import type { Emulator, LoggedRequest } from "../../src/emulator";
 import { credentialsFor, flowWith, helper, loadFlow, sendAndCollect, type FlowNode, type Msg, type Outcome } from "./node-red";
 import { sleep } from "./emulator";
-import { waitUntil } from "./settle";
+import { OUTCOME_MS, waitUntil } from "./settle";
 
 /** What a node puts in `msg.morelogin`. */
 export interface Info {
@@ -24,8 +24,7 @@ export interface Info {
 // biome-ignore lint/correctness/noPrecisionLoss: the lost digits are what the tests check a node refuses
 export const UNSAFE_ID = 1993244721490239488;
 
-/** Long enough for a wait on a slow, busy machine; the tests never measure time. */
-export const OUTCOME_MS = 60_000;
+export { OUTCOME_MS } from "./settle";
 
 /** The config node of these suites: pacing off, so a test's polls and lists are never held back. */
 export const NO_PACING = { localRpm: "0", openRpm: "0" };

@@ -1,5 +1,8 @@
 /** Watching promises from the outside: whether a call has ended yet, and how. */
 
+/** Long enough for a wait on a slow, busy machine; the tests never measure time. */
+export const OUTCOME_MS = 60_000;
+
 export interface Tracked<T> {
   /** True once the promise has resolved or rejected. */
   readonly settled: boolean;
