@@ -24,7 +24,7 @@ function exchange(agent: Agent, url: string, method: "GET" | "POST", body?: obje
   return new Promise((resolve, reject) => {
     const req = request(url, { agent, method, headers: body ? { "content-type": "application/json" } : {} }, (res) => {
       res.resume();
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, reusedSocket: req.reusedSocket, keepAlive: res.headers["keep-alive"] }));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, reusedSocket: req.reusedSocket, keepAlive: String(res.headers["keep-alive"] ?? "") }));
     });
     req.on("error", reject);
     req.end(body ? JSON.stringify(body) : undefined);
