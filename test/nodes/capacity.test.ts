@@ -48,7 +48,10 @@ const STOPPED = "the node was stopped (a deploy or Node-RED shutting down) while
 
 describe("nodes: maxProfiles, a cap on running profiles", () => {
   const { emulator } = useEmulator({ profiles: 40, startDelayMs: 40 });
-  const ids = (from: number, count: number): string[] => emulator().data.profiles.slice(from, from + count).map((profile) => profile.id);
+  const ids = (from: number, count: number): string[] =>
+    emulator()
+      .data.profiles.slice(from, from + count)
+      .map((profile) => profile.id);
 
   before((done) => {
     helper.startServer(done);
@@ -92,7 +95,9 @@ describe("nodes: maxProfiles, a cap on running profiles", () => {
     await statusShown(start, "1 waiting for a free profile, 1 of 1 running");
     assert.equal(requests(emulator(), START), 1, "the second start was not sent");
     assert.deepEqual(
-      emulator().running().map((profile) => profile.envId),
+      emulator()
+        .running()
+        .map((profile) => profile.envId),
       [first],
     );
 
@@ -101,7 +106,9 @@ describe("nodes: maxProfiles, a cap on running profiles", () => {
     const [, next] = await out.next(2, FEW_SECONDS_MS);
     assert.equal((next as Msg).topic, second);
     assert.deepEqual(
-      emulator().running().map((profile) => profile.envId),
+      emulator()
+        .running()
+        .map((profile) => profile.envId),
       [second],
     );
   });
