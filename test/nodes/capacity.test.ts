@@ -125,6 +125,11 @@ describe("nodes: maxProfiles, a cap on running profiles", () => {
     await out.next(1);
     start.receive({ payload: first } as NodeMessage);
     await out.next(2);
+    assert.deepEqual(
+      statusTexts(start).filter((text) => text.includes("waiting")),
+      [],
+      "the second start of the running profile did not wait",
+    );
     start.receive({ payload: second } as NodeMessage);
     await statusShown(start, "1 waiting for a free profile, 1 of 1 running");
     const readsBefore = requests(emulator(), "local POST /api/env/getAllDebugInfo");
