@@ -205,6 +205,8 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export const EXAMPLE_CONFIG_ID = "morelogin-emulator-config";
+/** The config node of the examples that work through many profiles or phones a few at a time (maxProfiles, maxPhones). */
+export const CAPPED_CONFIG_ID = "morelogin-emulator-capped";
 
 export interface ExampleSet {
   flows: FlowNode[];
