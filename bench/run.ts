@@ -7,6 +7,7 @@
 import { availableParallelism } from "node:os";
 import { allPages as allPagesPhase } from "./all-pages";
 import { browserSteps } from "./browser";
+import { capacity as capacityPhase } from "./capacity";
 import { coldStart as coldStartPhase } from "./cold-start";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
@@ -63,6 +64,7 @@ async function main(): Promise<void> {
   const coldStart = await measure("4: Open API cold start, 1,000 concurrent list-apps messages", () => coldStartPhase());
   const allPages = await measure("5: all pages, 100,000 profiles", () => allPagesPhase());
   const rateLimited = await measure("7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)", () => rateLimitedPhase());
+  const capacity = await measure("10: 200 profiles through start, wait, a 1 s step and close with maxProfiles 5", () => capacityPhase());
   const exactJson = await measure("8: reply parsing, parseJsonExact against JSON.parse", () => exactJsonPhase());
   const browserName = "9: the browser node against playwright-core on a held connection, and the first step after start";
   const browser = noBrowser ? skip(browserName, noBrowser) : await measure(browserName, () => browserSteps());
@@ -70,7 +72,7 @@ async function main(): Promise<void> {
   unpinSelf();
   const startup = await measure("6: Node-RED start with and without the package", () => startupPhase());
 
-  const figures: RunFigures = { perRequest, coldStart, allPages, startup, rateLimited, exactJson, browser };
+  const figures: RunFigures = { perRequest, coldStart, allPages, startup, rateLimited, exactJson, browser, capacity };
   const list = ratios(figures);
   const meta = { date: new Date().toISOString(), node: process.version, cores: availableParallelism(), pinned: PINNED, seconds: round((performance.now() - began) / 1000, 1) };
   const file = writeResults(figures, list, meta);
