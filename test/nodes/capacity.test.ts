@@ -155,6 +155,23 @@ describe("nodes: maxProfiles, a cap on running profiles", () => {
     assert.equal(requests(emulator(), START), 1);
   });
 
+  it("with room under maxProfiles, a start that waits for `concurrency` says it waits for a start slot", async () => {
+    const [slow, next] = ids(7, 2);
+    emulator().script({ kind: "latency", api: "local", path: "/api/env/start", latencyMs: 1_500 });
+    await loadFlow(chain(emulator(), [{ type: "morelogin-start-profile" }], { maxProfiles: "5", concurrency: "1" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const start = helper.getNode("n1");
+    start.receive({ payload: slow } as NodeMessage);
+    start.receive({ payload: next } as NodeMessage);
+    await statusShown(start, "1 waiting for a start slot");
+    await out.next(2);
+    assert.equal(
+      statusTexts(start).some((text) => text.includes("free profile")),
+      false,
+      "no message waited for a free profile",
+    );
+  });
+
   it("a setting that is not a whole number makes the config node unusable, with a clear error", async () => {
     await loadFlow(chain(emulator(), [{ type: "morelogin-start-profile" }], { maxProfiles: "many" }), credentialsFor(emulator()));
     const caught = new Collector("caught");

@@ -108,20 +108,18 @@ export class StatusTracker {
     return { fill: "blue", shape: "dot", text };
   }
 
-  /** What the waiting messages wait for, the cap first: it is the one a user set to hold them. */
+  /** What the waiting messages wait for, the caps first: they are what a user set to hold them. */
   private waitingText(): string | undefined {
-    for (const [reason, kind] of [
-      ["profile", "profiles"],
-      ["phone", "phones"],
-    ] as const) {
-      const count = this.waiting[reason];
-      if (count === 0) continue;
-      const usage = this.capacityUsage?.(kind);
-      return this.text(`morelogin.status.waiting.${reason}`, { count, running: usage?.running ?? "?", limit: usage?.limit ?? "?" });
-    }
-    if (this.waiting.start > 0) return this.text("morelogin.status.waiting.start", { count: this.waiting.start });
-    if (this.waiting.turn > 0) return this.text("morelogin.status.queued", { count: this.waiting.turn });
+    const { profile, phone, start, turn } = this.waiting;
+    if (profile > 0) return this.text("morelogin.status.waiting.profile", { count: profile, ...this.usage("profiles") });
+    if (phone > 0) return this.text("morelogin.status.waiting.phone", { count: phone, ...this.usage("phones") });
+    if (start > 0) return this.text("morelogin.status.waiting.start", { count: start });
+    if (turn > 0) return this.text("morelogin.status.queued", { count: turn });
     return undefined;
+  }
+
+  private usage(kind: CapacityKind): { running: number | string; limit: number | string } {
+    return this.capacityUsage?.(kind) ?? { running: "?", limit: "?" };
   }
 
   private show(status: ShownStatus): void {
