@@ -76,8 +76,8 @@ export class BenchRuntime {
     return BenchRuntime.startWith([{ id: CONFIG_ID, emulator }], nodes);
   }
 
-  /** A runtime with the given config nodes, each pointing at its own emulator. */
-  static async startWith(configs: BenchConfig[], nodes: FlowNode[]): Promise<BenchRuntime> {
+  /** A runtime with the given config nodes, each pointing at its own emulator, and any node types of the phase's own. */
+  static async startWith(configs: BenchConfig[], nodes: FlowNode[], extraModules: Array<(RED: NodeAPI) => void> = []): Promise<BenchRuntime> {
     await new Promise<void>((resolve) => helper.startServer(resolve));
     const flow: FlowNode[] = [
       { id: TAB, type: "tab", label: "bench" },
@@ -87,7 +87,7 @@ export class BenchRuntime {
       { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["failed"]] },
       { id: "failed", z: TAB, type: "helper" },
     ];
-    const modules = [...NODE_MODULES, catchNode, joinNode, httpRequestNode, floorNodeModule];
+    const modules = [...NODE_MODULES, catchNode, joinNode, httpRequestNode, floorNodeModule, ...extraModules];
     const credentials = Object.fromEntries(configs.map(({ id, emulator }) => [id, { apiId: emulator.apiId, apiKey: emulator.apiKey }]));
     await helper.load(modules as never, flow as never, credentials as never);
     // The test helper wraps Node.prototype's send/status/log/error in sinon spies that record every

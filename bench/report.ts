@@ -3,6 +3,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
+import type { CapacityResult } from "./capacity";
 import type { ColdStartResult } from "./cold-start";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, round, type Throughput } from "./measure";
@@ -44,6 +45,7 @@ export interface Figures {
   rateLimited: RateLimitedResult;
   exactJson: ExactJsonResult;
   browser: BrowserResult;
+  capacity: CapacityResult;
 }
 
 export type Phase = keyof Figures;
@@ -164,6 +166,18 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       `ms from start profile's reply to the first browser step's result (connect, new tab, demo page loaded), median of ${browser.firstActionMs.length} freshly started profiles`,
     ),
   ],
+  capacity: (cap) => [
+    {
+      ...atLeast(
+        "capacity_efficiency",
+        cap.ratio,
+        0.85,
+        `${cap.profiles} profiles through start → wait until running → 1 s step → close with maxProfiles ${cap.maxProfiles}: ceil(${cap.profiles} ÷ ${cap.maxProfiles}) × one profile's time ÷ wall time; the peak running, counted by the emulator, must be ${cap.maxProfiles} and every message succeed`,
+      ),
+      target: `>= 0.85, peak ${cap.maxProfiles}, 0 failures`,
+      pass: cap.ratio >= 0.85 && cap.peakRunning === cap.maxProfiles && cap.succeeded === cap.profiles,
+    },
+  ],
   startup: (startup) => [reported("startup_added_ms", startup.addedMs, "median Node-RED start with the package installed minus without")],
   exactJson: (parse) =>
     parse.pages.map((page) =>
@@ -185,6 +199,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   allPages: ["all_pages_vs_raw", "all_pages_rss_growth_mb", "split_vs_array_plus_core_split"],
   rateLimited: ["rate_limited_efficiency", "rate_limited_unpaced"],
   browser: ["browser_vs_direct", "browser_first_action_ms"],
+  capacity: ["capacity_efficiency"],
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
 };
@@ -246,6 +261,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| browser node: first step after start profile, ms | ${browser.firstActionMs.join(", ")} |`,
     ],
   },
+  capacity: {
+    label: "a cap on running profiles",
+    rows: (cap) => [
+      `| ${cap.profiles} profiles, maxProfiles ${cap.maxProfiles}, 1 s step each | ${cap.succeeded} succeeded, ${cap.seconds} s (ideal ${cap.idealSeconds} s, one profile ${cap.oneProfileSeconds} s), peak ${cap.peakRunning} running |`,
+    ],
+  },
   startup: {
     label: "Node-RED start",
     rows: (startup) => [
@@ -302,6 +323,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("browser", figures.browser),
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
+    ...otherRows("capacity", figures.capacity),
     "",
     ...parsingRows(figures.exactJson),
     "",

@@ -205,6 +205,8 @@ export function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export const EXAMPLE_CONFIG_ID = "morelogin-emulator-config";
+/** The config node of the examples that work through many profiles or phones a few at a time (maxProfiles, maxPhones). */
+export const CAPPED_CONFIG_ID = "morelogin-emulator-capped";
 
 export interface ExampleSet {
   flows: FlowNode[];
@@ -245,7 +247,8 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
     for (const node of nodes) {
       if (node.type === "tab") continue;
       if (isConfig(node)) {
-        configs.set(node.id, { ...node, ...config });
+        // Only the examples' main config node takes the caller's name: the others keep what sets them apart.
+        configs.set(node.id, { ...node, ...config, ...(node.id === EXAMPLE_CONFIG_ID ? {} : { name: node.name }) });
         continue;
       }
       const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };

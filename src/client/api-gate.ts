@@ -19,7 +19,7 @@ export class ApiGate {
     private readonly now: () => number = Date.now,
   ) {
     this.window = new RequestWindow(now);
-    this.queue = new WaitQueue(closed, "its turn under the rate limit");
+    this.queue = new WaitQueue(closed, "its turn under the rate limit", "turn");
     closed.addEventListener("abort", () => this.stopTimer(), { once: true });
   }
 

@@ -1,9 +1,12 @@
 import { ApiGate } from "./api-gate";
+import type { CapacityKind, CapacityRole, CapacityUsage } from "./capacity";
+import { Capacities, DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-calls";
 import { ConcurrencyLimit } from "./concurrency";
 import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { readEnvelope, type ReadResult } from "./reply-reader";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, MoreLoginRateLimitError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
+import { runningReaders } from "./running-sets";
 import { PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRateLimit, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
 import { TokenCache, type GrantedToken } from "./token-cache";
@@ -43,6 +46,8 @@ export interface ClientSettings {
   apiKey?: string;
   timeouts?: Partial<Timeouts>;
   pacing?: Partial<Pacing>;
+  /** Profiles running and cloud phones powered on at once (default: no limit). */
+  capacity?: Partial<CapacitySettings>;
   retry?: Partial<RetryPolicy>;
   /** Clock for the token cache (tests). */
   now?: () => number;
@@ -73,6 +78,7 @@ interface PreparedCall {
   idempotency: Idempotency;
   timeoutMs: number;
   limited?: boolean;
+  capacity?: CapacityRole;
   allowBareJson?: boolean;
   wholeReply?: boolean;
 }
@@ -142,6 +148,7 @@ export class MoreLoginClient {
   private readonly transport = new Transport();
   private readonly gates: Record<ApiName, ApiGate>;
   private readonly concurrency: ConcurrencyLimit;
+  private readonly capacities: Capacities;
   private readonly tokens: TokenCache;
   private readonly redact: (text: string) => string;
   private lastToken?: string;
@@ -163,6 +170,9 @@ export class MoreLoginClient {
     const closed = this.transport.closedSignal;
     this.gates = { local: new ApiGate(pacing.localRpm, closed), open: new ApiGate(pacing.openRpm, closed) };
     this.concurrency = new ConcurrencyLimit(pacing.concurrency, closed);
+    const capacity = { ...DEFAULT_CAPACITY, ...settings.capacity };
+    for (const [name, value] of Object.entries(capacity)) checkPacing(value, name);
+    this.capacities = new Capacities(capacity, runningReaders(this, closed), closed);
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
     this.localHeaders = requestHeaders(this.localToken);
@@ -199,6 +209,7 @@ export class MoreLoginClient {
         idempotency: definition.idempotency,
         timeoutMs: this.timeoutFor(options, definition),
         limited: definition.limited,
+        capacity: definition.capacity,
       },
       options,
     );
@@ -233,6 +244,7 @@ export class MoreLoginClient {
         idempotency: known?.idempotency ?? (request.method === "GET" ? "read" : "write"),
         timeoutMs: this.timeoutFor(options, known),
         limited: known?.limited,
+        capacity: known?.capacity,
         allowBareJson: true,
         wholeReply: request.wholeReply,
       },
@@ -253,8 +265,18 @@ export class MoreLoginClient {
     await this.transport.close();
   }
 
+  /** How full the config node's cap on running profiles or phones is (limit 0 = no cap). */
+  capacityUsage(kind: CapacityKind): CapacityUsage {
+    return this.capacities.usage(kind);
+  }
+
+  /** A start first waits for a free profile or phone under the caps, then for its place under `concurrency`. */
+  private execute(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
+    return this.capacities.run(call, options, () => this.limited(call, options));
+  }
+
   /** A long operation first waits for its place under `concurrency`, then goes like any call. */
-  private async execute(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
+  private async limited(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
     if (!call.limited) return this.attempts(call, options);
     const release = await this.concurrency.acquire(options, call);
     try {

@@ -13,7 +13,7 @@ export class ConcurrencyLimit {
     private readonly limit: number,
     closed: AbortSignal,
   ) {
-    this.queue = new WaitQueue(closed, "a free place among the starts in progress");
+    this.queue = new WaitQueue(closed, "a free place among the starts in progress", "start");
   }
 
   /** Resolves with the function that gives the place back; at once when one is free. */

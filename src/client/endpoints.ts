@@ -1,3 +1,4 @@
+import type { CapacityRole } from "./capacity";
 import type { Idempotency } from "./retry";
 import type {
   AdbInfo,
@@ -15,6 +16,7 @@ import type {
   Profile,
   ProfileStatus,
   ProxyInfo,
+  RunningProfile,
   ScreenCapture,
   StartedProfile,
   Tag,
@@ -32,6 +34,8 @@ export interface EndpointDefinition {
   timeoutMs?: number;
   /** Counts against the client's `concurrency`: a long operation that loads the machine or the account. */
   limited?: boolean;
+  /** Starts or stops a profile or phone: counts against the config node's `maxProfiles` or `maxPhones`. */
+  capacity?: CapacityRole;
   /** Fields always sent, with these values when the caller leaves them out (the API requires them). */
   defaults?: Readonly<Record<string, unknown>>;
   /** The field that carries the page number, for paged endpoints. */
@@ -63,6 +67,7 @@ export const ENDPOINTS = {
     idempotency: "write",
     timeoutMs: PROFILE_TIMEOUT_MS,
     limited: true,
+    capacity: { kind: "profiles", effect: "take" },
     idFields: ["envId"],
     requiresOneOf: ["envId", "uniqueId"],
   },
@@ -72,12 +77,14 @@ export const ENDPOINTS = {
     path: "/api/env/close",
     idempotency: "write",
     timeoutMs: PROFILE_TIMEOUT_MS,
+    capacity: { kind: "profiles", effect: "free" },
     idFields: ["envId"],
     requiresOneOf: ["envId", "uniqueId"],
   },
   profileStatus: { api: "local", method: "POST", path: "/api/env/status", idempotency: "read", idFields: ["envId"], requiresOneOf: ["envId"] },
   profileDetail: { api: "local", method: "POST", path: "/api/env/detail", idempotency: "read", idFields: ["envId"], requiresOneOf: ["envId"] },
-  listCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/page", idempotency: "read", pageField: "pageNo" },
+  runningProfiles: { api: "local", method: "POST", path: "/api/env/getAllDebugInfo", idempotency: "read" },
+  listCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/page", twinPath: "/cloudphone/page", idempotency: "read", pageField: "pageNo" },
   listProxies: { api: "local", method: "POST", path: "/api/proxyInfo/page", idempotency: "read", pageField: "pageNo", idFields: ["id"] },
   listGroups: {
     api: "local",
@@ -97,6 +104,7 @@ export const ENDPOINTS = {
     idempotency: "write",
     timeoutMs: POWER_ON_TIMEOUT_MS,
     limited: true,
+    capacity: { kind: "phones", effect: "take" },
     idFields: ["id"],
     requiresOneOf: ["id"],
   },
@@ -121,11 +129,35 @@ export const ENDPOINTS = {
   setProfileProxy: { api: "local", method: "POST", path: "/api/env/setProxy/batch", idempotency: "write", idListFields: ["envIds"], required: ["proxy"], requiresOneOf: ["envIds", "uniqueIds"] },
   // `envRemark` is required too, but "" clears the remark: the profile node checks it is there.
   setProfileRemark: { api: "local", method: "POST", path: "/api/env/setRemark/batch", idempotency: "write", idListFields: ["envIds"], requiresOneOf: ["envIds", "uniqueIds"] },
-  closeAllProfiles: { api: "local", method: "POST", path: "/api/env/closeAll", idempotency: "write", timeoutMs: PROFILE_TIMEOUT_MS },
+  closeAllProfiles: {
+    api: "local",
+    method: "POST",
+    path: "/api/env/closeAll",
+    idempotency: "write",
+    timeoutMs: PROFILE_TIMEOUT_MS,
+    capacity: { kind: "profiles", effect: "freeAll" },
+  },
 
   // Cloud phones: the Local API, and the Open API where MoreLogin documents the same operation.
-  powerOffCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/powerOff", twinPath: "/cloudphone/powerOff", idempotency: "write", idFields: ["id"], required: ["id"] },
-  restartCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/restart", idempotency: "write", idFields: ["id"], required: ["id"] },
+  powerOffCloudPhone: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/powerOff",
+    twinPath: "/cloudphone/powerOff",
+    idempotency: "write",
+    capacity: { kind: "phones", effect: "free" },
+    idFields: ["id"],
+    required: ["id"],
+  },
+  restartCloudPhone: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/restart",
+    idempotency: "write",
+    capacity: { kind: "phones", effect: "take" },
+    idFields: ["id"],
+    required: ["id"],
+  },
   cloudPhoneInfo: { api: "local", method: "POST", path: "/api/cloudphone/info", twinPath: "/cloudphone/info", idempotency: "read", idFields: ["id"], required: ["id"] },
   setCloudPhoneAdb: {
     api: "local",
@@ -236,6 +268,7 @@ export interface EndpointData {
   closeProfile: ClosedProfile;
   profileStatus: ProfileStatus;
   profileDetail: Profile;
+  runningProfiles: RunningProfile[];
   listCloudPhones: Page<CloudPhone>;
   listProxies: Page<ProxyInfo>;
   listGroups: Page<Group>;

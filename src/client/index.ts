@@ -1,4 +1,8 @@
 export { MoreLoginClient, DEFAULT_PACING, DEFAULT_TIMEOUTS } from "./client";
+export { DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-calls";
+export type { CapacityKind, CapacityUsage } from "./capacity";
+export { PHONE_POWERED_STATUSES } from "./running-sets";
+export type { WaitReason } from "./wait-queue";
 export type { CallOptions, ClientSettings, GenericRequest, Pacing, Timeouts } from "./client";
 export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt, pathOn } from "./endpoints";
 export { RATE_LIMIT_CODES } from "./reply-reader";

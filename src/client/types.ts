@@ -125,6 +125,15 @@ export interface ClosedProfile {
   [field: string]: unknown;
 }
 
+/** One row of `/api/env/getAllDebugInfo`: a profile running in the desktop client. */
+export interface RunningProfile {
+  envId: string;
+  uniqueId?: number;
+  envName?: string;
+  debugPort: string;
+  [field: string]: unknown;
+}
+
 export interface ProfileStatus {
   envId: string;
   status: string;

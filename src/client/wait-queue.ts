@@ -1,32 +1,42 @@
 import { setMaxListeners } from "node:events";
 import { MoreLoginAbortError, cancellationError, type ErrorContext } from "./errors";
 
-/** How a call waits: the caller's signal, and who hears that it waits (the node's "3 queued"). */
+/**
+ * What a waiting call waits for: its turn under the requests per minute, a place among the starts in
+ * progress (`concurrency`), or a free profile or phone under the config node's cap.
+ */
+export type WaitReason = "turn" | "start" | "profile" | "phone";
+
+/** How a call waits: the caller's signal, and who hears that it waits and why (the node's "3 queued"). */
 export interface WaitOptions {
   signal?: AbortSignal;
-  onQueued?: (queued: boolean) => void;
+  onQueued?: (queued: boolean, reason: WaitReason) => void;
 }
 
-interface Waiter {
+interface Waiter<T> {
   resolve: () => void;
   reject: (error: Error) => void;
   options: WaitOptions;
   detach: () => void;
   /** Waits ahead of the others: a call the API refused keeps its turn. */
   first: boolean;
+  /** What the queue's owner keeps about this waiter (the profile a start is for). */
+  tag: T | undefined;
 }
 
 /**
  * Calls waiting for their turn, first come first served. A waiter leaves when it is let through, when
  * its caller's signal fires, or when the client closes: each way exactly once.
  */
-export class WaitQueue {
-  private readonly waiters: Waiter[] = [];
+export class WaitQueue<T = undefined> {
+  private readonly waiters: Waiter<T>[] = [];
 
   constructor(
     private readonly closed: AbortSignal,
     /** Says what the call was waiting for, in the error of a cancelled wait. */
     private readonly waitingFor: string,
+    /** Tells the waiting call's `onQueued` what it waits for. */
+    private readonly reason: WaitReason,
   ) {
     setMaxListeners(0, closed);
   }
@@ -36,7 +46,7 @@ export class WaitQueue {
   }
 
   /** Waits behind the others, or in front of them (a call the API refused keeps its turn). */
-  wait(options: WaitOptions, first = false, context: ErrorContext = {}): Promise<void> {
+  wait(options: WaitOptions, first = false, context: ErrorContext = {}, tag?: T): Promise<void> {
     const { signal } = options;
     const where: ErrorContext = { api: context.api, method: context.method, path: context.path, notSent: true };
     const cancelled = (aborted: AbortSignal): Error => cancellationError(aborted, where, `the call was cancelled while it waited for ${this.waitingFor}`);
@@ -47,11 +57,12 @@ export class WaitQueue {
       const onAbort = (): void => {
         if (signal) this.leave(waiter, cancelled(signal));
       };
-      const waiter: Waiter = {
+      const waiter: Waiter<T> = {
         resolve,
         reject,
         options,
         first,
+        tag,
         detach: () => {
           this.closed.removeEventListener("abort", onClosed);
           signal?.removeEventListener("abort", onAbort);
@@ -63,8 +74,13 @@ export class WaitQueue {
       const ahead = first ? this.waiters.findIndex((other) => !other.first) : -1;
       if (ahead === -1) this.waiters.push(waiter);
       else this.waiters.splice(ahead, 0, waiter);
-      options.onQueued?.(true);
+      options.onQueued?.(true, this.reason);
     });
+  }
+
+  /** The tag of the first waiter, the one `releaseFirst` lets through next. */
+  peekFirst(): T | undefined {
+    return this.waiters[0]?.tag;
   }
 
   /** Lets the first waiter through; false when nobody waits. */
@@ -72,17 +88,17 @@ export class WaitQueue {
     const waiter = this.waiters.shift();
     if (!waiter) return false;
     waiter.detach();
-    waiter.options.onQueued?.(false);
+    waiter.options.onQueued?.(false, this.reason);
     waiter.resolve();
     return true;
   }
 
-  private leave(waiter: Waiter, error: Error): void {
+  private leave(waiter: Waiter<T>, error: Error): void {
     const index = this.waiters.indexOf(waiter);
     if (index === -1) return;
     this.waiters.splice(index, 1);
     waiter.detach();
-    waiter.options.onQueued?.(false);
+    waiter.options.onQueued?.(false, this.reason);
     waiter.reject(error);
   }
 

@@ -63,6 +63,11 @@ export class BrowserSessions {
     await this.stopAll();
   }
 
+  /** Profiles open, counted from their start request on. */
+  get openCount(): number {
+    return this.sessions.size;
+  }
+
   /** True from the start request until the profile is stopped or its browser exits. */
   isOpen(envId: string): boolean {
     return this.sessions.has(envId);

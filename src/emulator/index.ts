@@ -50,6 +50,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     running: () => state.sessions.running().map(({ envId, debugPort }) => ({ envId, debugPort })),
     resetStats: () => {
       resetStats(state.stats);
+      state.notePeaks();
       state.log.clear();
     },
     revokeAllTokens: () => state.tokens.revokeAll(),

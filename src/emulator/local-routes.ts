@@ -36,7 +36,9 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
   if (!profile) return profileNotFound();
   let debugPort: string;
   try {
-    debugPort = await state.sessions.start(profile.id);
+    const starting = state.sessions.start(profile.id);
+    state.notePeaks();
+    debugPort = await starting;
   } catch (error) {
     if (error instanceof BrowserStartError) return fail(CODES.unknownError, `The browser failed to start: ${error.message}`, 500);
     throw error;

@@ -81,6 +81,8 @@ export class PhoneRuntime {
     data: EmulatorData,
     private readonly options: Pick<ResolvedOptions, "seed" | "phoneBootMs" | "appInstallMs">,
     private readonly timers: Timers,
+    /** Told after every power change (the emulator's peak counter). */
+    private readonly onPowerChange: () => void = () => {},
   ) {
     const random = mulberry32(options.seed ^ 0xc10d);
     data.cloudPhones.forEach((phone, index) => {
@@ -109,6 +111,15 @@ export class PhoneRuntime {
       }
       this.entries.set(phone.id, entry);
     });
+  }
+
+  /** Phones booting, on or restarting: the ones MoreLogin bills. */
+  poweredCount(): number {
+    let count = 0;
+    for (const { phone } of this.entries.values()) {
+      if (phone.envStatus === PHONE_STATUS.booting || phone.envStatus === PHONE_STATUS.poweredOn || phone.envStatus === PHONE_STATUS.restarting) count++;
+    }
+    return count;
   }
 
   get(id: string): PhoneEntry | undefined {
@@ -177,6 +188,7 @@ export class PhoneRuntime {
     entry.phone.envStatus = status;
     entry.updateDate = now();
     this.refreshAdb(entry);
+    this.onPowerChange();
   }
 
   private refreshAdb(entry: PhoneEntry): void {

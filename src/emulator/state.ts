@@ -8,7 +8,7 @@ import type { ResolvedOptions } from "./options";
 import { PhoneRuntime } from "./phone-state";
 import type { ProfileSettings } from "./profile-settings";
 import { RateLimiter } from "./rate-limit";
-import { emptyStats, RequestLog } from "./stats";
+import { emptyStats, notePeaks, RequestLog } from "./stats";
 import { TEAM_ID, TEAM_NAME } from "./team";
 import { Timers } from "./timers";
 import type { ApiName, EmulatorData, EmulatorStats, Profile } from "./types";
@@ -46,8 +46,13 @@ export class EmulatorState {
     this.sessions = new BrowserSessions(options.browser);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
-    this.phones = new PhoneRuntime(this.data, options, this.timers);
+    this.phones = new PhoneRuntime(this.data, options, this.timers, () => this.notePeaks());
     this.automation = new Automation(this.phones, options, this.timers, this.ids);
+  }
+
+  /** Updates the peak counters from what runs now. */
+  notePeaks(): void {
+    notePeaks(this.stats, { profiles: this.sessions.openCount, phones: this.phones.poweredCount() });
   }
 
   /** The profile's serial number (shown in the UI as P-<n>): seeded profiles are numbered from 1 in order. */

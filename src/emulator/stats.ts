@@ -4,7 +4,7 @@ const FAULT_KINDS: readonly FaultKind[] = ["latency", "http503", "http502html", 
 
 export function emptyStats(): EmulatorStats {
   const faultsInjected = Object.fromEntries(FAULT_KINDS.map((kind) => [kind, 0])) as Record<FaultKind, number>;
-  return { requests: {}, tokensGranted: 0, tokenRequests: 0, faultsInjected, rateLimited: 0 };
+  return { requests: {}, tokensGranted: 0, tokenRequests: 0, faultsInjected, rateLimited: 0, peakRunningProfiles: 0, peakPoweredPhones: 0 };
 }
 
 /** Zeroes the counters in place, so references callers hold stay live. */
@@ -14,6 +14,14 @@ export function resetStats(stats: EmulatorStats): void {
   stats.tokensGranted = 0;
   stats.tokenRequests = 0;
   stats.rateLimited = 0;
+  stats.peakRunningProfiles = 0;
+  stats.peakPoweredPhones = 0;
+}
+
+/** Records how many profiles run and phones are powered now, if that is the most since the last reset. */
+export function notePeaks(stats: EmulatorStats, counts: { profiles: number; phones: number }): void {
+  stats.peakRunningProfiles = Math.max(stats.peakRunningProfiles, counts.profiles);
+  stats.peakPoweredPhones = Math.max(stats.peakPoweredPhones, counts.phones);
 }
 
 export function countRequest(stats: EmulatorStats, key: string): void {

@@ -106,6 +106,10 @@ export interface EmulatorStats {
   tokenRequests: number;
   faultsInjected: Record<FaultKind, number>;
   rateLimited: number;
+  /** The most profiles running at once (from their start request on) since the last reset: test-only. */
+  peakRunningProfiles: number;
+  /** The most cloud phones booting, on or restarting (envStatus 3, 4, 6) at once since the last reset: test-only. */
+  peakPoweredPhones: number;
 }
 
 export interface Tag {

@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
-import { pacingOf } from "./lib/pacing-settings";
+import { capacityOf, pacingOf } from "./lib/pacing-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
 import { createTranslator } from "./lib/i18n";
@@ -21,6 +21,7 @@ export = (RED: NodeAPI): void => {
         apiId: credentials.apiId,
         apiKey: credentials.apiKey,
         pacing: pacingOf(def),
+        capacity: capacityOf(def),
       });
       if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
     } catch (error) {

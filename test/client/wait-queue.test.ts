@@ -3,7 +3,7 @@ import { WaitQueue } from "../../src/client/wait-queue";
 
 describe("client: the queue of waiting calls", () => {
   it("lets refused calls through first, in the order they were refused, then the others in arrival order", async () => {
-    const queue = new WaitQueue(new AbortController().signal, "a test");
+    const queue = new WaitQueue(new AbortController().signal, "a test", "turn");
     const order: string[] = [];
     const waiting = [
       queue.wait({}).then(() => order.push("a")),

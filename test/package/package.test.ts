@@ -6,7 +6,19 @@ import { WebSocket } from "undici";
 import { DEFAULT_RETRY } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
-import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import {
+  CAPPED_CONFIG_ID,
+  EXAMPLE_CONFIG_ID,
+  deployAndStart,
+  freePort,
+  loadExamples,
+  packPackage,
+  packedFiles,
+  prepareUserDir,
+  startNodeRed,
+  type FlowNode,
+  type RunningNodeRed,
+} from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
@@ -218,105 +230,161 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       }
     }
 
+    /** The example's messages since `from`, once its "summary" Debug node has shown one. */
+    async function waitForSummary(from: number): Promise<DebugMessage[]> {
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const messages = sidebar.since(from, example("06"));
+        if (messages.some((message) => message.name === "summary")) return messages;
+        if (Date.now() > deadline) assert.fail("the summary did not show in time");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+
     const valuesOf = (messages: readonly DebugMessage[], name: string): unknown[] => messages.filter((message) => message.name === name).map((message) => message.value);
     const requestsTo = (path: string): Array<{ path: string; body: unknown }> => emulator.requestLog.filter((request) => request.api === "local" && request.path === path);
 
-    it("06 Every profile, one at a time: visits each profile in turn, closes it, and sums up", async () => {
+    /** Redeploys every example with the capped config node's Profiles running set to `maxProfiles`. */
+    async function deployWithMaxProfiles(maxProfiles: string): Promise<void> {
+      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+      await deployAndStart(
+        nodeRed,
+        examples.flows.map((node) => {
+          if (node.id === EXAMPLE_CONFIG_ID) return { ...node, credentials };
+          return node.id === CAPPED_CONFIG_ID ? { ...node, maxProfiles } : node;
+        }),
+      );
+    }
+
+    /** "start <id>" and "close <id>", in the order the emulator got them. */
+    const lifecycle = (): string[] =>
+      emulator.requestLog
+        .filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close")
+        .map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`);
+
+    it("06 Every profile, N at a time: visits every profile, never more than 3 at once, closes each, and sums up", async () => {
       const profiles = emulator.data.profiles.map((profile) => ({ id: profile.id, envName: profile.envName }));
-      assert.ok(profiles.length > 1);
+      assert.ok(profiles.length > 3);
       emulator.resetStats();
       const messages = await run(example("06"), "summary");
 
       assert.deepEqual(valuesOf(messages, "summary"), [`${profiles.length} profiles visited`]);
+      const byId = (a: { envId: string }, b: { envId: string }): number => a.envId.localeCompare(b.envId);
       assert.deepEqual(
-        valuesOf(messages, "each visit"),
-        profiles.map((profile) => ({ profile: profile.envName, envId: profile.id, visited: true })),
+        (valuesOf(messages, "each visit") as Array<{ envId: string }>).sort(byId),
+        profiles.map((profile) => ({ profile: profile.envName, envId: profile.id, visited: true })).sort(byId),
       );
-      // One at a time: each profile is closed before the next one starts, and none is left open.
-      const lifecycle = emulator.requestLog.filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close");
-      assert.deepEqual(
-        lifecycle.map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`),
-        profiles.flatMap((profile) => [`start ${profile.id}`, `close ${profile.id}`]),
-      );
+      // Three at a time, counted by the emulator: the cap held the others until a close freed a place.
+      assert.equal(emulator.stats.peakRunningProfiles, 3);
+      // Each profile started once and closed once after that, and none is left open.
+      const events = lifecycle();
+      for (const profile of profiles) {
+        assert.deepEqual(
+          events.filter((event) => event.endsWith(` ${profile.id}`)),
+          [`start ${profile.id}`, `close ${profile.id}`],
+        );
+      }
       assert.deepEqual(emulator.running(), []);
     });
 
-    it("06 Every profile, one at a time: a profile that fails to start is named in the summary, and the others still get their turn", async () => {
+    it("06 Every profile, N at a time: a profile that fails to start is named in the summary, and the others still get their turn", async () => {
       const profiles = emulator.data.profiles;
-      const first = profiles[0];
-      assert.ok(first);
-      // The first profile's start gets HTTP 503 (a start is never sent twice, so it fails). This second
-      // run comes within a minute of the first: the config node's 120 requests a minute hold part of it
-      // back, and it waits instead of failing.
+      // One start gets HTTP 503 (a start is never sent twice, so it fails). This run comes within a
+      // minute of the first: the config node's 120 requests a minute hold part of it back, and it waits
+      // instead of failing.
       emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
       emulator.resetStats();
       const messages = await run(example("06"), "summary", { errors: true });
 
       const [summary] = valuesOf(messages, "summary");
-      assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(start profile failed: .+\\)$`));
+      const match = new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: (.+) \\(start profile failed: .+\\)$`).exec(String(summary));
+      assert.ok(match, `the summary names the one failure: ${String(summary)}`);
+      const failed = profiles.find((profile) => profile.envName === match[1]);
+      assert.ok(failed, "the failed profile is one of the emulator's");
       assert.equal(valuesOf(messages, "each visit").length, profiles.length);
       assert.equal(valuesOf(messages, "error").length, 1);
       // A profile that never started has nothing to close: no close is sent for it.
       assert.deepEqual(
-        requestsTo("/api/env/close").map((request) => (request.body as { envId?: string }).envId),
-        profiles.slice(1).map((profile) => profile.id),
+        requestsTo("/api/env/close")
+          .map((request) => (request.body as { envId?: string }).envId)
+          .sort(),
+        profiles
+          .filter((profile) => profile !== failed)
+          .map((profile) => profile.id)
+          .sort(),
       );
       assert.deepEqual(emulator.running(), []);
     });
 
-    it("06 Every profile, one at a time: a profile that fails after it started is closed all the same, and counted once", async () => {
+    it("06 Every profile, N at a time (one at a time here): a profile that fails after it started is closed all the same, and counted once", async () => {
       const profiles = emulator.data.profiles;
       const first = profiles[0];
       assert.ok(first);
-      // The first profile starts, then every read of its status gets HTTP 503: a read is sent again, up
-      // to DEFAULT_RETRY.attempts times in all, and then its wait fails while its browser is open.
-      emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
-      emulator.resetStats();
-      const messages = await run(example("06"), "summary", { errors: true });
+      // One at a time, so that the scripted failures land on the first profile: the Catch path is the same for any N.
+      await deployWithMaxProfiles("1");
+      try {
+        // The first profile starts, then every read of its status gets HTTP 503: a read is sent again, up
+        // to DEFAULT_RETRY.attempts times in all, and then its wait fails while its browser is open.
+        emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
+        emulator.resetStats();
+        const messages = await run(example("06"), "summary", { errors: true });
 
-      const [summary] = valuesOf(messages, "summary");
-      assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+\\)$`));
-      assert.equal(valuesOf(messages, "each visit").length, profiles.length);
-      assert.equal(valuesOf(messages, "error").length, 1);
-      // The Catch path closed the failed profile before the next one started, and none is left open.
-      const lifecycle = emulator.requestLog.filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close");
-      assert.deepEqual(
-        lifecycle.map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`),
-        profiles.flatMap((profile) => [`start ${profile.id}`, `close ${profile.id}`]),
-      );
-      assert.deepEqual(emulator.running(), []);
+        const [summary] = valuesOf(messages, "summary");
+        assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+\\)$`));
+        assert.equal(valuesOf(messages, "each visit").length, profiles.length);
+        assert.equal(valuesOf(messages, "error").length, 1);
+        // The Catch path closed the failed profile before the next one started, and none is left open.
+        assert.deepEqual(
+          lifecycle(),
+          profiles.flatMap((profile) => [`start ${profile.id}`, `close ${profile.id}`]),
+        );
+        assert.deepEqual(emulator.running(), []);
+      } finally {
+        await deployWithMaxProfiles("3");
+      }
     });
 
-    it("06 Every profile, one at a time: when closing a failed profile fails too, the profile is counted once, with both reasons", async () => {
+    it("06 Every profile, N at a time (one at a time here): when closing a failed profile fails too, the profile is counted once, with both reasons", async () => {
       const profiles = emulator.data.profiles;
       const first = profiles[0];
       assert.ok(first);
-      // The first profile's status wait fails as above, and then the close on the Catch path gets HTTP
-      // 503 (a close is never sent twice, so it fails): the second Catch node must send it on, once.
-      emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
-      emulator.script({ kind: "http503", api: "local", path: "/api/env/close", times: 1 });
-      emulator.resetStats();
-      const messages = await run(example("06"), "summary", { errors: true });
+      await deployWithMaxProfiles("1");
+      try {
+        // The first profile's status wait fails as above, and then the close on the Catch path gets HTTP
+        // 503 (a close is never sent twice, so it fails): the second Catch node must send it on, once.
+        // That profile stays open and keeps its place: the other profiles wait until it is closed below.
+        emulator.script({ kind: "http503", api: "local", path: "/api/env/status", times: DEFAULT_RETRY.attempts });
+        emulator.script({ kind: "http503", api: "local", path: "/api/env/close", times: 1 });
+        emulator.resetStats();
+        const from = sidebar.mark();
+        const inject = example("06").find((node) => node.type === "inject");
+        assert.ok(inject);
+        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+        const deadline = Date.now() + 60_000;
+        while (sidebar.since(from, example("06")).filter((message) => message.name === "error").length < 2) {
+          if (Date.now() > deadline) assert.fail("the status failure and the close failure did not both show");
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        // Only the profile whose close failed runs, and it holds the one place: close it by hand.
+        assert.deepEqual(
+          emulator.running().map((session) => session.envId),
+          [first.id],
+        );
+        const closed = await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: first.id }) });
+        assert.equal(closed.status, 200);
+        const messages = await waitForSummary(from);
 
-      const [summary] = valuesOf(messages, "summary");
-      assert.match(
-        String(summary),
-        new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`),
-      );
-      assert.equal(valuesOf(messages, "each visit").length, profiles.length);
-      assert.equal(valuesOf(messages, "error").length, 2, "the status failure and the close failure, once each");
-      assert.deepEqual(
-        requestsTo("/api/env/close").map((request) => (request.body as { envId?: string }).envId),
-        profiles.map((profile) => profile.id),
-      );
-      // Only the profile whose close failed is left open; close it for the examples that follow.
-      assert.deepEqual(
-        emulator.running().map((session) => session.envId),
-        [first.id],
-      );
-      const closed = await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: first.id }) });
-      assert.equal(closed.status, 200);
-      assert.deepEqual(emulator.running(), []);
+        const [summary] = valuesOf(messages, "summary");
+        assert.match(
+          String(summary),
+          new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`),
+        );
+        assert.equal(valuesOf(messages, "each visit").length, profiles.length);
+        assert.equal(valuesOf(messages, "error").length, 2, "the status failure and the close failure, once each");
+        assert.deepEqual(emulator.running(), []);
+      } finally {
+        await deployWithMaxProfiles("3");
+      }
     });
 
     it("07 A cloud phone: powers the phone on, shows its ADB details and model, and powers it off again", async () => {
@@ -406,6 +474,31 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.equal(requestsTo("/api/env/start").length, 1);
       // The profile was closed: no profile runs, and its Chromium has exited.
       assert.deepEqual(emulator.running(), []);
+    });
+
+    it("11 Every phone, two at a time: runs the command on every phone, never more than 2 on at once, and leaves them all off", async () => {
+      const phones = emulator.data.cloudPhones;
+      const on = phones.filter((phone) => phone.envStatus !== 2);
+      assert.ok(on.length > 0, "the seed data has phones that are on");
+      // One phone stays on, as if a person used it: it counts against the cap from the start.
+      for (const phone of on.slice(1)) {
+        const off = await fetch(`${emulator.localUrl}/api/cloudphone/powerOff`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
+        assert.equal(off.status, 200);
+      }
+      emulator.resetStats();
+      const messages = await run(example("11"), "phones summary");
+
+      assert.deepEqual(valuesOf(messages, "phones summary"), [`command ran on ${phones.length} phones`]);
+      assert.equal(valuesOf(messages, "each phone").length, phones.length);
+      // Counted by the emulator: the phone left on and one more, never a third.
+      assert.equal(emulator.stats.peakPoweredPhones, 2);
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], phones.length - 1, "every phone that was off was powered on once");
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/exeCommand"], phones.length);
+      assert.deepEqual(
+        phones.filter((phone) => phone.envStatus !== 2).map((phone) => phone.envName),
+        [],
+        "every phone is off again",
+      );
     });
   });
 });

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginError, messageOf, type CallOptions, type MoreLoginClient } from "../../client";
+import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
 import { timeoutOf } from "./timeout";
@@ -98,7 +98,8 @@ function registerNode<C extends MessageContext, E>(
         }
       };
       status.begin();
-      const onQueued = (queued: boolean): void => status.queued(queued);
+      const usage = needed instanceof MoreLoginClient ? (kind: CapacityKind) => needed.capacityUsage(kind) : undefined;
+      const onQueued = (queued: boolean, reason: WaitReason): void => status.queued(queued, reason, usage);
       timeoutOf(RED, node, def, message)
         .then((timeoutMs) => {
           const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued }, t: translate };

@@ -1,4 +1,4 @@
-import { DEFAULT_PACING, MoreLoginInputError, RULES, type Pacing } from "../../client";
+import { DEFAULT_CAPACITY, DEFAULT_PACING, MoreLoginInputError, RULES, type CapacitySettings, type Pacing } from "../../client";
 import type { ConfigNodeDef } from "./types";
 
 /**
@@ -10,6 +10,14 @@ export function pacingOf(def: ConfigNodeDef): Pacing {
     localRpm: setting(def.localRpm, "localRpm", DEFAULT_PACING.localRpm),
     openRpm: setting(def.openRpm, "openRpm", DEFAULT_PACING.openRpm),
     concurrency: setting(def.concurrency, "concurrency", DEFAULT_PACING.concurrency),
+  };
+}
+
+/** The config node's caps on running profiles and phones; a flow saved before 0.3 has none (no limit). */
+export function capacityOf(def: ConfigNodeDef): CapacitySettings {
+  return {
+    maxProfiles: setting(def.maxProfiles, "maxProfiles", DEFAULT_CAPACITY.maxProfiles),
+    maxPhones: setting(def.maxPhones, "maxPhones", DEFAULT_CAPACITY.maxPhones),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { Node } from "node-red";
+import type { CapacityKind, CapacityUsage, WaitReason } from "../../client";
 
 interface ShownStatus {
   fill?: "blue" | "green" | "red";
@@ -18,8 +19,10 @@ export const BUSY_UPDATE_MS = 200;
  */
 export class StatusTracker {
   private inFlight = 0;
-  /** Of those, the ones waiting for their turn (pacing, a rate limit, the start limit). */
-  private waiting = 0;
+  /** Of those, the ones waiting, by what they wait for (pacing, the start limit, a free profile or phone). */
+  private readonly waiting: Record<WaitReason, number> = { turn: 0, start: 0, profile: 0, phone: 0 };
+  /** How full the config node's caps are, for "5 of 5 running". */
+  private capacityUsage?: (kind: CapacityKind) => CapacityUsage;
   private shown = "";
   private shownAt = Number.NEGATIVE_INFINITY;
   /** A blue status is waiting for its turn. */
@@ -37,9 +40,10 @@ export class StatusTracker {
     this.showBusy();
   }
 
-  /** A message's call starts (true) or stops (false) waiting in the config node's queue. */
-  queued(waiting: boolean): void {
-    this.waiting = Math.max(0, this.waiting + (waiting ? 1 : -1));
+  /** A message's call starts (true) or stops (false) waiting in one of the config node's queues. */
+  queued(waiting: boolean, reason: WaitReason = "turn", usage?: (kind: CapacityKind) => CapacityUsage): void {
+    this.waiting[reason] = Math.max(0, this.waiting[reason] + (waiting ? 1 : -1));
+    if (usage) this.capacityUsage = usage;
     if (this.inFlight > 0) this.showBusy();
   }
 
@@ -58,7 +62,7 @@ export class StatusTracker {
 
   clear(): void {
     this.inFlight = 0;
-    this.waiting = 0;
+    for (const reason of Object.keys(this.waiting) as WaitReason[]) this.waiting[reason] = 0;
     this.busyDue = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -98,9 +102,24 @@ export class StatusTracker {
   }
 
   private busyStatus(): ShownStatus {
-    if (this.waiting > 0) return { fill: "blue", shape: "ring", text: this.text("morelogin.status.queued", { count: this.waiting }) };
+    const waitingText = this.waitingText();
+    if (waitingText !== undefined) return { fill: "blue", shape: "ring", text: waitingText };
     const text = this.inFlight > 1 ? this.text("morelogin.status.inFlight", { count: this.inFlight }) : this.text("morelogin.status.requesting");
     return { fill: "blue", shape: "dot", text };
+  }
+
+  /** What the waiting messages wait for, the caps first: they are what a user set to hold them. */
+  private waitingText(): string | undefined {
+    const { profile, phone, start, turn } = this.waiting;
+    if (profile > 0) return this.text("morelogin.status.waiting.profile", { count: profile, ...this.usage("profiles") });
+    if (phone > 0) return this.text("morelogin.status.waiting.phone", { count: phone, ...this.usage("phones") });
+    if (start > 0) return this.text("morelogin.status.waiting.start", { count: start });
+    if (turn > 0) return this.text("morelogin.status.queued", { count: turn });
+    return undefined;
+  }
+
+  private usage(kind: CapacityKind): { running: number | string; limit: number | string } {
+    return this.capacityUsage?.(kind) ?? { running: "?", limit: "?" };
   }
 
   private show(status: ShownStatus): void {

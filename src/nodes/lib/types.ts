@@ -10,6 +10,9 @@ export interface ConfigNodeDef extends NodeDef {
   localRpm?: string | number;
   openRpm?: string | number;
   concurrency?: string | number;
+  /** Profiles running and cloud phones powered on at once; blank, missing or 0 = no limit (added in 0.3). */
+  maxProfiles?: string | number;
+  maxPhones?: string | number;
 }
 
 export type ConfigCredentials = Partial<Record<CredentialName, string>>;

@@ -1,0 +1,194 @@
+import type { ErrorContext } from "./errors";
+import type { ApiName } from "./types";
+import { WaitQueue, type WaitOptions } from "./wait-queue";
+
+/** What a config node caps: running profiles, and cloud phones powered on or booting. */
+export type CapacityKind = "profiles" | "phones";
+
+/** What a call does to the running set: starts one (takes a place), stops one, or stops them all. */
+export type CapacityEffect = "take" | "free" | "freeAll";
+
+export interface CapacityRole {
+  kind: CapacityKind;
+  effect: CapacityEffect;
+}
+
+/** How full a cap is, for the node's status ("5 of 5 running"). */
+export interface CapacityUsage {
+  running: number;
+  limit: number;
+}
+
+/** Reads the IDs running now in the MoreLogin client, through the given API. */
+export type RunningReader = (api: ApiName) => Promise<Iterable<string>>;
+
+/** The running set is read again at most this often, and only while a start has to wait. */
+export const RUNNING_REREAD_MS = 5_000;
+
+interface Waiting {
+  key: string;
+  api: ApiName;
+  /** Set when the waiter is let through: whether it took a place (false: the profile already runs). */
+  took?: boolean;
+}
+
+/**
+ * At most `limit` profiles (or phones) running at once; 0 = no limit. Counts what the MoreLogin client
+ * last said was running, plus this client's starts since and in flight, minus its closes since. A start
+ * over the limit waits in arrival order; while one waits, the running set is read again every
+ * RUNNING_REREAD_MS, so a profile closed elsewhere frees its place. A start for an ID already running
+ * or starting passes straight through.
+ */
+export class CapacityLimit {
+  /** Running as last read, with this client's starts and closes since laid over it. */
+  private running = new Set<string>();
+  /** Starts in flight, by ID: each holds a place until it is answered. */
+  private readonly starting = new Set<string>();
+  private readonly queue: WaitQueue<Waiting>;
+  private readAt: number | undefined;
+  private reading = false;
+  /** What this client started and stopped while a read was under way: the read may not show it yet. */
+  private changedDuringRead: { taken: Set<string>; freed: Set<string> } | undefined;
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly limit: number,
+    private readonly read: RunningReader,
+    private readonly closed: AbortSignal,
+    kind: CapacityKind,
+    private readonly now: () => number = Date.now,
+  ) {
+    const free = kind === "profiles" ? "a free profile (maxProfiles)" : "a free cloud phone (maxPhones)";
+    this.queue = new WaitQueue(closed, free, kind === "profiles" ? "profile" : "phone");
+    closed.addEventListener("abort", () => this.stopTimer(), { once: true });
+  }
+
+  get usage(): CapacityUsage {
+    return { running: this.count(), limit: this.limit };
+  }
+
+  /**
+   * Waits for a place for a start of `key`, then runs it. On success the ID counts as running (the
+   * reply's own ID when `idOf` finds one); on failure its place is free again.
+   */
+  async take<T>(key: string, api: ApiName, options: WaitOptions, context: ErrorContext, run: () => Promise<T>, idOf: (result: T) => string | undefined): Promise<T> {
+    if (this.limit <= 0) return run();
+    let took: boolean;
+    if (this.isRunning(key)) took = false;
+    else if (this.queue.length === 0 && this.isFresh() && this.hasRoom()) took = this.hold(key);
+    else {
+      const waiting: Waiting = { key, api };
+      const turn = this.queue.wait(options, false, context, waiting);
+      this.pump();
+      await turn;
+      took = waiting.took === true;
+    }
+    try {
+      const result = await run();
+      this.started(key, idOf(result) ?? key);
+      return result;
+    } catch (error) {
+      // A profile whose start failed may still be starting: the next read of the running set tells.
+      if (took) this.starting.delete(key);
+      this.pump();
+      throw error;
+    }
+  }
+
+  /** A stop went through: the place is free at once. */
+  freed(key: string): void {
+    if (this.limit <= 0) return;
+    this.running.delete(key);
+    this.changedDuringRead?.freed.add(key);
+    this.changedDuringRead?.taken.delete(key);
+    this.pump();
+  }
+
+  /** Everything was stopped (close all profiles). */
+  freedAll(): void {
+    if (this.limit <= 0) return;
+    for (const key of this.running) this.changedDuringRead?.freed.add(key);
+    this.changedDuringRead?.taken.clear();
+    this.running.clear();
+    this.pump();
+  }
+
+  private started(key: string, id: string): void {
+    this.starting.delete(key);
+    this.running.add(id);
+    this.changedDuringRead?.taken.add(id);
+    this.changedDuringRead?.freed.delete(id);
+    this.pump();
+  }
+
+  private isRunning(key: string): boolean {
+    return this.running.has(key) || this.starting.has(key);
+  }
+
+  private count(): number {
+    let count = this.running.size;
+    for (const key of this.starting) if (!this.running.has(key)) count++;
+    return count;
+  }
+
+  private hasRoom(): boolean {
+    return this.count() < this.limit;
+  }
+
+  /** Knowledge younger than RUNNING_REREAD_MS: a start may go on it without asking the client again. */
+  private isFresh(): boolean {
+    return this.readAt !== undefined && this.now() - this.readAt < RUNNING_REREAD_MS;
+  }
+
+  private hold(key: string): true {
+    this.starting.add(key);
+    return true;
+  }
+
+  /** Lets waiting starts through while there is room; otherwise reads the running set again when due. */
+  private pump(): void {
+    for (let head = this.queue.peekFirst(); head !== undefined; head = this.queue.peekFirst()) {
+      if (this.isRunning(head.key)) head.took = false;
+      else if (this.isFresh() && this.hasRoom()) head.took = this.hold(head.key);
+      else break;
+      this.queue.releaseFirst();
+    }
+    if (this.queue.length > 0) this.scheduleRead();
+  }
+
+  private scheduleRead(): void {
+    if (this.reading || this.timer || this.closed.aborted) return;
+    const due = this.readAt === undefined ? 0 : Math.max(0, this.readAt + RUNNING_REREAD_MS - this.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      void this.readRunning();
+    }, due);
+  }
+
+  private async readRunning(): Promise<void> {
+    const api = this.queue.peekFirst()?.api;
+    if (api === undefined) return;
+    this.reading = true;
+    const startedAt = this.now();
+    const changes = { taken: new Set<string>(), freed: new Set<string>() };
+    this.changedDuringRead = changes;
+    try {
+      const read = new Set(await this.read(api));
+      for (const key of changes.taken) read.add(key);
+      for (const key of changes.freed) read.delete(key);
+      this.running = read;
+    } catch {
+      // The client could not say (it is down, or closing): go on with what this client counted itself.
+    } finally {
+      this.reading = false;
+      this.changedDuringRead = undefined;
+      this.readAt = startedAt;
+    }
+    if (!this.closed.aborted) this.pump();
+  }
+
+  private stopTimer(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+}
