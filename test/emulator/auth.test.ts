@@ -90,7 +90,6 @@ describe("emulator: Open API OAuth", () => {
     expectError(await call(url, "/api/env/page", { body: {}, headers: auth }), 404, 404);
   });
 
-
   it("rejects every token issued before revokeAllTokens, and accepts new ones", async () => {
     const auth = await bearer(emulator());
     dataOf(await call(emulator().openUrl, "/cloudphone/page", { body: {}, headers: auth }));
