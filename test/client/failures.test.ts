@@ -303,7 +303,8 @@ describe("client: unreachable desktop client", () => {
     }
   });
 
-  it("retries a start when the connection was refused, so a client that comes up in time is reached", async () => {
+  it("retries a start when the connection was refused, so a client that comes up in time is reached", async function () {
+    this.timeout(120_000);
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const port = (probe.address() as AddressInfo).port;
@@ -311,14 +312,20 @@ describe("client: unreachable desktop client", () => {
     const seeded = await startEmulator();
     const envId = seeded.data.profiles[0]?.id;
     await seeded.close();
-    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 4, baseDelayMs: 400, maxDelayMs: 400 } });
+    // A budget of 30 attempts 250-1000 ms apart (at least 14 s), so a slow emulator start is not
+    // missed; each retry waits at least 250 ms, so an answer after that long proves a retry.
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 30, baseDelayMs: 500, maxDelayMs: 1_000 } });
+    const sent = performance.now();
     const pending = client.call("startProfile", { envId });
+    // The emulator starts at once, but in a later turn of the event loop than the call's first
+    // connection, which is therefore refused.
     const late = await new Promise<Awaited<ReturnType<typeof startEmulator>>>((resolve, reject) => {
-      setTimeout(() => startEmulator({ localPort: port }).then(resolve, reject), 50);
+      setImmediate(() => startEmulator({ localPort: port }).then(resolve, reject));
     });
     try {
       const result = await pending;
       assert.equal(result.data.envId, envId);
+      assert.ok(performance.now() - sent >= 250, "answered only after a retry");
       assert.equal(late.stats.requests[START], 1);
     } finally {
       await client.close();
