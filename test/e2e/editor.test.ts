@@ -89,13 +89,10 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const expected = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes("profile 00")).map((profile) => profile.envName);
     // Each key typed asks again; wait for the answer to the whole text, not an earlier, wider one.
     await page
-      .waitForFunction(
-        (wanted) => {
-          const shown = [...document.querySelectorAll(".red-ui-autoComplete-container .morelogin-picker-name")].map((element) => element.textContent);
-          return JSON.stringify(shown) === JSON.stringify(wanted);
-        },
-        expected,
-      )
+      .waitForFunction((wanted) => {
+        const shown = [...document.querySelectorAll(".red-ui-autoComplete-container .morelogin-picker-name")].map((element) => element.textContent);
+        return JSON.stringify(shown) === JSON.stringify(wanted);
+      }, expected)
       .catch(() => undefined);
     const names = await page.locator(".red-ui-autoComplete-container .morelogin-picker-name").allInnerTexts();
     assert.deepEqual(names, expected);
