@@ -287,7 +287,8 @@ export async function deploy(url: string, flows: FlowNode[], token?: string): Pr
 export async function deployAndStart(nodeRed: RunningNodeRed, flows: FlowNode[], token?: string): Promise<void> {
   const from = nodeRed.output().length;
   await deploy(nodeRed.url, flows, token);
-  await waitForOutput("Started flows", () => nodeRed.output().slice(from), 15_000);
+  // A bound, not a race: a Node-RED child that writes coverage, on a busy machine, can take long to start flows.
+  await waitForOutput("Started flows", () => nodeRed.output().slice(from), 60_000);
 }
 
 async function waitForOutput(line: string, output: () => string, timeoutMs: number): Promise<void> {

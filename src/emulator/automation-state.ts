@@ -153,6 +153,17 @@ export class Automation {
     return "ok";
   }
 
+  /**
+   * Test hook: the run takes the step its timer would take after automationStepMs (or at its trigger
+   * time), now. False when there is no such run or it has ended.
+   */
+  stepNow(id: string): boolean {
+    const run = this.runsById.get(id);
+    if (!run || ENDED.includes(run.taskState)) return false;
+    this.advance(run);
+    return true;
+  }
+
   private addRun(schedule: Schedule, config: PhoneConfig): void {
     const created = now();
     const run: Run = {

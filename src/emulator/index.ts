@@ -54,6 +54,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       state.log.clear();
     },
     revokeAllTokens: () => state.tokens.revokeAll(),
+    stepAutomationRun: (id) => state.automation.stepNow(id),
     setFaults: (rates) => state.faults.setRates(rates),
     script: (fault) => state.faults.script(fault),
     setLocalToken: (token) => {

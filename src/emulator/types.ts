@@ -284,6 +284,13 @@ export interface Emulator {
   setLocalToken(token: string | undefined): void;
   /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */
   setRateLimit(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
+  /**
+   * For tests: the automation run with this execution ID takes its next step now (waiting to running,
+   * running to its end, or a queued cancel), as if its time had come; its own timer is replaced.
+   * Lets a test hold a state under a long automationStepMs and move on when it chooses. False when
+   * there is no such run or it has already ended.
+   */
+  stepAutomationRun(id: string): boolean;
   /** Stops both servers and every profile's browser or debug-port listener; destroys open sockets. */
   close(): Promise<void>;
 }

@@ -13,6 +13,7 @@ import {
 } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
+import { queuedLog, waitUntil } from "../support/settle";
 
 const PAGE = "local POST /api/env/page";
 const START = "local POST /api/env/start";
@@ -131,21 +132,23 @@ describe("client: failures and retries", () => {
   it("close() also ends a call that is waiting to retry", async () => {
     emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 20 });
     const patient = clientFor(emulator());
-    const outcome = rejection(patient.call("listProfiles", { pageNo: 1 }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    const closing = Date.now();
+    const log = queuedLog();
+    const outcome = rejection(patient.call("listProfiles", { pageNo: 1 }, { onQueued: log.onQueued }));
+    // Once refused, the call waits for its retry in the queue: onQueued says so.
+    await waitUntil(() => log.events[0] === true, "the refused call waits to be sent again");
+    const closing = performance.now();
     await patient.close();
     const error = await outcome;
     assert.ok(error instanceof MoreLoginAbortError);
     assert.match(error.message, /closed while the call waited/);
-    assert.ok(Date.now() - closing < 1_000, "the 20 s wait did not hold the call");
+    assert.ok(performance.now() - closing < 10_000, "the 20 s wait did not hold the call");
     assert.equal(requests(emulator(), PAGE), 1);
   });
 
   it("close() ends calls in flight at once and refuses new ones", async () => {
     emulator().script({ kind: "hang", path: "/api/env/page" });
     const outcome = rejection(client.call("listProfiles", { pageNo: 1 }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await waitUntil(() => emulator().stats.faultsInjected.hang === 1, "the call is in flight");
     await client.close();
     assert.ok((await outcome) instanceof MoreLoginAbortError);
     const later = await rejection(client.call("listProfiles", { pageNo: 1 }));
@@ -303,7 +306,8 @@ describe("client: unreachable desktop client", () => {
     }
   });
 
-  it("retries a start when the connection was refused, so a client that comes up in time is reached", async () => {
+  it("retries a start when the connection was refused, so a client that comes up in time is reached", async function () {
+    this.timeout(120_000);
     const probe = createServer();
     await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
     const port = (probe.address() as AddressInfo).port;
@@ -311,14 +315,20 @@ describe("client: unreachable desktop client", () => {
     const seeded = await startEmulator();
     const envId = seeded.data.profiles[0]?.id;
     await seeded.close();
-    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 4, baseDelayMs: 400, maxDelayMs: 400 } });
+    // A budget of 30 attempts 250-1000 ms apart (at least 14 s), so a slow emulator start is not
+    // missed; each retry waits at least 250 ms, so an answer after that long proves a retry.
+    const client = new MoreLoginClient({ localUrl: `http://127.0.0.1:${port}`, retry: { attempts: 30, baseDelayMs: 500, maxDelayMs: 1_000 } });
+    const sent = performance.now();
     const pending = client.call("startProfile", { envId });
+    // The emulator starts at once, but in a later turn of the event loop than the call's first
+    // connection, which is therefore refused.
     const late = await new Promise<Awaited<ReturnType<typeof startEmulator>>>((resolve, reject) => {
-      setTimeout(() => startEmulator({ localPort: port }).then(resolve, reject), 50);
+      setImmediate(() => startEmulator({ localPort: port }).then(resolve, reject));
     });
     try {
       const result = await pending;
       assert.equal(result.data.envId, envId);
+      assert.ok(performance.now() - sent >= 250, "answered only after a retry");
       assert.equal(late.stats.requests[START], 1);
     } finally {
       await client.close();

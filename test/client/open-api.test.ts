@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginClient, fetchAll } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { clearFaults, clientFor, rejection, requests, resetBeforeEach, useEmulator } from "../support/emulator";
+import { waitUntil } from "../support/settle";
 
 const TOKEN_ROUTE = "open POST /oauth2/token";
 const APPS_ROUTE = "open POST /cloudphone/app/page";
@@ -43,8 +44,10 @@ describe("client: Open API and its token", () => {
     }
   });
 
-  it("a call waiting for the token stops when its own signal fires; the token request goes on for the others", async () => {
-    emulator().setFaults({ latencyMs: [300, 300] });
+  it("a call waiting for the token stops when its own signal fires; the token request goes on for the others", async function () {
+    this.timeout(60_000);
+    // The token request takes 5 s, so the signal surely fires while it is under way.
+    emulator().script({ kind: "latency", api: "open", path: "/oauth2/token", latencyMs: 5_000 });
     const client = clientFor(emulator());
     try {
       const controller = new AbortController();
@@ -54,7 +57,8 @@ describe("client: Open API and its token", () => {
         return error;
       });
       const patient = client.call("listApps", { pageNum: 1 });
-      setTimeout(() => controller.abort(), 50);
+      await waitUntil(() => requests(emulator(), TOKEN_ROUTE) === 1, "the token request is under way");
+      controller.abort();
       const error = await cancelled;
       assert.ok(error instanceof MoreLoginAbortError);
       assert.equal(error.message, "the call was cancelled");

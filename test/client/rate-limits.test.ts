@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
 import { shiftClock } from "../support/clock";
 import { clearFaults, resetBeforeEach, useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
-import { errorOf, resultOf, track, waitUntil, type Tracked } from "../support/settle";
+import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
 const PAGE = "local POST /api/env/page";
@@ -21,10 +21,17 @@ describe("client: rate-limit replies (HTTP 429)", () => {
   const clientWith = useClients(emulator);
   resetBeforeEach(emulator, clearFaults);
 
-  /** Resolves once the emulator has answered `count` requests with an injected 429 and the client has had a moment to read it. */
-  async function refusedTimes(count: number): Promise<void> {
-    await waitUntil(() => emulator().stats.faultsInjected.tooMany >= count, `${count} refusals were sent`);
-    await sleep(50);
+  /** Calls that report to `onQueued`, and a wait until they all are held (the client read the 429 and holds the call). */
+  function heldCalls(): { onQueued: () => (queued: boolean) => void; held: () => Promise<void> } {
+    const logs: ReturnType<typeof queuedLog>[] = [];
+    return {
+      onQueued: () => {
+        const log = queuedLog();
+        logs.push(log);
+        return log.onQueued;
+      },
+      held: () => waitUntil(() => logs.every((log) => log.events[0] === true), "the client holds the calls"),
+    };
   }
 
   it("sends a refused start again, since it did not run, and it starts", async () => {
@@ -69,35 +76,45 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     assert.equal(requests(emulator(), CLOSE), 1);
   });
 
-  it("sends nothing else to that API while a refused call waits (no stampede), then all of them, the Open API meanwhile unaffected", async () => {
+  it("sends nothing else to that API while a refused call waits (no stampede), then all of them, the Open API meanwhile unaffected", async function () {
+    this.timeout(60_000);
+    // A Retry-After far longer than what the test does meanwhile, so the hold surely lasts through it.
+    const RETRY_AFTER_S = 5;
     const patient = clientWith();
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
-    const refused = track(patient.call("listProfiles", {}));
-    await refusedTimes(1);
-    const refusedAt = performance.now();
-    const others: Tracked<unknown>[] = [track(patient.call("listTags")), track(patient.call("listGroups", {})), track(patient.call("profileStatus", { envId: emulator().data.profiles[0]?.id }))];
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: RETRY_AFTER_S });
+    const calls = heldCalls();
+    const sentAt = performance.now();
+    const refused = track(patient.call("listProfiles", {}, { onQueued: calls.onQueued() }));
+    await calls.held();
+    const others: Tracked<unknown>[] = [
+      track(patient.call("listTags", undefined, { onQueued: calls.onQueued() })),
+      track(patient.call("listGroups", {}, { onQueued: calls.onQueued() })),
+      track(patient.call("profileStatus", { envId: emulator().data.profiles[0]?.id }, { onQueued: calls.onQueued() })),
+    ];
+    await calls.held();
     const apps = await patient.call("listApps", { pageNum: 1 });
     assert.equal(apps.data.dataList.length, 10, "the Open API is not held by a Local API refusal");
     await sleep(400);
     assert.equal(emulator().requestLog.filter((request) => request.api === "local").length, 1, "only the refused request reached the Local API");
 
     await Promise.all([refused, ...others].map((call) => resultOf(call)));
-    assert.ok(performance.now() - refusedAt >= 700, "the others waited out the Retry-After too");
+    // The hold began after the refused request was sent, so this is only a lower bound.
+    assert.ok(performance.now() - sentAt >= RETRY_AFTER_S * 1000 - 100, "the others waited out the Retry-After too");
     assert.equal(requests(emulator(), PAGE), 2);
     assert.equal(requests(emulator(), TAGS), 1);
     assert.equal(requests(emulator(), GROUPS), 1);
   });
 
   it("waits a Retry-After longer than maxRateLimitWaitMs only that long, for the held calls too", async function () {
-    this.timeout(10_000);
+    this.timeout(120_000);
     const capped = clientWith({ retry: { maxRateLimitWaitMs: 300 } });
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 30 });
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 60 });
     const started = performance.now();
     const refused = track(capped.call("listProfiles", {}));
-    await refusedTimes(1);
+    await waitUntil(() => emulator().stats.faultsInjected.tooMany >= 1, "the refusal was sent");
     const other = track(capped.call("listTags"));
     await Promise.all([resultOf(refused), resultOf(other)]);
-    assert.ok(performance.now() - started < 5_000, "not the 30 s asked for");
+    assert.ok(performance.now() - started < 30_000, "not the 60 s asked for");
   });
 
   it("waits before sending a call refused without Retry-After (the published 429) again: until the window allows, at most the cap", async () => {
@@ -141,14 +158,15 @@ describe("client: rate-limit replies (HTTP 429)", () => {
 
   it("ends a call held after a refusal when its signal fires, without sending it again", async () => {
     const patient = clientWith();
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 20 });
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 60 });
     const controller = new AbortController();
-    const refused = track(patient.call("listProfiles", {}, { signal: controller.signal }));
-    await refusedTimes(1);
+    const calls = heldCalls();
+    const refused = track(patient.call("listProfiles", {}, { signal: controller.signal, onQueued: calls.onQueued() }));
+    await calls.held();
     const abortedAt = performance.now();
     controller.abort();
     const error = await errorOf(refused);
-    assert.ok(performance.now() - abortedAt < 2_000, "at once, not after the 20 s");
+    assert.ok(performance.now() - abortedAt < 30_000, "at once, not after the 60 s");
     assert.ok(error instanceof MoreLoginAbortError, String(error));
     assert.equal(error.kind, "aborted");
     await sleep(100);
@@ -160,14 +178,15 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     try {
       const paced = clientWith({ pacing: { localRpm: 1 } });
       emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
-      const calls = ["refused", "next", "last"].map((envName) => track(paced.call("listProfiles", { envName })));
-      await refusedTimes(1);
+      const refusedLog = queuedLog();
+      const calls = ["refused", "next", "last"].map((envName, index) => track(paced.call("listProfiles", { envName }, index === 0 ? { onQueued: refusedLog.onQueued } : {})));
+      await waitUntil(() => refusedLog.events[0] === true, "the client holds the refused call");
       const nudges: Tracked<unknown>[] = [];
       for (const call of calls) {
         // Past the hold and the window; a call that arrives makes the gate look again, and waits behind.
         clock.advance(61_000);
         nudges.push(track(paced.call("listTags")));
-        await waitUntil(() => call.settled, "the next call is let through", 3_000);
+        await waitUntil(() => call.settled, "the next call is let through", 60_000);
         await resultOf(call);
       }
       const names = emulator()
@@ -181,14 +200,18 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     }
   });
 
-  it("still holds the other calls when a refused call gives up", async () => {
+  it("still holds the other calls when a refused call gives up", async function () {
+    this.timeout(60_000);
     const impatient = clientWith({ retry: { refusals: 1 } });
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
+    // Far longer than the test's own steps take, so the pause surely lasts through them.
+    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 5 });
     const error = await rejection(impatient.call("listProfiles", {}));
     assert.equal((error as MoreLoginRateLimitError).kind, "rate-limit");
-    const other = track(impatient.call("listTags"));
+    const otherLog = queuedLog();
+    const other = track(impatient.call("listTags", undefined, { onQueued: otherLog.onQueued }));
+    await waitUntil(() => otherLog.events[0] === true, "the client holds the other call");
     await sleep(400);
-    assert.equal(requests(emulator(), TAGS), 0, "the API asked for a second's pause");
+    assert.equal(requests(emulator(), TAGS), 0, "the API asked for a pause");
     await resultOf(other);
   });
 

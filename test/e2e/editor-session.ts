@@ -163,6 +163,9 @@ async function stableBox(page: Page, selector: string): Promise<{ x: number; y: 
 
 /** Drags a wire from one node's output port to another node's input port. */
 export async function wire(page: Page, fromId: string, toId: string): Promise<void> {
+  // A node dropped or moved just before may still be animating: two equal boxes 50 ms apart are not
+  // enough on a busy machine, where a frame can simply not have been drawn yet.
+  await settle(page);
   const out = await stableBox(page, `[id="${fromId}"] .red-ui-flow-port-output`);
   const input = await stableBox(page, `[id="${toId}"] .red-ui-flow-port-input`);
   await page.mouse.move(out.x + out.width / 2, out.y + out.height / 2);

@@ -1,8 +1,12 @@
 import assert from "node:assert/strict";
 import { call, dataOf, expectError, type PageShape } from "../support/http";
+import type { Emulator } from "../../src/emulator";
 import { bearer, sleep, useEmulator } from "../support/emulator";
+import { pollUntil } from "../support/settle";
 
 const STEP_MS = 200;
+/** A step that does not come during a test: a state checked on this emulator lasts, and moves on only by stepAutomationRun. */
+const HELD_STEP_MS = 600_000;
 const UNKNOWN = "1234567890123456";
 
 interface TemplateItem {
@@ -54,8 +58,8 @@ interface ScheduleItem {
 const DATE = /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/;
 const utc = (ms: number): string => new Date(ms).toISOString().replace("T", " ").slice(0, 19);
 
-describe("emulator: cloud phone automation (RPA)", () => {
-  const { emulator } = useEmulator({ cloudPhones: 4, automationStepMs: STEP_MS });
+/** Requests to one emulator's automation routes. */
+function automationOf(emulator: () => Emulator) {
   const local = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone/rpa${path}`, { body });
   const phone = (index: number): { id: string; envName: string } => {
     const found = emulator().data.cloudPhones[index];
@@ -82,6 +86,26 @@ describe("emulator: cloud phone automation (RPA)", () => {
         description: "from a test",
       }),
     );
+  const ENDED = [3, 4, 5];
+  /** Waits until the schedule's first run has ended (succeeded, failed or cancelled) and returns it. */
+  const endedRun = async (taskId: string | number): Promise<RunItem> => {
+    const [run] = await pollUntil(
+      () => runsOf(taskId),
+      (runs) => ENDED.includes(runs[0]?.taskState ?? -1),
+      `the run of schedule ${taskId} ends`,
+    );
+    assert.ok(run);
+    return run;
+  };
+  return { local, phone, templates, template, runsOf, scheduleOf, runOnce, endedRun };
+}
+
+describe("emulator: cloud phone automation (RPA)", () => {
+  const { emulator } = useEmulator({ cloudPhones: 4, automationStepMs: STEP_MS });
+  const { local, phone, templates, template, runsOf, scheduleOf, runOnce, endedRun } = automationOf(emulator);
+  /** The same data under a step that never comes by itself: for the states in between. */
+  const { emulator: heldEmulator } = useEmulator({ cloudPhones: 4, automationStepMs: HELD_STEP_MS });
+  const held = automationOf(heldEmulator);
 
   describe("templates", () => {
     it("lists seeded marketplace and team templates with `parameter` JSON strings (null when a template has no variables)", async () => {
@@ -118,25 +142,27 @@ describe("emulator: cloud phone automation (RPA)", () => {
 
   describe("one-time runs (/onceTask/save)", () => {
     it("replies the schedule ID as a number; its run waits (0), runs (1), then succeeds (3) with handleResult 1", async () => {
-      const taskId = await runOnce("Search and like posts", { keyword: "cats", count: 3 });
-      assert.ok(Number.isSafeInteger(taskId));
-      assert.match(String(taskId), /^\d{16}$/);
-      const [waiting] = await runsOf(taskId);
+      // The states in between, on the emulator whose steps come only when the test takes them.
+      const heldId = await held.runOnce("Search and like posts", { keyword: "cats", count: 3 });
+      assert.ok(Number.isSafeInteger(heldId));
+      assert.match(String(heldId), /^\d{16}$/);
+      const [waiting] = await held.runsOf(heldId);
       assert.ok(waiting);
       assert.match(waiting.id, /^\d{16}$/);
       assert.deepEqual(
         [waiting.taskState, waiting.handleResult, waiting.handleTime, waiting.endTime, waiting.cloudPhoneId, waiting.cloudPhoneName, waiting.taskName, waiting.templateName],
-        [0, null, "", "", phone(0).id, phone(0).envName, "Run Search and like posts", "Search and like posts"],
+        [0, null, "", "", held.phone(0).id, held.phone(0).envName, "Run Search and like posts", "Search and like posts"],
       );
       assert.match(waiting.triggerTime, DATE);
-      assert.equal((await scheduleOf(taskId))?.taskState, 0);
-      await sleep(STEP_MS * 1.5);
-      const [running] = await runsOf(taskId);
-      assert.deepEqual([running?.taskState, running?.handleResult], [1, null]);
+      assert.equal((await held.scheduleOf(heldId))?.taskState, 0);
+      assert.ok(heldEmulator().stepAutomationRun(waiting.id));
+      const [running] = await held.runsOf(heldId);
+      assert.deepEqual([running?.taskState, running?.handleResult, running?.endTime], [1, null, ""]);
       assert.match(running?.handleTime ?? "", DATE);
-      assert.equal((await scheduleOf(taskId))?.taskState, 1);
-      await sleep(STEP_MS);
-      const [done] = await runsOf(taskId);
+      assert.equal((await held.scheduleOf(heldId))?.taskState, 1);
+      // On the emulator with short steps, the run gets there by itself.
+      const taskId = await runOnce("Search and like posts", { keyword: "cats", count: 3 });
+      const done = await endedRun(taskId);
       assert.deepEqual([done?.taskState, done?.handleResult, done?.handleFailReason], [3, 1, ""]);
       assert.match(done?.endTime ?? "", DATE);
       const schedule = await scheduleOf(taskId);
@@ -146,8 +172,7 @@ describe("emulator: cloud phone automation (RPA)", () => {
 
     it("fails (4, handleResult 0) when a variable the template requires is missing", async () => {
       const taskId = await runOnce("Post a TikTok video", { videoDescription: "no video given" }, 1);
-      await sleep(STEP_MS * 3);
-      const [run] = await runsOf(taskId);
+      const run = await endedRun(taskId);
       assert.deepEqual([run?.taskState, run?.handleResult, run?.handleFailReason], [4, 0, "Required template parameter missing: videoDownloadUrl"]);
       assert.deepEqual([(await scheduleOf(taskId))?.taskState, (await scheduleOf(taskId))?.failCount], [2, 1]);
     });
@@ -155,8 +180,7 @@ describe("emulator: cloud phone automation (RPA)", () => {
     it("runs a template without variables when no templateParameter is sent", async () => {
       const id = (await template("Open the app store")).id;
       const taskId = dataOf<number>(await local("/onceTask/save", { cloudPhoneId: Number(phone(2).id), scheduleName: "store", templateId: Number(id) }));
-      await sleep(STEP_MS * 3);
-      assert.equal((await runsOf(taskId))[0]?.taskState, 3);
+      assert.equal((await endedRun(taskId)).taskState, 3);
     });
 
     it("refuses missing fields (99001), malformed templateParameter and an unknown phone (HTTP 400), an unknown template (HTTP 404)", async () => {
@@ -179,33 +203,39 @@ describe("emulator: cloud phone automation (RPA)", () => {
 
   describe("cancelling", () => {
     it("/subTask/cancel/{id} queues a cancel: the waiting run ends cancelled (5) within a step, and the schedule completes", async () => {
+      // The call itself, on a run that stays waiting.
+      const heldId = await held.runOnce("Warm up: scroll the feed", { minutes: 5 });
+      const [waiting] = await held.runsOf(heldId);
+      assert.ok(waiting);
+      assert.equal(dataOf(await held.local(`/subTask/cancel/${waiting.id}`, { id: waiting.id })), null);
+      assert.equal((await held.runsOf(heldId))[0]?.taskState, 0, "no state is written by the call");
+      // Where steps come by themselves, the cancelled run ends at its next one.
       const taskId = await runOnce("Warm up: scroll the feed", { minutes: 5 });
       const [run] = await runsOf(taskId);
       assert.ok(run);
       assert.equal(dataOf(await local(`/subTask/cancel/${run.id}`, { id: run.id })), null);
-      assert.equal((await runsOf(taskId))[0]?.taskState, 0, "no state is written by the call");
-      await sleep(STEP_MS * 1.5);
-      const [cancelled] = await runsOf(taskId);
-      assert.deepEqual([cancelled?.taskState, cancelled?.handleResult], [5, null]);
+      const cancelled = await endedRun(taskId);
+      assert.deepEqual([cancelled.taskState, cancelled.handleResult], [5, null]);
       assert.equal((await scheduleOf(taskId))?.taskState, 2);
       assert.equal(dataOf(await local(`/subTask/cancel/${run.id}`, { id: run.id })), null, "cancelling again does nothing");
     });
 
     it("/subTask/cancel/{id} stops a running run at its next step instead of letting it succeed", async () => {
-      const taskId = await runOnce("Search and like posts", { keyword: "dogs" });
-      await sleep(STEP_MS * 1.5);
-      const [run] = await runsOf(taskId);
+      const taskId = await held.runOnce("Search and like posts", { keyword: "dogs" });
+      const [waiting] = await held.runsOf(taskId);
+      assert.ok(waiting && heldEmulator().stepAutomationRun(waiting.id));
+      const [run] = await held.runsOf(taskId);
       assert.equal(run?.taskState, 1);
-      dataOf(await local(`/subTask/cancel/${run?.id}`, { id: run?.id }));
-      await sleep(STEP_MS * 1.5);
-      assert.equal((await runsOf(taskId))[0]?.taskState, 5);
+      dataOf(await held.local(`/subTask/cancel/${run?.id}`, { id: run?.id }));
+      assert.equal((await held.runsOf(taskId))[0]?.taskState, 1, "still running until its next step");
+      assert.ok(heldEmulator().stepAutomationRun(run?.id ?? ""));
+      assert.deepEqual([(await held.runsOf(taskId))[0]?.taskState, (await held.scheduleOf(taskId))?.successCount], [5, 0]);
     });
 
     it("/subTask/cancel/{id} refuses a finished run, an unknown one and a missing body id (99001)", async () => {
       const taskId = await runOnce("Search and like posts", { keyword: "fish" });
-      await sleep(STEP_MS * 3);
-      const [run] = await runsOf(taskId);
-      assert.equal(run?.taskState, 3);
+      const run = await endedRun(taskId);
+      assert.equal(run.taskState, 3);
       expectError(await local(`/subTask/cancel/${run?.id}`, { id: run?.id }), 200, 99001, `Request parameter error: execution ${run?.id} has finished and cannot be cancelled`);
       expectError(await local(`/subTask/cancel/${UNKNOWN}`, { id: UNKNOWN }), 200, 99001, `Request parameter error: execution ${UNKNOWN} does not exist`);
       expectError(await local(`/subTask/cancel/${run?.id}`, {}), 200, 99001, "Request parameter error: id is required");
@@ -215,10 +245,17 @@ describe("emulator: cloud phone automation (RPA)", () => {
     });
 
     it("/task/cancel marks the schedule cancelled (3) at once and ends its waiting runs cancelled; again does nothing", async () => {
+      // "At once" on a run that is surely still waiting.
+      const heldId = await held.runOnce("Warm up: scroll the feed", { minutes: 1 });
+      assert.equal((await held.runsOf(heldId))[0]?.taskState, 0);
+      assert.equal(dataOf(await held.local("/task/cancel", { id: String(heldId) })), null);
+      assert.equal((await held.scheduleOf(heldId))?.taskState, 3);
+      assert.equal((await held.runsOf(heldId))[0]?.taskState, 5);
+      // Where steps come by themselves, nothing runs after the cancel.
       const taskId = await runOnce("Warm up: scroll the feed", { minutes: 1 });
       assert.equal(dataOf(await local("/task/cancel", { id: String(taskId) })), null);
       assert.equal((await scheduleOf(taskId))?.taskState, 3);
-      assert.equal((await runsOf(taskId))[0]?.taskState, 5);
+      assert.equal((await endedRun(taskId)).taskState, 5);
       await sleep(STEP_MS * 3);
       assert.deepEqual([(await scheduleOf(taskId))?.taskState, (await runsOf(taskId))[0]?.taskState], [3, 5], "nothing runs after the cancel");
       assert.equal(dataOf(await local("/task/cancel", { id: taskId })), null);
@@ -226,7 +263,11 @@ describe("emulator: cloud phone automation (RPA)", () => {
 
     it("/task/cancel refuses a finished schedule, an unknown one and a missing id (99001)", async () => {
       const taskId = await runOnce("Open the app store", {});
-      await sleep(STEP_MS * 3);
+      await pollUntil(
+        () => scheduleOf(taskId),
+        (schedule) => schedule?.taskState === 2,
+        "the schedule completes",
+      );
       expectError(await local("/task/cancel", { id: taskId }), 200, 99001, `Request parameter error: schedule ${taskId} has finished and cannot be cancelled`);
       expectError(await local("/task/cancel", { id: UNKNOWN }), 200, 99001, `Request parameter error: schedule ${UNKNOWN} does not exist`);
       expectError(await local("/task/cancel", {}), 200, 99001, "Request parameter error: id is required");
@@ -262,7 +303,7 @@ describe("emulator: cloud phone automation (RPA)", () => {
           [phone(3).id, phone(3).envName, 1],
         ],
       );
-      await sleep(STEP_MS * 3);
+      await endedRun(taskId);
       const runs = await runsOf(taskId);
       assert.deepEqual(
         runs.map((r) => [r.cloudPhoneId, r.taskState]),
@@ -326,10 +367,12 @@ describe("emulator: cloud phone automation (RPA)", () => {
     });
   });
 
+  // On the held emulator: the runs these tests look at stay waiting (0) however long the requests take.
   describe("lists", () => {
     it("/task/page and /subTask/page filter by their fields", async () => {
-      const taskId = await runOnce("Open the app store", {}, 2);
-      const pageOf = async (path: string, body: unknown): Promise<string[]> => dataOf<PageShape<{ id: string }>>(await local(path, { pageSize: 100, ...(body as object) })).dataList.map((i) => i.id);
+      const taskId = await held.runOnce("Open the app store", {}, 2);
+      const pageOf = async (path: string, body: unknown): Promise<string[]> =>
+        dataOf<PageShape<{ id: string }>>(await held.local(path, { pageSize: 100, ...(body as object) })).dataList.map((i) => i.id);
       assert.ok((await pageOf("/task/page", { searchKey: "run open THE app" })).includes(String(taskId)), "searchKey matches the name, ignoring case");
       assert.ok((await pageOf("/task/page", { searchKey: "from a test" })).includes(String(taskId)), "searchKey matches the description");
       assert.ok((await pageOf("/task/page", { searchKey: "APP STORE" })).includes(String(taskId)), "searchKey matches the template title");
@@ -337,11 +380,11 @@ describe("emulator: cloud phone automation (RPA)", () => {
       assert.ok((await pageOf("/task/page", { taskState: 0 })).includes(String(taskId)));
       assert.ok(!(await pageOf("/task/page", { taskState: 2 })).includes(String(taskId)));
       assert.deepEqual(await pageOf("/task/page", { enabled: false }), []);
-      const [run] = await runsOf(taskId);
+      const [run] = await held.runsOf(taskId);
       assert.ok(run);
       for (const filter of [
-        { cloudPhoneId: phone(2).id },
-        { cloudPhoneName: phone(2).envName },
+        { cloudPhoneId: held.phone(2).id },
+        { cloudPhoneName: held.phone(2).envName },
         { templateTitle: "app store" },
         { taskName: "Run Open" },
         { taskState: 0 },
@@ -349,30 +392,30 @@ describe("emulator: cloud phone automation (RPA)", () => {
       ]) {
         assert.ok((await pageOf("/subTask/page", filter)).includes(run.id), JSON.stringify(filter));
       }
-      for (const filter of [{ cloudPhoneId: phone(3).id }, { templateTitle: "TikTok" }, { taskState: 3 }, { beginTime: "2099-01-01 00:00:00" }, { templateId: UNKNOWN }]) {
+      for (const filter of [{ cloudPhoneId: held.phone(3).id }, { templateTitle: "TikTok" }, { taskState: 3 }, { beginTime: utc(Date.now() + 86_400_000) }, { templateId: UNKNOWN }]) {
         assert.ok(!(await pageOf("/subTask/page", filter)).includes(run.id), JSON.stringify(filter));
       }
-      const all = dataOf<PageShape<RunItem>>(await local("/subTask/page", { pageNo: 1, pageSize: 2 }));
+      const all = dataOf<PageShape<RunItem>>(await held.local("/subTask/page", { pageNo: 1, pageSize: 2 }));
       assert.equal(all.dataList.length, 2);
       assert.equal(all.pages, String(Math.ceil(Number(all.total) / 2)));
     });
   });
 
   it("serves the same automation on the Open API, sharing its runs with the Local API", async () => {
-    const auth = await bearer(emulator());
-    const open = (path: string, body: unknown) => call(emulator().openUrl, `/cloudphone/rpa${path}`, { body, headers: auth });
+    const auth = await bearer(heldEmulator());
+    const open = (path: string, body: unknown) => call(heldEmulator().openUrl, `/cloudphone/rpa${path}`, { body, headers: auth });
     const market = dataOf<PageShape<TemplateItem>>(await open("/template/market/page", { pageNo: 1, pageSize: 10 }));
-    assert.deepEqual(market, await templates("market", { pageNo: 1, pageSize: 10 }));
+    assert.deepEqual(market, await held.templates("market", { pageNo: 1, pageSize: 10 }));
     const personal = dataOf<PageShape<TemplateItem>>(await open("/template/personal/page", {}));
     assert.equal(personal.total, "2");
-    const taskId = dataOf<number>(await open("/onceTask/save", { cloudPhoneId: Number(phone(3).id), scheduleName: "open api", templateId: Number(market.dataList[3]?.id) }));
+    const taskId = dataOf<number>(await open("/onceTask/save", { cloudPhoneId: Number(held.phone(3).id), scheduleName: "open api", templateId: Number(market.dataList[3]?.id) }));
     const openRuns = dataOf<PageShape<RunItem>>(await open("/subTask/page", { taskId: String(taskId) })).dataList;
-    assert.deepEqual(openRuns, await runsOf(taskId));
+    assert.deepEqual(openRuns, await held.runsOf(taskId));
     assert.ok(dataOf<PageShape<ScheduleItem>>(await open("/task/page", {})).dataList.some((s) => s.id === String(taskId)));
     assert.deepEqual(dataOf(await open(`/subTask/detail/${openRuns[0]?.id}`, {})), openRuns[0]);
     dataOf(await open(`/subTask/cancel/${openRuns[0]?.id}`, { id: openRuns[0]?.id }));
     dataOf(await open("/task/cancel", { id: taskId }));
     expectError(await open("/task/save", {}), 200, 99001);
-    expectError(await call(emulator().openUrl, "/cloudphone/rpa/task/page", { body: {} }), 401, 401);
+    expectError(await call(heldEmulator().openUrl, "/cloudphone/rpa/task/page", { body: {} }), 401, 401);
   });
 });

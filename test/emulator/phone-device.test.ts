@@ -4,9 +4,12 @@ import type { App, CloudPhone } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { bearer, sleep, useEmulator } from "../support/emulator";
+import { pollUntil } from "../support/settle";
 
 const BOOT_MS = 200;
 const INSTALL_MS = 200;
+/** Boots and installs that do not end during a test: the states checked on this emulator last. */
+const HELD_MS = 600_000;
 const UNKNOWN = "1234567890123456";
 const NOT_STARTED = "The Cloud Phone has not been started up.";
 
@@ -50,6 +53,27 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
     assert.ok(found);
     return found;
   };
+  const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus;
+  const poweredOn = (id: string) =>
+    pollUntil(
+      () => status(id),
+      (value) => value === 4,
+      `phone ${id} is powered on`,
+    );
+  const installedList = async (id: string): Promise<Installed[]> => dataOf<Installed[]>(await local("/app/installedList", { id }));
+  /** Waits until the phone's installed list passes `test`, and returns it. */
+  const installedWhen = (id: string, test: (list: Installed[]) => boolean, what: string) => pollUntil(() => installedList(id), test, what);
+
+  /** The same data, booting and installing for longer than any test: for the states in between. */
+  const { emulator: heldEmulator } = useEmulator({ cloudPhones: 24, apps: 5, phoneBootMs: HELD_MS, appInstallMs: HELD_MS });
+  const heldLocal = (path: string, body: unknown) => call(heldEmulator().localUrl, `/api/cloudphone${path}`, { body });
+  const heldTaken = new Set<string>();
+  const heldPhoneWhere = (test: (phone: CloudPhone) => boolean): CloudPhone => {
+    const phone = heldEmulator().data.cloudPhones.find((p) => test(p) && !heldTaken.has(p.id));
+    assert.ok(phone, "a free phone of the kind the test needs");
+    heldTaken.add(phone.id);
+    return phone;
+  };
 
   describe("ADB", () => {
     it("gives ADB details only while the phone is on with ADB enabled, following updateAdb and power", async () => {
@@ -71,10 +95,13 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
       assert.equal(dataOf(await local("/updateAdb", { ids: [id], enableAdb: true })), null);
       assert.equal((await listed(id))?.enableAdb, true);
       assert.equal((await adb(id))[0]?.remark, "Environment is not powered on, unable to query ADB info", "still off");
+      const booting = heldPhoneWhere((p) => p.envStatus === 2).id;
+      dataOf(await heldLocal("/updateAdb", { ids: [booting], enableAdb: true }));
+      dataOf(await heldLocal("/powerOn", { id: booting }));
+      const [row] = dataOf<AdbRow[]>(await heldLocal("/batchAdbInfo", { envIds: [booting] }));
+      assert.deepEqual([row?.envStatus, row?.adbIp], [3, null], "no ADB while booting");
       dataOf(await local("/powerOn", { id }));
-      assert.equal((await adb(id))[0]?.envStatus, 3);
-      assert.equal((await adb(id))[0]?.adbIp, null, "no ADB while booting");
-      await sleep(BOOT_MS * 2);
+      await poweredOn(id);
       const [on] = await adb(id);
       assert.ok(on);
       assert.equal(on.remark, null);
@@ -152,11 +179,13 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
     });
 
     it("runs only on a powered-on phone (33301), and needs id and command (99001)", async () => {
+      const booting = heldPhoneWhere((p) => p.envStatus === 2).id;
+      dataOf(await heldLocal("/powerOn", { id: booting }));
+      expectError(await heldLocal("/exeCommand", { id: booting, command: "echo x" }), 200, 33301, NOT_STARTED);
       const id = stopped();
       expectError(await local("/exeCommand", { id, command: "echo x" }), 200, 33301, NOT_STARTED);
       dataOf(await local("/powerOn", { id }));
-      expectError(await local("/exeCommand", { id, command: "echo x" }), 200, 33301, NOT_STARTED);
-      await sleep(BOOT_MS * 2);
+      await poweredOn(id);
       assert.equal(dataOf(await local("/exeCommand", { id, command: "echo x" })), "x");
       expectError(await local("/exeCommand", { id }), 200, 99001, "Request parameter error: command is required");
       expectError(await local("/exeCommand", { id, command: "" }), 200, 99001, "Request parameter error: command is required");
@@ -168,16 +197,22 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
   describe("apps", () => {
     it("installs an app version after appInstallMs, by version ID or by package and version code; the list and pm follow", async () => {
       const id = running();
-      const list = async (): Promise<Installed[]> => dataOf<Installed[]>(await local("/app/installedList", { id }));
+      const list = (): Promise<Installed[]> => installedList(id);
       const before = await list();
+      // Accepted but not complete, on the emulator whose installs last.
+      const installing = heldPhoneWhere((p) => p.envStatus === 4).id;
+      const heldList = async (): Promise<Installed[]> => dataOf<Installed[]>(await heldLocal("/app/installedList", { id: installing }));
+      const heldBefore = await heldList();
+      const heldTarget = heldEmulator().data.apps.find((a) => !heldBefore.some((i) => i.packageName === a.packageName));
+      assert.ok(heldTarget, "an app that is not installed on the held phone");
+      assert.equal(dataOf(await heldLocal("/app/install", { id: installing, appVersionId: heldTarget.appVersionList[0]?.id })), true);
+      assert.deepEqual(await heldList(), heldBefore, "accepted, not complete");
       const target = emulator().data.apps.find((a) => a.appVersionList.length > 1 && !before.some((i) => i.packageName === a.packageName));
       assert.ok(target, "an app with two versions that is not installed");
       const version = target.appVersionList[0];
       assert.ok(version);
       assert.equal(dataOf(await local("/app/install", { id, appVersionId: version.id })), true);
-      assert.deepEqual(await list(), before, "accepted, not complete");
-      await sleep(INSTALL_MS * 2);
-      const after = await list();
+      const after = await installedWhen(id, (now) => now.length > before.length, "the install lands");
       assert.deepEqual(after.slice(0, before.length), before);
       assert.deepEqual(after.at(-1), { appName: target.appName, appIcon: target.appIcon, packageName: target.packageName, versionCode: version.versionCode, versionName: version.versionName });
       assert.match(dataOf<string>(await local("/exeCommand", { id, command: "pm list packages" })), new RegExp(`^package:${target.packageName.replace(/\./g, "\\.")}$`, "m"));
@@ -185,8 +220,9 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
       const other = target.appVersionList.at(-1);
       assert.ok(other && other.versionCode !== version.versionCode);
       dataOf(await local("/app/install", { id, packageName: target.packageName, versionCode: Number(other.versionCode) }));
-      await sleep(INSTALL_MS * 2);
-      assert.equal((await list()).find((i) => i.packageName === target.packageName)?.versionCode, other.versionCode, "reinstalling replaces the version");
+      const replaced = await installedWhen(id, (now) => now.find((i) => i.packageName === target.packageName)?.versionCode !== version.versionCode, "the reinstall lands");
+      assert.equal(replaced.find((i) => i.packageName === target.packageName)?.versionCode, other.versionCode, "reinstalling replaces the version");
+      assert.equal(replaced.length, after.length, "replaced, not added");
     });
 
     it("refuses an app version not in the catalogue (201) and a request that names none (99001)", async () => {
@@ -204,8 +240,8 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
       let pkg = installed[0]?.packageName;
       if (pkg === undefined) {
         dataOf(await local("/app/install", { id, appVersionId: app(1).appVersionList[0]?.id }));
-        await sleep(INSTALL_MS * 2);
         pkg = app(1).packageName;
+        await installedWhen(id, (now) => now.some((i) => i.packageName === app(1).packageName), "the install lands");
       }
       const pidof = async (): Promise<string> => dataOf<string>(await local("/exeCommand", { id, command: `pidof ${pkg}` }));
       assert.equal(await pidof(), "");
@@ -260,8 +296,11 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
     const version = app(2).appVersionList[0];
     assert.ok(version);
     assert.equal(dataOf(await open("/app/install", { id, appVersionId: version.id })), true);
-    await sleep(INSTALL_MS * 2);
-    assert.ok(dataOf<Installed[]>(await open("/app/installedList", { id })).some((i) => i.packageName === app(2).packageName));
+    await pollUntil(
+      async () => dataOf<Installed[]>(await open("/app/installedList", { id })),
+      (list) => list.some((i) => i.packageName === app(2).packageName),
+      "the install lands, seen on the Open API",
+    );
     assert.equal(dataOf(await open("/app/start", { id, packageName: app(2).packageName })), null);
     assert.equal(dataOf(await open("/app/stop", { id, packageName: app(2).packageName })), true);
     expectError(await open("/batchAdbInfo", { envIds: [id] }), 404, 404);
@@ -270,17 +309,26 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
 });
 
 describe("emulator: cloud phone apps across a power cycle", () => {
-  // Boots faster than an install lands, so an install begun before a power-off would land after it.
-  const { emulator } = useEmulator({ cloudPhones: 8, apps: 5, phoneBootMs: 50, appInstallMs: 300 });
+  // Boots faster than an install lands, so an install begun before a power-off would land after it;
+  // the install is long enough that the power cycle surely begins while it is in progress.
+  const INSTALL_MS = 2_000;
+  const { emulator } = useEmulator({ cloudPhones: 8, apps: 5, phoneBootMs: 50, appInstallMs: INSTALL_MS });
   const local = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
-  const cycle = async (id: string): Promise<void> => {
+  /** Powers the phone off and on, and waits until it is on again; returns when the power-off was answered. */
+  const cycle = async (id: string): Promise<number> => {
     dataOf(await local("/powerOff", { id }));
+    const off = performance.now();
     dataOf(await local("/powerOn", { id }));
-    await sleep(150);
-    assert.equal(dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus, 4);
+    await pollUntil(
+      async () => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus,
+      (status) => status === 4,
+      "the phone is on again",
+    );
+    return off;
   };
 
-  it("loses an install still in progress when the phone powers off, and stops its running apps", async () => {
+  it("loses an install still in progress when the phone powers off, and stops its running apps", async function () {
+    this.timeout(60_000);
     const [phone, other] = emulator().data.cloudPhones.filter((p) => p.envStatus === 4);
     assert.ok(phone && other);
     const installed = async (): Promise<string[]> => dataOf<Installed[]>(await local("/app/installedList", { id: phone.id })).map((i) => i.packageName);
@@ -288,12 +336,14 @@ describe("emulator: cloud phone apps across a power cycle", () => {
     const target = emulator().data.apps.find((a) => !before.includes(a.packageName));
     assert.ok(target);
     dataOf(await local("/app/install", { id: phone.id, appVersionId: target.appVersionList[0]?.id }));
-    await cycle(phone.id);
-    await sleep(400);
+    const accepted = performance.now();
+    assert.ok((await cycle(phone.id)) - accepted < INSTALL_MS, "the power-off came while installing");
+    // An absence: once the install would have landed, it is still not there.
+    await sleep(INSTALL_MS + 500 - (performance.now() - accepted));
     assert.deepEqual(await installed(), before, "the install was lost");
 
     dataOf(await local("/app/install", { id: phone.id, appVersionId: target.appVersionList[0]?.id }));
-    await sleep(400);
+    await pollUntil(installed, (now) => now.length > before.length, "the install lands");
     assert.deepEqual(await installed(), [...before, target.packageName], "an install on a phone that stays on lands");
     dataOf(await local("/app/start", { id: phone.id, packageName: target.packageName }));
     const pidof = async (): Promise<string> => dataOf<string>(await local("/exeCommand", { id: phone.id, command: `pidof ${target.packageName}` }));

@@ -1,9 +1,15 @@
 import assert from "node:assert/strict";
 import type { CloudPhone } from "../../src/emulator";
 import { call, dataOf, expectError, type PageShape } from "../support/http";
+import type { Emulator } from "../../src/emulator";
 import { bearer, sleep, useEmulator } from "../support/emulator";
+import { pollUntil } from "../support/settle";
 
 const BOOT_MS = 300;
+/** A boot or restart that does not end during a test: the states checked on this emulator last. */
+const HELD_BOOT_MS = 600_000;
+/** Long enough that a power-off sent right after a power-on surely lands during the boot. */
+const SLOW_BOOT_MS = 2_000;
 const UNKNOWN = "1234567890123456";
 
 /** The required fields of the cloud-phone spec's CloudPhoneDetail. */
@@ -38,8 +44,8 @@ const DETAIL_FIELDS = [
   "updateMember",
 ];
 
-describe("emulator: cloud phone power", () => {
-  const { emulator } = useEmulator({ cloudPhones: 24, phoneBootMs: BOOT_MS });
+/** Requests to one emulator's cloud-phone routes, and its seeded phones handed out one per test. */
+function phonesOf(emulator: () => Emulator) {
   const local = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
   const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus;
   const listed = async (id: string): Promise<CloudPhone | undefined> => dataOf<PageShape<CloudPhone>>(await local("/page", { pageNo: 1, pageSize: 100 })).dataList.find((p) => p.id === id);
@@ -51,27 +57,49 @@ describe("emulator: cloud phone power", () => {
     taken.add(phone.id);
     return phone.id;
   };
+  /** Waits until the phone is in `envStatus`; returns how long that took. */
+  const reaches = async (id: string, envStatus: number): Promise<number> => {
+    const from = performance.now();
+    await pollUntil(
+      () => status(id),
+      (value) => value === envStatus,
+      `phone ${id} is in state ${envStatus}`,
+    );
+    return performance.now() - from;
+  };
+  return { local, status, listed, phoneIn, reaches };
+}
+
+describe("emulator: cloud phone power", () => {
+  const { emulator } = useEmulator({ cloudPhones: 24, phoneBootMs: BOOT_MS });
+  const { local, status, listed, phoneIn, reaches } = phonesOf(emulator);
+  /** The same phones, booting and restarting for longer than any test: for the states in between. */
+  const { emulator: heldEmulator } = useEmulator({ cloudPhones: 24, phoneBootMs: HELD_BOOT_MS });
+  const held = phonesOf(heldEmulator);
 
   it("powers on at once (accepted), is booting (3), then powered on (4) after phoneBootMs, in info and in the list", async () => {
+    const booting = held.phoneIn(2);
+    assert.equal(dataOf(await held.local("/powerOn", { id: booting, headless: true, disableMoneySavingMode: false })), null);
+    assert.equal(await held.status(booting), 3);
+    assert.equal((await held.listed(booting))?.envStatus, 3);
     const id = phoneIn(2);
     const answer = await local("/powerOn", { id, headless: true, disableMoneySavingMode: false });
     assert.equal(dataOf(answer), null);
-    assert.equal(await status(id), 3);
-    assert.equal((await listed(id))?.envStatus, 3);
-    await sleep(BOOT_MS / 2);
-    assert.equal(await status(id), 3, "still booting halfway");
-    await sleep(BOOT_MS);
-    assert.equal(await status(id), 4);
+    // Measured from the answer, so only a lower bound: a slow machine makes it longer, never shorter.
+    assert.ok((await reaches(id, 4)) >= BOOT_MS / 2, "still booting halfway");
     assert.equal((await listed(id))?.envStatus, 4);
   });
 
   it("refuses a second power-on while booting and while running (100), and leaves the boot alone", async () => {
+    const busy = "The cloud phone is not powered off: it is starting, running or restarting";
+    const booting = held.phoneIn(2);
+    dataOf(await held.local("/powerOn", { id: booting }));
+    expectError(await held.local("/powerOn", { id: booting }), 200, 100, busy);
+    assert.equal(await held.status(booting), 3, "still booting");
     const id = phoneIn(2);
     dataOf(await local("/powerOn", { id }));
-    const busy = "The cloud phone is not powered off: it is starting, running or restarting";
     expectError(await local("/powerOn", { id }), 200, 100, busy);
-    await sleep(BOOT_MS * 1.5);
-    assert.equal(await status(id), 4);
+    await reaches(id, 4);
     expectError(await local("/powerOn", { id }), 200, 100, busy);
   });
 
@@ -83,33 +111,44 @@ describe("emulator: cloud phone power", () => {
     expectError(await local("/powerOff", { id }), 200, 33301, "The Cloud Phone has not been started up.");
   });
 
-  it("powering off a booting phone interrupts the boot: it stays off", async () => {
-    const id = phoneIn(2);
-    dataOf(await local("/powerOn", { id }));
-    dataOf(await local("/powerOff", { id }));
-    assert.equal(await status(id), 2);
-    await sleep(BOOT_MS * 1.5);
-    assert.equal(await status(id), 2, "the interrupted boot never finishes");
-    dataOf(await local("/powerOn", { id }));
-    await sleep(BOOT_MS * 1.5);
-    assert.equal(await status(id), 4, "a later power-on boots normally");
+  describe("with a longer boot", () => {
+    const { emulator: slowEmulator } = useEmulator({ cloudPhones: 4, phoneBootMs: SLOW_BOOT_MS });
+    const slow = phonesOf(slowEmulator);
+
+    it("powering off a booting phone interrupts the boot: it stays off", async function () {
+      this.timeout(60_000);
+      const id = slow.phoneIn(2);
+      dataOf(await slow.local("/powerOn", { id }));
+      const poweredOn = performance.now();
+      dataOf(await slow.local("/powerOff", { id }));
+      assert.ok(performance.now() - poweredOn < SLOW_BOOT_MS, "the power-off came during the boot");
+      assert.equal(await slow.status(id), 2);
+      // An absence: once the boot would have ended, the phone is still off.
+      await sleep(SLOW_BOOT_MS + 500 - (performance.now() - poweredOn));
+      assert.equal(await slow.status(id), 2, "the interrupted boot never finishes");
+      dataOf(await slow.local("/powerOn", { id }));
+      await slow.reaches(id, 4);
+    });
   });
 
   it("restarts a running phone: restarting (6), then powered on (4); power-off meanwhile is refused (33331), power-on too (100)", async () => {
+    const restarting = held.phoneIn(4);
+    assert.equal(dataOf(await held.local("/restart", { id: restarting })), null);
+    assert.equal(await held.status(restarting), 6);
+    expectError(await held.local("/powerOff", { id: restarting }), 200, 33331, "Cloud phone restarting, unable to shut down.");
+    expectError(await held.local("/powerOn", { id: restarting }), 200, 100);
+    assert.equal(await held.status(restarting), 6, "still restarting");
     const id = phoneIn(4);
     assert.equal(dataOf(await local("/restart", { id })), null);
-    assert.equal(await status(id), 6);
-    expectError(await local("/powerOff", { id }), 200, 33331, "Cloud phone restarting, unable to shut down.");
-    expectError(await local("/powerOn", { id }), 200, 100);
-    await sleep(BOOT_MS * 1.5);
-    assert.equal(await status(id), 4);
+    await reaches(id, 4);
   });
 
   it("restarts only a powered-on phone (33301 otherwise)", async () => {
-    const off = phoneIn(2);
-    expectError(await local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
-    dataOf(await local("/powerOn", { id: off }));
-    expectError(await local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
+    const off = held.phoneIn(2);
+    expectError(await held.local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
+    dataOf(await held.local("/powerOn", { id: off }));
+    expectError(await held.local("/restart", { id: off }), 200, 33301, "The Cloud Phone has not been started up.");
+    assert.equal(await held.status(off), 3, "refused while booting");
   });
 
   it("answers info with the spec's CloudPhoneDetail fields, and a new lastStartDate after power-on", async () => {
@@ -148,16 +187,17 @@ describe("emulator: cloud phone power", () => {
   });
 
   it("serves power-on, power-off and info on the Open API too (numeric IDs accepted), but not restart", async () => {
-    const auth = await bearer(emulator());
-    const open = (path: string, body: unknown) => call(emulator().openUrl, `/cloudphone${path}`, { body, headers: auth });
-    const id = phoneIn(2);
+    // On the held emulator: the phone stays booting (3) while both APIs look at it.
+    const auth = await bearer(heldEmulator());
+    const open = (path: string, body: unknown) => call(heldEmulator().openUrl, `/cloudphone${path}`, { body, headers: auth });
+    const id = held.phoneIn(2);
     dataOf(await open("/powerOn", { id: Number(id), disableMoneySavingMode: true }));
     assert.equal(dataOf<{ envStatus: number }>(await open("/info", { id })).envStatus, 3);
-    assert.equal(await status(id), 3, "both APIs see one phone");
+    assert.equal(await held.status(id), 3, "both APIs see one phone");
     dataOf(await open("/powerOff", { id }));
     expectError(await open("/powerOff", { id }), 200, 33301);
     expectError(await open("/info", { id: UNKNOWN }), 200, 33300);
     expectError(await open("/restart", { id }), 404, 404);
-    expectError(await call(emulator().openUrl, "/cloudphone/powerOn", { body: { id } }), 401, 401);
+    expectError(await call(heldEmulator().openUrl, "/cloudphone/powerOn", { body: { id } }), 401, 401);
   });
 });

@@ -32,3 +32,24 @@ export function waitFor(child: ChildProcessWithoutNullStreams, pattern: RegExp):
     child.once("close", (code) => reject(new Error(`exited with ${code} before printing ${pattern}: ${out}`)));
   });
 }
+
+/**
+ * The exit of a child that should stop by itself (a usage error). A CLI that wrongly starts would run
+ * forever: once it prints `started`, it is killed and `started` is true, so the test fails instead of
+ * hanging. No timer: a slow start on a busy machine is only slow, never a wrong exit code.
+ */
+export async function exitUnlessStarted(child: ChildProcessWithoutNullStreams, started: RegExp = /Press Ctrl\+C/): Promise<{ code: number | null; stdout: string; stderr: string; started: boolean }> {
+  let out = "";
+  let sawStart = false;
+  const onData = (chunk: Buffer): void => {
+    out += chunk.toString();
+    if (!sawStart && started.test(out)) {
+      sawStart = true;
+      child.kill("SIGKILL");
+    }
+  };
+  child.stdout.on("data", onData);
+  const exit = await exitOf(child);
+  child.stdout.off("data", onData);
+  return { ...exit, started: sawStart };
+}

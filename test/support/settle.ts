@@ -58,3 +58,18 @@ export function queuedLog(): { events: boolean[]; onQueued: (queued: boolean) =>
   const events: boolean[] = [];
   return { events, onQueued: (queued) => void events.push(queued) };
 }
+
+/**
+ * Polls an asynchronous probe (e.g. a request to the emulator) until `accept` holds for its value,
+ * and returns that value; fails after `timeoutMs` with `what` and the last value seen. For states
+ * that come by themselves after some time: wait for them rather than sleeping a guess.
+ */
+export async function pollUntil<T>(probe: () => Promise<T>, accept: (value: T) => boolean, what: string, timeoutMs = 15_000): Promise<T> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (accept(value)) return value;
+    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}; last seen: ${JSON.stringify(value)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
