@@ -15,6 +15,7 @@ import type {
   Profile,
   ProfileStatus,
   ProxyInfo,
+  RunningProfile,
   ScreenCapture,
   StartedProfile,
   Tag,
@@ -77,7 +78,8 @@ export const ENDPOINTS = {
   },
   profileStatus: { api: "local", method: "POST", path: "/api/env/status", idempotency: "read", idFields: ["envId"], requiresOneOf: ["envId"] },
   profileDetail: { api: "local", method: "POST", path: "/api/env/detail", idempotency: "read", idFields: ["envId"], requiresOneOf: ["envId"] },
-  listCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/page", idempotency: "read", pageField: "pageNo" },
+  runningProfiles: { api: "local", method: "POST", path: "/api/env/getAllDebugInfo", idempotency: "read" },
+  listCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/page", twinPath: "/cloudphone/page", idempotency: "read", pageField: "pageNo" },
   listProxies: { api: "local", method: "POST", path: "/api/proxyInfo/page", idempotency: "read", pageField: "pageNo", idFields: ["id"] },
   listGroups: {
     api: "local",
@@ -236,6 +238,7 @@ export interface EndpointData {
   closeProfile: ClosedProfile;
   profileStatus: ProfileStatus;
   profileDetail: Profile;
+  runningProfiles: RunningProfile[];
   listCloudPhones: Page<CloudPhone>;
   listProxies: Page<ProxyInfo>;
   listGroups: Page<Group>;

@@ -26,6 +26,17 @@ export interface TagInfo {
   tagName: string;
 }
 
+/** A running profile as `/api/env/getAllDebugInfo` lists it. */
+export interface RunningProfile {
+  envId: string;
+  uniqueId?: number;
+  envName?: string;
+  debugPort?: string;
+  webdriver?: string;
+  pid?: number;
+  [field: string]: unknown;
+}
+
 export interface Profile {
   id: string;
   envName: string;

@@ -1,0 +1,56 @@
+import type { Node, NodeAPI } from "node-red";
+import { messageOf } from "../client";
+import { createTranslator } from "./lib/i18n";
+import { findClient, plainError } from "./lib/operation-node";
+import type { OperationNodeDef } from "./lib/types";
+import { watchSettings } from "./lib/watch/settings";
+import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";
+
+const STATUS_KEYS: WatchStatusKeys = {
+  starting: "morelogin-watch.status.starting",
+  profiles: "morelogin-watch.status.profiles",
+  phones: "morelogin-watch.status.phones",
+  runs: "morelogin-watch.status.runs",
+};
+
+/** A trigger node: no input; one message per change of the profiles, phones or runs it watches. */
+export = (RED: NodeAPI): void => {
+  const t = createTranslator(RED);
+
+  function MoreLoginWatchNode(this: Node, def: OperationNodeDef): void {
+    RED.nodes.createNode(this, def);
+    // biome-ignore lint/complexity/noUselessThisAlias: Node-RED's idiom, `node` is the node in every handler below
+    const node = this;
+    let watcher: Watcher | undefined;
+    let closed = false;
+    const refuse = (status: string, reason: string): void => {
+      node.status({ fill: "red", shape: "ring", text: status });
+      node.error(plainError(`watch failed: ${reason}`), { payload: undefined });
+    };
+
+    const client = findClient(RED, def, t);
+    if (typeof client === "string") {
+      refuse(t("morelogin.status.noConfig"), client);
+    } else {
+      watchSettings(RED, node, def).then(
+        (settings) => {
+          if (closed) return;
+          watcher = new Watcher(node, client, settings, t, STATUS_KEYS);
+          watcher.start();
+        },
+        (error: unknown) => {
+          if (!closed) refuse(t("morelogin.status.input"), messageOf(error));
+        },
+      );
+    }
+
+    node.on("close", (_removed: boolean, done: () => void) => {
+      closed = true;
+      watcher?.stop();
+      node.status({});
+      done();
+    });
+  }
+
+  RED.nodes.registerType("morelogin-watch", MoreLoginWatchNode);
+};
