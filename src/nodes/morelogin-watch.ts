@@ -3,19 +3,41 @@ import { messageOf } from "../client";
 import { createTranslator } from "./lib/i18n";
 import { findClient, plainError } from "./lib/operation-node";
 import type { OperationNodeDef } from "./lib/types";
+import { forgetWatch } from "./lib/watch/memory";
 import { watchSettings } from "./lib/watch/settings";
 import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";
 
 const STATUS_KEYS: WatchStatusKeys = {
-  starting: "morelogin-watch.status.starting",
-  profiles: "morelogin-watch.status.profiles",
-  phones: "morelogin-watch.status.phones",
-  runs: "morelogin-watch.status.runs",
+  starting: "morelogin.status.watchStarting",
+  profiles: "morelogin.status.watchProfiles",
+  phones: "morelogin.status.watchPhones",
+  runs: "morelogin.status.watchRuns",
 };
+
+/**
+ * Watches wait for their flows to have started before they poll or report a bad setting: a Catch
+ * node created after the watch would miss an error reported during the deploy. One listener per
+ * runtime, however often the node set is loaded.
+ */
+const waitingByRuntime = new WeakMap<object, Set<() => void>>();
+
+function startsWaitingFor(RED: NodeAPI): Set<() => void> {
+  const known = waitingByRuntime.get(RED.events);
+  if (known) return known;
+  const waiting = new Set<() => void>();
+  waitingByRuntime.set(RED.events, waiting);
+  RED.events.on("flows:started", () => {
+    const starts = [...waiting];
+    waiting.clear();
+    for (const start of starts) start();
+  });
+  return waiting;
+}
 
 /** A trigger node: no input; one message per change of the profiles, phones or runs it watches. */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
+  const waiting = startsWaitingFor(RED);
 
   function MoreLoginWatchNode(this: Node, def: OperationNodeDef): void {
     RED.nodes.createNode(this, def);
@@ -28,10 +50,12 @@ export = (RED: NodeAPI): void => {
       node.error(plainError(`watch failed: ${reason}`), { payload: undefined });
     };
 
-    const client = findClient(RED, def, t);
-    if (typeof client === "string") {
-      refuse(t("morelogin.status.noConfig"), client);
-    } else {
+    const start = (): void => {
+      const client = findClient(RED, def, t);
+      if (typeof client === "string") {
+        refuse(t("morelogin.status.noConfig"), client);
+        return;
+      }
       watchSettings(RED, node, def).then(
         (settings) => {
           if (closed) return;
@@ -42,11 +66,14 @@ export = (RED: NodeAPI): void => {
           if (!closed) refuse(t("morelogin.status.input"), messageOf(error));
         },
       );
-    }
+    };
+    waiting.add(start);
 
-    node.on("close", (_removed: boolean, done: () => void) => {
+    node.on("close", (removed: boolean, done: () => void) => {
       closed = true;
+      waiting.delete(start);
       watcher?.stop();
+      if (removed) forgetWatch(node.id);
       node.status({});
       done();
     });
