@@ -39,8 +39,7 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
     rmSync(work, { recursive: true, force: true });
   });
 
-  const start = async (port: number): Promise<RunningNodeRed> =>
-    startNodeRed({ userDir: join(work, "user"), port, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
+  const start = async (port: number): Promise<RunningNodeRed> => startNodeRed({ userDir: join(work, "user"), port, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;
   const received = (): Array<{ event: string; id: string }> => recorder.requests.map((request) => JSON.parse(request.body) as { event: string; id: string });
 

@@ -239,17 +239,31 @@ describe("nodes: watch", () => {
   });
 
   it("nothing is sent after close, even from the poll in flight", async () => {
-    const { out, node } = await deployWatch({});
+    const envId = profileId(7);
+    const { flow, out, node } = await deployWatch({});
     await eventually(() => greenShown(node()), "the first poll");
     const before = polls();
     emulator().script({ kind: "latency", api: "local", path: DEBUG_INFO, latencyMs: 1500 });
-    await startElsewhere(profileId(7));
+    await startElsewhere(envId);
     await eventually(() => polls() > before, "a slow poll in flight");
-    await helper.unload();
-    const late = polls();
-    await new Promise((resolve) => setTimeout(resolve, 2000 + INTERVAL_S * 1000));
-    assert.equal(out.messages.length, 0);
-    assert.equal(polls(), late, "no poll after close");
+    // Deploying only the changed watch keeps the config node and its client: the old watch's poll
+    // in flight must end without a message. Its wires lead nowhere then: watch its own send().
+    const closing = node();
+    const sentAfterClose: unknown[] = [];
+    closing.send = (msg?: unknown): void => {
+      sentAfterClose.push(msg);
+    };
+    await redeploy(
+      flow.map((item) => (item.id === closing.id ? { ...item, name: "renamed" } : item)),
+      credentialsFor(emulator()),
+      "nodes",
+    );
+    // The "out" node did not change: it is the same node, still collected by `out`.
+    const [started] = (await out.next(1, DETECT_MS + 2000)) as Msg[];
+    assert.equal(payloadOf(started).event, "started", "the new watch sends the change");
+    await afterPolls(2);
+    assert.deepEqual(sentAfterClose, [], "the closed watch's poll in flight sent nothing");
+    assert.equal(out.messages.length, 1, "the change is sent once");
   });
 
   it("bad settings give a clear error, and the runtime keeps going", async () => {

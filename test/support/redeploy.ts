@@ -19,12 +19,13 @@ function flowsStarted(): Promise<void> {
 }
 
 /**
- * A full deploy of `flow` into the running runtime, as the editor's Deploy button does: every node is
- * stopped and started again, and node contexts are kept (unlike helper.load, which clears them).
+ * A deploy of `flow` into the running runtime, as the editor's Deploy button does: a full one stops and
+ * starts every node, a "nodes" one only the changed nodes; node contexts are kept (unlike helper.load,
+ * which clears them).
  */
-export async function redeploy(flow: unknown, credentials: unknown = {}): Promise<void> {
+export async function redeploy(flow: unknown, credentials: unknown = {}, type: "full" | "nodes" = "full"): Promise<void> {
   const started = flowsStarted();
-  await internals._redNodes.setFlows(flow, credentials, "full");
+  await internals._redNodes.setFlows(flow, credentials, type);
   await started;
 }
 
