@@ -243,7 +243,8 @@ describe("nodes: watch", () => {
     const { flow, out, node } = await deployWatch({});
     await eventually(() => greenShown(node()), "the first poll");
     const before = polls();
-    emulator().script({ kind: "latency", api: "local", path: DEBUG_INFO, latencyMs: 1500 });
+    // Slow for this poll and the new watch's first, so the old one's answer comes first.
+    emulator().script({ kind: "latency", api: "local", path: DEBUG_INFO, latencyMs: 1500, times: 2 });
     await startElsewhere(envId);
     await eventually(() => polls() > before, "a slow poll in flight");
     // Deploying only the changed watch keeps the config node and its client: the old watch's poll
