@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { MoreLoginInputError, type ApiName } from "../../../client";
+import { MoreLoginInputError, describeValue, type ApiName } from "../../../client";
 import { idsOf } from "../ids";
 import { evaluateProperty } from "../properties";
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, type WatchEvent, type WatchKind } from "./kinds";
@@ -20,21 +20,21 @@ const ID_SOURCES = new Set(["str", "env"]);
 function kindOf(value: unknown): WatchKind {
   if (value === undefined || value === "") return "profiles";
   const kind = WATCH_KINDS.find((name) => name === value);
-  if (!kind) throw new MoreLoginInputError(`watch must be one of ${WATCH_KINDS.join(", ")}, not ${JSON.stringify(value)}`);
+  if (!kind) throw new MoreLoginInputError(`watch must be one of ${WATCH_KINDS.join(", ")}, not ${describeValue(value)}`);
   return kind;
 }
 
 function apiOf(kind: WatchKind, value: unknown): ApiName {
   if (kind === "profiles" || value === undefined || value === "" || value === "local") return "local";
   if (value === "open") return "open";
-  throw new MoreLoginInputError(`api must be local or open, not ${JSON.stringify(value)}`);
+  throw new MoreLoginInputError(`api must be local or open, not ${describeValue(value)}`);
 }
 
 function intervalOf(value: unknown): number {
   if (value === undefined || value === null || value === "") return DEFAULT_INTERVAL_SECONDS * 1000;
   const seconds = typeof value === "number" || typeof value === "string" ? Number(value) : Number.NaN;
   if (!Number.isFinite(seconds) || seconds < MIN_INTERVAL_SECONDS || seconds > 86_400) {
-    throw new MoreLoginInputError(`interval must be a number of seconds from ${MIN_INTERVAL_SECONDS} to 86400, not ${JSON.stringify(value)}`);
+    throw new MoreLoginInputError(`interval must be a number of seconds from ${MIN_INTERVAL_SECONDS} to 86400, not ${describeValue(value)}`);
   }
   return Math.round(seconds * 1000);
 }
@@ -50,7 +50,7 @@ function eventsOf(kind: WatchKind, value: unknown): Set<WatchEvent> {
   const chosen = new Set<WatchEvent>();
   for (const name of names) {
     const event = known.find((candidate) => candidate === name);
-    if (!event) throw new MoreLoginInputError(`events: ${JSON.stringify(name)} is not an event of a ${kind} watch (${known.join(", ")})`);
+    if (!event) throw new MoreLoginInputError(`events: ${describeValue(name)} is not an event of a ${kind} watch (${known.join(", ")})`);
     chosen.add(event);
   }
   return chosen;
@@ -60,7 +60,7 @@ function eventsOf(kind: WatchKind, value: unknown): Set<WatchEvent> {
 export async function watchSettings(RED: NodeAPI, node: Node, def: Record<string, unknown>): Promise<WatchSettings> {
   const kind = kindOf(def.watch);
   const idsType = def.idsType === undefined || def.idsType === "" ? "str" : def.idsType;
-  if (typeof idsType !== "string" || !ID_SOURCES.has(idsType)) throw new MoreLoginInputError(`ids must be a string or an environment variable, not ${JSON.stringify(idsType)}`);
+  if (typeof idsType !== "string" || !ID_SOURCES.has(idsType)) throw new MoreLoginInputError(`ids must be a string or an environment variable, not ${describeValue(idsType)}`);
   const ids = idsOf(await evaluateProperty(RED, node, {}, def.ids, idsType, "ids"), "ids");
   return {
     kind,
