@@ -9,6 +9,7 @@ import { median, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
 import type { StartupResult } from "./startup";
+import { watchRatios, type WatchResult } from "./watch";
 
 export interface Ratio {
   name: string;
@@ -40,6 +41,7 @@ export interface Figures {
   rateLimited: RateLimitedResult;
   exactJson: ExactJsonResult;
   browser: BrowserResult;
+  watch: WatchResult;
 }
 
 const at = (figures: Figures, variant: Variant, concurrency: number): Throughput => {
@@ -148,6 +150,7 @@ export function ratios(figures: Figures): Ratio[] {
       pass: null,
       means: `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
     })),
+    ...watchRatios(figures.watch),
   ];
 }
 

@@ -16,6 +16,7 @@ import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
 import { ratios, table, writeResults, type Figures } from "./report";
 import { startup } from "./startup";
+import { watchPhase } from "./watch";
 
 /**
  * The whole run must stay under 5 minutes on a 2-core machine; past this it gives up. It takes 2 to
@@ -46,12 +47,14 @@ async function main(): Promise<void> {
   const parse = await exactJson();
   phase("9: the browser node against playwright-core on a held connection, and the first step after start");
   const browser = await browserSteps();
+  phase("10: the watch node: detection time, calls per poll, 1,000 phones changing state");
+  const watch = await watchPhase();
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   phase("6: Node-RED start with and without the package");
   const start = await startup();
 
-  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start, rateLimited: limited, exactJson: parse, browser };
+  const figures: Figures = { perRequest: per, coldStart: cold, allPages: pages, startup: start, rateLimited: limited, exactJson: parse, browser, watch };
   const list = ratios(figures);
   const meta = { date: new Date().toISOString(), node: process.version, cores: availableParallelism(), pinned: PINNED, seconds: round((performance.now() - began) / 1000, 1) };
   const file = writeResults(figures, list, meta);
