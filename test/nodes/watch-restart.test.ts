@@ -7,6 +7,7 @@ import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type Runni
 import { call } from "../support/http";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { nodeBinary, redJs } from "../support/runtime";
 
 const DEBUG_INFO = "local POST /api/env/getAllDebugInfo";
 
@@ -39,7 +40,8 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
     rmSync(work, { recursive: true, force: true });
   });
 
-  const start = async (port: number): Promise<RunningNodeRed> => startNodeRed({ userDir: join(work, "user"), port, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
+  const start = async (port: number): Promise<RunningNodeRed> =>
+    startNodeRed({ userDir: join(work, "user"), port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;
   const received = (): Array<{ event: string; id: string }> => recorder.requests.map((request) => JSON.parse(request.body) as { event: string; id: string });
 
