@@ -123,6 +123,26 @@ describe("nodes: watch", () => {
       assert.equal(caught.messages.length, 0);
     });
 
+    it("a profile closed and started again between two polls sends stopped, then started with its new port", async () => {
+      const envId = profileId(8);
+      await startElsewhere(envId);
+      const { out, node } = await deployWatch({});
+      await eventually(() => greenShown(node()), "the first poll");
+      const firstPort = emulator()
+        .running()
+        .find((profile) => profile.envId === envId)?.debugPort;
+      await emulator().happen.profileExits(envId);
+      await emulator().happen.profileStarts(envId);
+      const newPort = emulator()
+        .running()
+        .find((profile) => profile.envId === envId)?.debugPort;
+      assert.notEqual(newPort, firstPort);
+      const [stopped, started] = (await out.next(2, DETECT_MS)) as Msg[];
+      assert.deepEqual([payloadOf(stopped).event, payloadOf(stopped).item.debugPort, payloadOf(started).event, payloadOf(started).item.debugPort], ["stopped", firstPort, "started", newPort]);
+      await afterPolls(1);
+      assert.equal(out.messages.length, 2);
+    });
+
     it("one getAllDebugInfo call per poll, whatever the number of running profiles", async () => {
       for (let index = 0; index < 6; index++) await startElsewhere(profileId(index));
       const { node } = await deployWatch({});
