@@ -47,7 +47,7 @@ async function main(): Promise<void> {
   const parse = await exactJson();
   phase("9: the browser node against playwright-core on a held connection, and the first step after start");
   const browser = await browserSteps();
-  phase("10: the watch node: detection time, calls per poll, 1,000 phones changing state");
+  phase("11: the watch node: detection time, calls per poll, 1,000 phones changing state");
   const watch = await watchPhase();
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();

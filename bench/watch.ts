@@ -1,5 +1,5 @@
 /**
- * Phase 10: the watch node. `watch_detect_p99_ms`: 200 profiles started at random moments over 30 s,
+ * Phase 11: the watch node. `watch_detect_p99_ms`: 200 profiles started at random moments over 30 s,
  * watched every 2 s; the 99th percentile of the time from each start to its message.
  * `watch_calls_per_poll_profiles`: requests per poll with 1,000 profiles of which 300 run.
  * `watch_phone_chains_broken`: a watch of 1,000 phones while phones power on and off every 200 ms;

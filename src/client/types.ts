@@ -26,17 +26,6 @@ export interface TagInfo {
   tagName: string;
 }
 
-/** A running profile as `/api/env/getAllDebugInfo` lists it. */
-export interface RunningProfile {
-  envId: string;
-  uniqueId?: number;
-  envName?: string;
-  debugPort?: string;
-  webdriver?: string;
-  pid?: number;
-  [field: string]: unknown;
-}
-
 export interface Profile {
   id: string;
   envName: string;
@@ -132,6 +121,15 @@ export interface StartedProfile {
 
 export interface ClosedProfile {
   envId: string;
+  debugPort: string;
+  [field: string]: unknown;
+}
+
+/** One row of `/api/env/getAllDebugInfo`: a profile running in the desktop client. */
+export interface RunningProfile {
+  envId: string;
+  uniqueId?: number;
+  envName?: string;
   debugPort: string;
   [field: string]: unknown;
 }

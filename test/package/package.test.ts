@@ -440,9 +440,9 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       return { nodes, waitFor };
     }
 
-    it("11 When a profile starts, take a screenshot: a profile started elsewhere is photographed once", async () => {
+    it("12 When a profile starts, take a screenshot: a profile started elsewhere is photographed once", async () => {
       const screenshot = join(work, "user", "morelogin-watch-screenshot.png");
-      const { waitFor } = await watchExample("11");
+      const { waitFor } = await watchExample("12");
       const envId = emulator.data.profiles[1]?.id;
       assert.ok(envId);
       const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
@@ -454,8 +454,8 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
     });
 
-    it("12 Cloud phone events: a phone powered on elsewhere shows running; powered off, stopped", async () => {
-      const { waitFor } = await watchExample("12");
+    it("13 Cloud phone events: a phone powered on elsewhere shows running; powered off, stopped", async () => {
+      const { waitFor } = await watchExample("13");
       const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
       assert.ok(phone, "a phone that is off");
       const post = (path: string): Promise<Response> =>
