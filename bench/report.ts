@@ -6,10 +6,11 @@ import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browse
 import type { CapacityResult } from "./capacity";
 import type { ColdStartResult } from "./cold-start";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
-import { median, round, type Throughput } from "./measure";
+import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
 import type { StartupResult } from "./startup";
+import { watchRatios, type WatchResult } from "./watch";
 
 export interface Ratio {
   name: string;
@@ -46,6 +47,7 @@ export interface Figures {
   exactJson: ExactJsonResult;
   browser: BrowserResult;
   capacity: CapacityResult;
+  watch: WatchResult;
 }
 
 export type Phase = keyof Figures;
@@ -187,6 +189,7 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
         `parseJsonExact ÷ JSON.parse, CPU time per ${page.profiles}-profile list reply without unsafe integers (the regex pre-check is all it adds), median of the per-round ratios`,
       ),
     ),
+  watch: (watch) => watchRatios(watch),
 };
 
 /**
@@ -202,6 +205,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   capacity: ["capacity_efficiency"],
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
+  watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -267,6 +271,19 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| ${cap.profiles} profiles, maxProfiles ${cap.maxProfiles}, 1 s step each | ${cap.succeeded} succeeded, ${cap.seconds} s (ideal ${cap.idealSeconds} s, one profile ${cap.oneProfileSeconds} s), peak ${cap.peakRunning} running |`,
     ],
   },
+  watch: {
+    label: "watch node",
+    rows: (watch) => [
+      `| watch node: ${watch.detectMs.length} profiles started at random moments, interval ${watch.intervalMs / 1000} s, ms from start to message (median / p99) | ${round(median(watch.detectMs))} / ${round(
+        percentile(
+          [...watch.detectMs].sort((a, b) => a - b),
+          0.99,
+        ),
+      )} |`,
+      `| watch node: requests per poll, 1,000 profiles of which 300 run | ${watch.callsPerPoll} |`,
+      `| watch node: 1,000 phones powered on and off, messages / chains broken | ${watch.phoneMessages} / ${watch.phoneChainsBroken} |`,
+    ],
+  },
   startup: {
     label: "Node-RED start",
     rows: (startup) => [
@@ -324,6 +341,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
+    ...otherRows("watch", figures.watch),
     "",
     ...parsingRows(figures.exactJson),
     "",

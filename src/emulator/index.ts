@@ -65,6 +65,19 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       state.limiters.open.setLimit(perMinute);
       if (limitOptions?.retryAfter !== undefined) state.rateLimitRetryAfter = limitOptions.retryAfter;
     },
+    happen: {
+      profileStarts: async (envId) => {
+        if (!state.profilesById.has(envId) || state.sessions.isOpen(envId)) return false;
+        await state.sessions.start(envId);
+        return true;
+      },
+      profileExits: async (envId) => {
+        if (!state.sessions.isOpen(envId)) return false;
+        await state.sessions.stop(envId);
+        return true;
+      },
+      phoneShutsDown: (id) => state.phones.powerOff(id) === "ok",
+    },
     close: () => {
       closing ??= (async () => {
         state.timers.clearAll();

@@ -291,6 +291,16 @@ export interface Emulator {
    * there is no such run or it has already ended.
    */
   stepAutomationRun(id: string): boolean;
+  /**
+   * Changes no API request made, as when someone acts in the desktop client or a device fails: a
+   * profile started by hand, a profile whose browser exits, a cloud phone that shuts down. Each
+   * resolves to false when the ID is unknown or nothing changes (already running, not running).
+   */
+  readonly happen: {
+    profileStarts(envId: string): Promise<boolean>;
+    profileExits(envId: string): Promise<boolean>;
+    phoneShutsDown(id: string): boolean;
+  };
   /** Stops both servers and every profile's browser or debug-port listener; destroys open sockets. */
   close(): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { FieldDeclaration } from "../../src/nodes/lib/declaration";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
-import { BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES } from "../support/node-types";
+import { BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
 
 /**
  * Every language in nodes/locales has what en-US has, and nothing else: the same catalogs with the same
@@ -224,6 +224,10 @@ function keysUsedBy(type: string): Set<string> {
     // resources/morelogin-editor.js registers each operation node (and the browser node) with these texts; the build writes its dialog's fixed rows.
     for (const name of ["paletteLabel", "inputLabel", "outputLabel"]) keys.add(`${type}.${name}`);
     for (const key of keysInSource(readRoot("scripts", "editor-html.mjs"), type, "scripts/editor-html.mjs")) keys.add(key);
+  } else if (type === WATCH_TYPE) {
+    // Its dialog is written by hand: the texts it names, and the palette and output labels it registers.
+    for (const name of ["paletteLabel", "outputLabel"]) keys.add(`${type}.${name}`);
+    for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
   } else {
     // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);

@@ -184,9 +184,10 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       sidebar = await DebugSidebar.open(nodeRed.url);
       examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
       const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+      // The watch examples react to every profile the other examples start: they run in their own tests.
       await deployAndStart(
         nodeRed,
-        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node)),
+        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node.type === "morelogin-watch" ? { ...node, d: true } : node)),
       );
     });
 
@@ -498,6 +499,71 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         phones.filter((phone) => phone.envStatus !== 2).map((phone) => phone.envName),
         [],
         "every phone is off again",
+      );
+    });
+
+    /** Deploys every example with the watch of example `number` on, and waits for its Debug node `name` to show `count` messages. */
+    async function watchExample(number: string): Promise<{ nodes: FlowNode[]; waitFor: (name: string, count: number) => Promise<DebugMessage[]> }> {
+      const nodes = example(number);
+      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+      const watching = new Set(nodes.filter((node) => node.type === "morelogin-watch").map((node) => node.id));
+      await deployAndStart(
+        nodeRed,
+        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node.type === "morelogin-watch" ? { ...node, d: !watching.has(node.id) } : node)),
+      );
+      const from = sidebar.mark();
+      const waitFor = async (name: string, count: number): Promise<DebugMessage[]> => {
+        const deadline = Date.now() + 60_000;
+        for (;;) {
+          const messages = sidebar.since(from, nodes);
+          const errors = valuesOf(messages, "error");
+          if (errors.length > 0) assert.fail(`the example failed: ${JSON.stringify(errors)}`);
+          if (valuesOf(messages, name).length >= count) return messages;
+          if (Date.now() > deadline) assert.fail(`"${name}" showed ${valuesOf(messages, name).length} of ${count} messages in time`);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+      };
+      // The first poll only learns what runs: a change made before it would not be a change.
+      const polled = (emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0);
+      const deadline = Date.now() + 30_000;
+      while ((emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0) <= polled) {
+        if (Date.now() > deadline) assert.fail("the watch did not poll");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      return { nodes, waitFor };
+    }
+
+    it("12 When a profile starts, take a screenshot: a profile started elsewhere is photographed once", async () => {
+      const screenshot = join(work, "user", "morelogin-watch-screenshot.png");
+      const { waitFor } = await watchExample("12");
+      const envId = emulator.data.profiles[1]?.id;
+      assert.ok(envId);
+      const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
+      assert.equal(started.status, 200);
+      const messages = await waitFor("saved", 1);
+      assert.deepEqual(valuesOf(messages, "saved"), [envId]);
+      const png = readFileSync(screenshot);
+      assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "the file is a PNG");
+      await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
+    });
+
+    it("13 Cloud phone events: a phone powered on elsewhere shows running; powered off, stopped", async () => {
+      const { waitFor } = await watchExample("13");
+      const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
+      assert.ok(phone, "a phone that is off");
+      const post = (path: string): Promise<Response> =>
+        fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
+      assert.equal((await post("/api/cloudphone/powerOn")).status, 200);
+      const running = await waitFor("running", 1);
+      assert.deepEqual(
+        valuesOf(running, "running").map((value) => (value as { id: string; to: number }).id),
+        [phone.id],
+      );
+      assert.equal((await post("/api/cloudphone/powerOff")).status, 200);
+      const stopped = await waitFor("stopped", 1);
+      assert.deepEqual(
+        valuesOf(stopped, "stopped").map((value) => [(value as { id: string }).id, (value as { from: number }).from, (value as { to: number }).to]),
+        [[phone.id, 4, 2]],
       );
     });
   });

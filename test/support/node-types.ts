@@ -18,4 +18,7 @@ export const OPERATION_TYPES = [
 /** Needs no config node: it drives the browser of a started profile over CDP. */
 export const BROWSER_TYPE = "morelogin-browser";
 
-export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE];
+/** No input: it polls MoreLogin and sends a message per change (its dialog is written by hand). */
+export const WATCH_TYPE = "morelogin-watch";
+
+export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE];

@@ -141,7 +141,8 @@ function registerNode<C extends MessageContext, E>(
   RED.nodes.registerType(type, OperationNodeConstructor);
 }
 
-function findClient(RED: NodeAPI, def: OperationNodeDef, translate: Translate): MoreLoginClient | string {
+/** The config node's client, or the reason (a translated text) there is none. */
+export function findClient(RED: NodeAPI, def: OperationNodeDef, translate: Translate): MoreLoginClient | string {
   if (!def.server) return translate("morelogin.errors.noConfig");
   const server = RED.nodes.getNode(def.server) as ConfigNode | null;
   if (!server) return translate("morelogin.errors.configMissing");
@@ -172,13 +173,14 @@ function asError(value: unknown): Error {
 }
 
 /** An Error whose text in Catch nodes and the Debug sidebar is the message alone, without "Error: ". */
-function plainError(message: string): Error {
+export function plainError(message: string): Error {
   const error = new Error(message);
   error.name = "";
   return error;
 }
 
-function shortReason(error: unknown, translate: Translate): string {
+/** A failure in a few words for the node's status. */
+export function shortReason(error: unknown, translate: Translate): string {
   if (!(error instanceof MoreLoginError)) return translate("morelogin.status.failed");
   switch (error.kind) {
     case "api":

@@ -1,0 +1,83 @@
+import type { Node, NodeAPI } from "node-red";
+import { messageOf } from "../client";
+import { createTranslator } from "./lib/i18n";
+import { findClient, plainError } from "./lib/operation-node";
+import type { OperationNodeDef } from "./lib/types";
+import { forgetWatch } from "./lib/watch/memory";
+import { watchSettings } from "./lib/watch/settings";
+import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";
+
+const STATUS_KEYS: WatchStatusKeys = {
+  starting: "morelogin.status.watchStarting",
+  profiles: "morelogin.status.watchProfiles",
+  phones: "morelogin.status.watchPhones",
+  runs: "morelogin.status.watchRuns",
+};
+
+/**
+ * Watches wait for their flows to have started before they poll or report a bad setting: a Catch
+ * node created after the watch would miss an error reported during the deploy. One listener per
+ * runtime, however often the node set is loaded.
+ */
+const waitingByRuntime = new WeakMap<object, Set<() => void>>();
+
+function startsWaitingFor(RED: NodeAPI): Set<() => void> {
+  const known = waitingByRuntime.get(RED.events);
+  if (known) return known;
+  const waiting = new Set<() => void>();
+  waitingByRuntime.set(RED.events, waiting);
+  RED.events.on("flows:started", () => {
+    const starts = [...waiting];
+    waiting.clear();
+    for (const start of starts) start();
+  });
+  return waiting;
+}
+
+/** A trigger node: no input; one message per change of the profiles, phones or runs it watches. */
+export = (RED: NodeAPI): void => {
+  const t = createTranslator(RED);
+  const waiting = startsWaitingFor(RED);
+
+  function MoreLoginWatchNode(this: Node, def: OperationNodeDef): void {
+    RED.nodes.createNode(this, def);
+    // biome-ignore lint/complexity/noUselessThisAlias: Node-RED's idiom, `node` is the node in every handler below
+    const node = this;
+    let watcher: Watcher | undefined;
+    let closed = false;
+    const refuse = (status: string, reason: string): void => {
+      node.status({ fill: "red", shape: "ring", text: status });
+      node.error(plainError(`watch failed: ${reason}`), { payload: undefined });
+    };
+
+    const start = (): void => {
+      const client = findClient(RED, def, t);
+      if (typeof client === "string") {
+        refuse(t("morelogin.status.noConfig"), client);
+        return;
+      }
+      watchSettings(RED, node, def).then(
+        (settings) => {
+          if (closed) return;
+          watcher = new Watcher(node, client, settings, t, STATUS_KEYS);
+          watcher.start();
+        },
+        (error: unknown) => {
+          if (!closed) refuse(t("morelogin.status.input"), messageOf(error));
+        },
+      );
+    };
+    waiting.add(start);
+
+    node.on("close", (removed: boolean, done: () => void) => {
+      closed = true;
+      waiting.delete(start);
+      watcher?.stop();
+      if (removed) forgetWatch(node.id);
+      node.status({});
+      done();
+    });
+  }
+
+  RED.nodes.registerType("morelogin-watch", MoreLoginWatchNode);
+};

@@ -1,0 +1,83 @@
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { call } from "../support/http";
+import { eventually } from "../support/outcome";
+import { startRecorder, type Recorder } from "../support/recorder";
+import { nodeBinary, redJs } from "../support/runtime";
+
+const DEBUG_INFO = "local POST /api/env/getAllDebugInfo";
+
+/**
+ * A real Node-RED process, stopped and started again, with Node-RED's own `localfilesystem` context
+ * store: what a watch remembers must outlive the process.
+ */
+describe("nodes: watch across a Node-RED restart (localfilesystem context store)", function () {
+  this.timeout(120_000);
+  let work: string;
+  let emulator: Emulator;
+  let recorder: Recorder;
+  let nodeRed: RunningNodeRed | undefined;
+
+  before(async () => {
+    work = mkdtempSync(join(tmpdir(), "morelogin-watch-restart-"));
+    const userDir = join(work, "user");
+    mkdirSync(join(userDir, "node_modules"), { recursive: true });
+    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "watch-restart", private: true }));
+    // What `npm install <folder>` gives a developer: the package (built in dist/) linked into the user folder.
+    symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
+    emulator = await startEmulator({ profiles: 6 });
+    recorder = await startRecorder();
+  });
+
+  after(async () => {
+    await nodeRed?.stop();
+    await recorder?.close();
+    await emulator?.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  const start = async (port: number): Promise<RunningNodeRed> =>
+    startNodeRed({ userDir: join(work, "user"), port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
+  const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;
+  const received = (): Array<{ event: string; id: string }> => recorder.requests.map((request) => JSON.parse(request.body) as { event: string; id: string });
+
+  it("sends a change made while Node-RED was down once after the restart", async () => {
+    const port = await freePort();
+    const envId = emulator.data.profiles[0]?.id;
+    assert.ok(envId);
+    const flows: FlowNode[] = [
+      { id: "tab", type: "tab", label: "watch" },
+      { id: "server", type: "morelogin-config", name: "emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
+      { id: "watch", type: "morelogin-watch", z: "tab", server: "server", watch: "profiles", interval: "2", wires: [["post"]] },
+      { id: "post", type: "http request", z: "tab", method: "POST", ret: "txt", url: `${recorder.url}/changes`, wires: [[]] },
+    ];
+    nodeRed = await start(port);
+    await deployAndStart(nodeRed, flows);
+    const seen = polls();
+    await eventually(() => polls() >= seen + 2, "the watch has polled");
+    await nodeRed.stop();
+    nodeRed = undefined;
+
+    await call(emulator.localUrl, "/api/env/start", { body: { envId } });
+    nodeRed = await start(port);
+    await eventually(() => recorder.requests.length >= 1, "the change made while Node-RED was down");
+    assert.deepEqual(
+      received().map(({ event, id }) => ({ event, id })),
+      [{ event: "started", id: envId }],
+    );
+    const after = polls();
+    await eventually(() => polls() >= after + 2, "two more polls");
+    assert.equal(recorder.requests.length, 1, "sent once");
+
+    // And a restart with nothing changed sends nothing.
+    await nodeRed.stop();
+    nodeRed = await start(port);
+    const restarted = polls();
+    await eventually(() => polls() >= restarted + 2, "the restarted watch has polled");
+    assert.equal(recorder.requests.length, 1, "a restart with nothing changed sends nothing");
+  });
+});
