@@ -1,7 +1,7 @@
 import { CODES } from "./codes";
 import { envelope, ok, phoneNotFound, type Reply } from "./replies";
 import { perEmulator } from "./per-emulator";
-import { ParamError, readBoolean, readIdList, readObject, requireFields, requireText, type Body } from "./request-fields";
+import { ParamError, readBoolean, readIdList, requireFields, requireText, type Body } from "./request-fields";
 import type { Route } from "./routes";
 import type { EmulatorState } from "./state";
 import { idSequence, mulberry32 } from "./prng";
@@ -103,7 +103,7 @@ function coreDownload(state: EmulatorState, body: Body): Reply {
   const cores = body.Cores;
   if (!Array.isArray(cores) || cores.length === 0 || cores.length > MAX_CORES) throw new ParamError(`Cores must hold 1 to ${MAX_CORES} items`);
   const account = accountOf(state);
-  const results = cores.map((core: unknown, index) => coreResult(account, typeof core === "object" && core !== null ? readObject({ core }, "core") : undefined, index));
+  const results = cores.map((core: unknown, index) => coreResult(account, typeof core === "object" && core !== null && !Array.isArray(core) ? (core as Body) : undefined, index));
   const failed = results.filter((result) => result.status === "failed").length;
   const code = failed === 0 ? 0 : failed === results.length ? CODES.allKernelsFailed : CODES.closeFailed;
   return { status: 200, payload: envelope(code, code === 0 ? null : "Some kernels failed to download", { total: results.length, succeeded: results.length - failed, failed, results }) };

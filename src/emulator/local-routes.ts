@@ -11,6 +11,7 @@ import { cloudBrowserRoutes } from "./cloud-browser-routes";
 import { cloudStorageRoutes } from "./cloud-storage-routes";
 import { phoneFleetRoutes } from "./phone-fleet-routes";
 import { phoneScreenRoutes } from "./phone-screen-routes";
+import { profileProcessRoutes } from "./profile-process-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { profileRoutes } from "./profile-routes";
 import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
@@ -106,6 +107,6 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
-    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes].flatMap((routes) => routes(state)),
+    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, profileProcessRoutes].flatMap((routes) => routes(state)),
   ]);
 }

@@ -8,11 +8,26 @@ import { idSequence, mulberry32 } from "./prng";
 import { fail, isReply, ok, phoneNotFound, type Reply } from "./replies";
 import { CODES } from "./codes";
 import { pageOf, readPageRequest } from "./paging";
-import { ParamError, readId, readIdList, readIntegerList, readObject, readString, readStringList, requireFields, requireId, requireText, type Body } from "./request-fields";
+import {
+  ParamError,
+  readBoolean,
+  readId,
+  readIdList,
+  readInteger,
+  readIntegerList,
+  readObject,
+  readString,
+  readStringList,
+  readText,
+  requireFields,
+  requireId,
+  requireText,
+  type Body,
+} from "./request-fields";
 import type { Route } from "./routes";
 import type { EmulatorState } from "./state";
 import { groupOf, resolveProxy } from "./team-resources";
-import type { CloudPhone, Tag } from "./types";
+import type { CloudPhone, CloudPhoneProxy, Tag } from "./types";
 
 /** Creating, resetting, re-proxying and finding cloud phones, and the team's app library (Local API). */
 
@@ -31,6 +46,19 @@ function tagsNamed(state: EmulatorState, names: readonly string[]): Tag[] {
 }
 
 /**
+ * The phone's view of the proxy `proxyId` names: null for "0" (none), undefined when the body names
+ * none, or the refusal of an unknown ID.
+ */
+function phoneProxyNamed(state: EmulatorState, body: Body): CloudPhoneProxy | null | undefined | Reply {
+  const proxyId = readId(body, "proxyId");
+  if (proxyId === undefined) return undefined;
+  if (proxyId === "0") return null;
+  const index = state.data.proxies.findIndex((p) => p.id === proxyId);
+  const proxy = state.data.proxies[index];
+  return proxy ? phoneProxyOf(proxy, index + 1, formatUtc(Date.now())) : fail(CODES.proxyNotFound, "Proxy does not exist");
+}
+
+/**
  * Accepted at once: each phone is listed new (0), then off (2) once provisioned. A monthly SKU's
  * phones are created unactivated until `/cloudphone/monthly/activate` (the spec); others bill per minute.
  */
@@ -38,19 +66,17 @@ function create(state: EmulatorState, body: Body): Reply {
   requireFields(body, ["skuId", "quantity"]);
   const skuId = requireText(body, "skuId");
   if (deviceOfSku(skuId) === undefined) throw new ParamError(`skuId ${skuId} is not a cloud phone model`);
-  const quantity = Number(body.quantity);
-  if (!Number.isInteger(quantity) || quantity < 1 || quantity > MAX_CREATE) throw new ParamError(`quantity must be from 1 to ${MAX_CREATE}`);
+  const quantity = readInteger(body, "quantity") ?? 0;
+  if (quantity < 1 || quantity > MAX_CREATE) throw new ParamError(`quantity must be from 1 to ${MAX_CREATE}`);
   const envRemark = readString(body, "envRemark") ?? "";
   if (envRemark.length > MAX_REMARK) throw new ParamError(`envRemark must be at most ${MAX_REMARK} characters`);
-  const proxyId = readId(body, "proxyId");
-  const proxyIndex = proxyId === undefined || proxyId === "0" ? -1 : state.data.proxies.findIndex((p) => p.id === proxyId);
-  if (proxyIndex === -1 && proxyId !== undefined && proxyId !== "0") return fail(CODES.proxyNotFound, "Proxy does not exist");
+  const proxy = phoneProxyNamed(state, body);
+  if (isReply(proxy)) return proxy;
   const group = groupOf(state, body) ?? { groupId: "0", groupName: null };
   const tagInfos = tagsNamed(state, readStringList(body, "tags") ?? []);
   const monthly = skuId === MONTHLY_SKU.skuId;
   const { next, random } = phoneIdsOf(state);
   const createDate = formatUtc(Date.now());
-  const proxy = state.data.proxies[proxyIndex];
   const ids = Array.from({ length: quantity }, () => {
     const phone: CloudPhone = {
       id: next(),
@@ -66,7 +92,7 @@ function create(state: EmulatorState, body: Body): Reply {
       tagInfos,
       androidId: Array.from({ length: 16 }, () => Math.floor(random() * 16).toString(16)).join(""),
       proxyStatus: 0,
-      proxy: proxy ? phoneProxyOf(proxy, proxyIndex + 1, createDate) : null,
+      proxy: proxy ?? null,
       createDate,
     };
     state.data.cloudPhones.push(phone);
@@ -104,6 +130,51 @@ function queryByAndroidId(state: EmulatorState, body: Body): Reply {
   return ok(entry ? state.phones.detail(entry) : null);
 }
 
+const MAX_NAME = 64;
+const MAX_HIDE = 100;
+
+/** Only the fields sent change; every phone named must exist, or none changes. `proxyId` "0" unbinds. */
+function editBatch(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["id"]);
+  const ids = readIdList(body, "id") ?? [];
+  if (ids.length === 0) throw new ParamError("id must hold at least one ID");
+  const envName = readText(body, "envName");
+  if (envName !== undefined && envName.length > MAX_NAME) throw new ParamError(`envName must be at most ${MAX_NAME} characters`);
+  const envRemark = readString(body, "envRemark");
+  if (envRemark !== undefined && envRemark.length > MAX_REMARK) throw new ParamError(`envRemark must be at most ${MAX_REMARK} characters`);
+  readBoolean(body, "enableRoot");
+  const proxy = phoneProxyNamed(state, body);
+  if (isReply(proxy)) return proxy;
+  const phones = ids.map((id) => state.phones.get(id)?.phone);
+  if (phones.some((phone) => phone === undefined)) return phoneNotFound();
+  const group = groupOf(state, body);
+  const tags = readStringList(body, "tags");
+  for (const phone of phones) {
+    if (!phone) continue;
+    if (envName !== undefined) phone.envName = envName;
+    if (envRemark !== undefined) phone.envRemark = envRemark;
+    if (group) Object.assign(phone, group);
+    if (tags) phone.tagInfos = tagsNamed(state, tags);
+    if (proxy !== undefined) phone.proxy = proxy;
+  }
+  return ok(null);
+}
+
+/** The emulator's device of the SKU; an unknown SKU gives an empty list (the spec). */
+function brandModels(body: Body): Reply {
+  requireFields(body, ["skuId"]);
+  const device = deviceOfSku(requireText(body, "skuId"));
+  return ok(device ? [{ brand: device.brand, model: device.model }] : []);
+}
+
+/** Nothing is stored (the spec): only checked. Fails when none of the phones exists. */
+function hideAccessibilityApps(state: EmulatorState, body: Body): Reply {
+  const ids = readIdList(body, "ids") ?? [];
+  const packages = readStringList(body, "packageName") ?? [];
+  if (ids.length === 0 || ids.length > MAX_HIDE || packages.length === 0 || packages.length > MAX_HIDE) throw new ParamError(`ids and packageName must each hold 1 to ${MAX_HIDE} items`);
+  return ids.some((id) => state.phones.get(id)) ? ok(true) : phoneNotFound();
+}
+
 /** The team has uploaded no apps of its own to the emulator: an empty library, paged. */
 function teamApps(state: EmulatorState, body: Body): Reply {
   return ok(pageOf([], readPageRequest(body, state.options.maxPageSize)));
@@ -117,5 +188,8 @@ export function phoneFleetRoutes(state: EmulatorState): Route[] {
     post("/setProxy", (body) => setProxy(state, body)),
     post("/queryByAndroidId", (body) => queryByAndroidId(state, body)),
     post("/team/app/page", (body) => teamApps(state, body)),
+    post("/edit/batch", (body) => editBatch(state, body)),
+    post("/brand/models", brandModels),
+    post("/app/setHideAccessibilityApp", (body) => hideAccessibilityApps(state, body)),
   ];
 }

@@ -156,4 +156,22 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
     assert.equal(dataOf(await post("/queryByAndroidId", { androidId: "" })), null);
     assert.deepEqual(dataOf(await post("/team/app/page", { pageNo: 1, pageSize: 10 })), { total: "0", current: "1", pages: "0", dataList: [] });
   });
+  it('edit/batch changes only the fields sent (proxyId "0" unbinds), all or none; brand/models lists the SKU\'s device; setHideAccessibilityApp checks its phones', async () => {
+    const [id, other] = [phoneIn(2), phoneIn(2)];
+    const before = await listed(other);
+    const group = emulator().data.groups[0];
+    assert.ok(group && before);
+    assert.equal(dataOf(await post("/edit/batch", { id: [id, other], envRemark: "edited", groupId: group.id, proxyId: "0" })), null);
+    const after = await listed(other);
+    assert.deepEqual([after?.envRemark, after?.groupId, after?.groupName, after?.proxy, after?.envName], ["edited", group.id, group.groupName, null, before.envName]);
+    dataOf(await post("/edit/batch", { id: [id], envName: "Renamed" }));
+    assert.equal((await listed(id))?.envName, "Renamed");
+    expectError(await post("/edit/batch", { id: [id, "1234567890123456"], envName: "Never" }), 200, 33300);
+    assert.equal((await listed(id))?.envName, "Renamed", "nothing changed");
+
+    assert.deepEqual(dataOf(await post("/brand/models", { skuId: "10002" })), [{ brand: "samsung", model: "SM-G991B" }]);
+    assert.deepEqual(dataOf(await post("/brand/models", { skuId: "1" })), []);
+    assert.equal(dataOf(await post("/app/setHideAccessibilityApp", { ids: [id], packageName: ["*"] })), true);
+    expectError(await post("/app/setHideAccessibilityApp", { ids: ["1234567890123456"], packageName: ["*"] }), 200, 33300);
+  });
 });
