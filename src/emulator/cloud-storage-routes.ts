@@ -190,6 +190,6 @@ export function cloudStorageRoutes(state: EmulatorState): Route[] {
     post("/tag/create", (body) => createTag(state, body)),
     post("/tag/edit", (body) => editTag(state, body)),
     post("/tag/delete/batch", (body) => deleteTags(state, body)),
-    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, handle: ({ pathId, bodyBytes }) => uploadBytes(state, pathId, bodyBytes ?? 0) },
+    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, handle: ({ pathId, bytes }) => uploadBytes(state, pathId, bytes?.length ?? 0) },
   ];
 }

@@ -22,6 +22,7 @@ export const CODES = {
   phoneNotFound: 33300,
   phoneNotStarted: 33301,
   phoneResetting: 33331,
+  phoneFileNotFound: 33507,
   authMissing: 35001,
   authFailed: 35002,
   storageFileNotFound: 39011,

@@ -9,6 +9,7 @@ import { accountRoutes } from "./account-routes";
 import { automationRoutes } from "./automation-routes";
 import { cloudBrowserRoutes } from "./cloud-browser-routes";
 import { cloudStorageRoutes } from "./cloud-storage-routes";
+import { phoneFileRoutes } from "./phone-file-routes";
 import { phoneFleetRoutes } from "./phone-fleet-routes";
 import { phoneScreenRoutes } from "./phone-screen-routes";
 import { profileProcessRoutes } from "./profile-process-routes";
@@ -107,6 +108,6 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
-    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, profileProcessRoutes].flatMap((routes) => routes(state)),
+    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes].flatMap((routes) => routes(state)),
   ]);
 }

@@ -10,8 +10,8 @@ export interface RouteRequest {
   headers: IncomingHttpHeaders;
   /** The `{id}` segment of the request path, for routes whose path ends in `/{id}`. */
   pathId?: string;
-  /** The body's length in bytes, for the PUT routes that take raw bytes. */
-  bodyBytes?: number;
+  /** The body as sent, for the PUT routes that take raw bytes. */
+  bytes?: Buffer;
 }
 
 export interface Route {

@@ -139,8 +139,8 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   if ("rejected" in checked) return send(res, checked.rejected);
 
   try {
-    const bodyBytes = raw.kind === "ok" ? raw.bytes : 0;
-    send(res, await route.handle({ body: checked.body, headers: req.headers, pathId: found?.pathId, bodyBytes }));
+    const bytes = route.method === "PUT" && raw.kind === "ok" ? raw.bytes : undefined;
+    send(res, await route.handle({ body: checked.body, headers: req.headers, pathId: found?.pathId, bytes }));
   } catch (error) {
     if (error instanceof ParamError) send(res, paramError(error.message));
     else send(res, unknownError());
