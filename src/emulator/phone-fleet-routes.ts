@@ -160,6 +160,32 @@ function editBatch(state: EmulatorState, body: Body): Reply {
   return ok(null);
 }
 
+/** Abnormal status 4: a released phone that had been activated stays listed as deactivated (the spec). */
+const DEACTIVATED = 4;
+
+/**
+ * One phone after another, stopping at the first that does not exist (the earlier ones stay
+ * deleted, as the spec warns). A phone never activated leaves the list; any other is powered off
+ * and stays listed, deactivated.
+ */
+function deleteBatch(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["ids"]);
+  const ids = readIdList(body, "ids") ?? [];
+  if (ids.length === 0) throw new ParamError("ids must hold at least one ID");
+  for (const id of ids) {
+    const entry = state.phones.get(id);
+    if (!entry) return phoneNotFound();
+    if (entry.phone.abnormalStatus === UNACTIVATED) {
+      state.phones.remove(id);
+      state.data.cloudPhones.splice(state.data.cloudPhones.indexOf(entry.phone), 1);
+      continue;
+    }
+    state.phones.powerOff(id);
+    entry.phone.abnormalStatus = DEACTIVATED;
+  }
+  return ok(null);
+}
+
 /** The emulator's device of the SKU; an unknown SKU gives an empty list (the spec). */
 function brandModels(body: Body): Reply {
   requireFields(body, ["skuId"]);
@@ -189,6 +215,7 @@ export function phoneFleetRoutes(state: EmulatorState): Route[] {
     post("/queryByAndroidId", (body) => queryByAndroidId(state, body)),
     post("/team/app/page", (body) => teamApps(state, body)),
     post("/edit/batch", (body) => editBatch(state, body)),
+    post("/delete/batch", (body) => deleteBatch(state, body)),
     post("/brand/models", brandModels),
     post("/app/setHideAccessibilityApp", (body) => hideAccessibilityApps(state, body)),
   ];

@@ -172,6 +172,12 @@ export class PhoneRuntime {
     return "ok";
   }
 
+  /** Forgets a phone (one deleted before it was ever activated); its pending boot or provisioning ends. */
+  remove(id: string): void {
+    this.entries.get(id)?.cancelBoot?.();
+    this.entries.delete(id);
+  }
+
   /** Only a powered-on phone resets: resetting (5), its installed apps gone, then powered on (4) after phoneBootMs. */
   reset(id: string): PowerResult {
     const entry = this.entries.get(id);

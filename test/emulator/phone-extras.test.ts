@@ -174,4 +174,17 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
     assert.equal(dataOf(await post("/app/setHideAccessibilityApp", { ids: [id], packageName: ["*"] })), true);
     expectError(await post("/app/setHideAccessibilityApp", { ids: ["1234567890123456"], packageName: ["*"] }), 200, 33300);
   });
+
+  it("delete/batch: a phone never activated leaves the list, an active one is powered off and stays, deactivated (4); it stops at the first unknown phone", async () => {
+    const [unactivated] = dataOf<string[]>(await post("/create", { skuId: "10015", quantity: 1 }));
+    assert.ok(unactivated);
+    const [running, later] = [phoneIn(4), phoneIn(2)];
+    assert.equal(dataOf(await post("/delete/batch", { ids: [unactivated, running] })), null);
+    assert.equal(await listed(unactivated), undefined);
+    expectError(await post("/info", { id: unactivated }), 200, 33300);
+    const kept = await listed(running);
+    assert.deepEqual([kept?.envStatus, kept?.abnormalStatus], [2, 4]);
+    expectError(await post("/delete/batch", { ids: ["1234567890123456", later] }), 200, 33300);
+    assert.equal((await listed(later))?.abnormalStatus, 0, "not reached");
+  });
 });
