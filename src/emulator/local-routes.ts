@@ -12,6 +12,7 @@ import { cloudStorageRoutes } from "./cloud-storage-routes";
 import { phoneFileRoutes } from "./phone-file-routes";
 import { phoneFleetRoutes } from "./phone-fleet-routes";
 import { phoneScreenRoutes } from "./phone-screen-routes";
+import { profileCreateAdvancedRoutes } from "./profile-create-advanced";
 import { profileProcessRoutes } from "./profile-process-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { profileRoutes } from "./profile-routes";
@@ -108,6 +109,8 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
-    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes].flatMap((routes) => routes(state)),
+    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes, profileCreateAdvancedRoutes].flatMap((routes) =>
+      routes(state),
+    ),
   ]);
 }
