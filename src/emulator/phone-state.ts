@@ -129,7 +129,7 @@ export class PhoneRuntime {
     entry.cancelBoot = this.timers.after(this.options.phoneBootMs, () => this.setStatus(entry, PHONE_STATUS.poweredOff));
   }
 
-  /** Phones booting, on or restarting: the ones MoreLogin bills. */
+  /** Phones booting, on, resetting or restarting: the ones MoreLogin bills. */
   poweredCount(): number {
     let count = 0;
     for (const { phone } of this.entries.values()) {
