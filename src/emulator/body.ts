@@ -4,7 +4,7 @@ export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this much discarded input the sender is ignored and the socket dropped. */
 const MAX_DISCARD_BYTES = 64 * 1024 * 1024;
 
-export type RawBody = { kind: "ok"; text: string } | { kind: "tooLarge" } | { kind: "aborted" };
+export type RawBody = { kind: "ok"; text: string; bytes: Buffer } | { kind: "tooLarge" } | { kind: "aborted" };
 
 /** Reads the whole body; over the limit, keeps draining (so the answer can be read) but stores nothing. */
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<RawBody> {
@@ -17,7 +17,11 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       else chunks.length = 0;
       if (size > MAX_DISCARD_BYTES) req.socket.destroy();
     });
-    req.on("end", () => resolve(size > limit ? { kind: "tooLarge" } : { kind: "ok", text: Buffer.concat(chunks).toString("utf8") }));
+    req.on("end", () => {
+      if (size > limit) return resolve({ kind: "tooLarge" });
+      const bytes = Buffer.concat(chunks);
+      resolve({ kind: "ok", text: bytes.toString("utf8"), bytes });
+    });
     req.on("error", () => resolve({ kind: "aborted" }));
   });
 }

@@ -23,7 +23,8 @@ Options:
   --rate-limit-retry-after
                           add Retry-After to those 429s (the published reply has none)
   --latency <min,max>     random extra latency per answer, in milliseconds
-  --phone-boot-ms <ms>    how long a cloud phone boots or restarts (default 3000)
+  --phone-boot-ms <ms>    how long a cloud phone boots, restarts, resets or is provisioned,
+                          and a cloud runtime or live stream starts (default 3000)
   --automation-step-ms <ms>
                           how long an automation run waits, then runs (default 3000 each)
   --app-install-ms <ms>   how long a cloud-phone app install takes (default 1000)

@@ -39,7 +39,7 @@ export function adbInfoOf(envStatus: number, enableAdb: boolean, connection: () 
  * provider values (0 http ... 4 Oxylabs ...), so it carries `proxyProvider`. Fields whose content no
  * public source shows (codes, keys, the subscription) are empty strings, "0" or 0.
  */
-function phoneProxyOf(proxy: ProxyInfo, uniqueId: number, createDate: string): CloudPhoneProxy {
+export function phoneProxyOf(proxy: ProxyInfo, uniqueId: number, createDate: string): CloudPhoneProxy {
   const expiryTime = proxy.expiryTime ?? "";
   return {
     id: proxy.id,

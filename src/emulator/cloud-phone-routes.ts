@@ -12,7 +12,7 @@ import type { ApiName } from "./types";
 
 const MAX_ADB_IDS = 200;
 /** A 90 x 160 screen (the 9:16 of a phone), encoded once. */
-const SCREEN_PNG = solidPng(90, 160, [32, 33, 36]).toString("base64");
+export const SCREEN_PNG = solidPng(90, 160, [32, 33, 36]).toString("base64");
 
 /** The spec's `remark` texts for batchAdbInfo; "ADB is not enabled" is the emulator's. */
 const ADB_REMARKS = {
@@ -21,18 +21,18 @@ const ADB_REMARKS = {
   disabled: "ADB is not enabled",
 };
 
-function phoneOf(state: EmulatorState, body: Body): PhoneEntry | Reply {
+export function phoneOf(state: EmulatorState, body: Body): PhoneEntry | Reply {
   return state.phones.get(requireId(body, "id")) ?? phoneNotFound();
 }
 
 /** The phone named by `id` when it is powered on (every in-device command needs that), else the refusal. */
-function runningPhone(state: EmulatorState, body: Body): PhoneEntry | Reply {
+export function runningPhone(state: EmulatorState, body: Body): PhoneEntry | Reply {
   const entry = phoneOf(state, body);
   if (isReply(entry)) return entry;
   return entry.phone.envStatus === PHONE_STATUS.poweredOn ? entry : phoneNotStarted();
 }
 
-function powerReply(result: PowerResult): Reply {
+export function powerReply(result: PowerResult): Reply {
   switch (result) {
     case "ok":
       return ok(null);

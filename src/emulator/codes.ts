@@ -3,6 +3,8 @@
  * gives each one's HTTP status, when it is sent and its source, or says it is assumed.
  */
 export const CODES = {
+  allKernelsFailed: -2,
+  /** Also a kernel download that partly failed (the browser spec). */
   closeFailed: -1,
   alreadyRunning: 100,
   profileNotFound: 101,
@@ -20,8 +22,10 @@ export const CODES = {
   phoneNotFound: 33300,
   phoneNotStarted: 33301,
   phoneResetting: 33331,
+  phoneFileNotFound: 33507,
   authMissing: 35001,
   authFailed: 35002,
+  storageFileNotFound: 39011,
   unknownError: 99000,
   paramError: 99001,
   tooLarge: 99004,

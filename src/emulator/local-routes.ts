@@ -5,7 +5,15 @@ import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { pageOf, readPageRequest } from "./paging";
 import { profileById, profileByIdOrSerial } from "./profile-lookup";
+import { accountRoutes } from "./account-routes";
 import { automationRoutes } from "./automation-routes";
+import { cloudBrowserRoutes } from "./cloud-browser-routes";
+import { cloudStorageRoutes } from "./cloud-storage-routes";
+import { phoneFileRoutes } from "./phone-file-routes";
+import { phoneFleetRoutes } from "./phone-fleet-routes";
+import { phoneScreenRoutes } from "./phone-screen-routes";
+import { profileCreateAdvancedRoutes } from "./profile-create-advanced";
+import { profileProcessRoutes } from "./profile-process-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { profileRoutes } from "./profile-routes";
 import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
@@ -101,5 +109,8 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
+    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes, profileCreateAdvancedRoutes].flatMap((routes) =>
+      routes(state),
+    ),
   ]);
 }

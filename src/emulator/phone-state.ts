@@ -7,7 +7,7 @@ import type { Timers } from "./timers";
 import type { App, AppVersion, CloudPhone, EmulatorData } from "./types";
 
 /** Cloud phone envStatus values (the cloud-phone spec). */
-export const PHONE_STATUS = { poweredOff: 2, booting: 3, poweredOn: POWERED_ON, restarting: 6 } as const;
+export const PHONE_STATUS = { new: 0, poweredOff: 2, booting: 3, poweredOn: POWERED_ON, resetting: 5, restarting: 6 } as const;
 
 /**
  * The phone's SKU (documented IDs and Android versions) and a device of that kind. Brands and models
@@ -76,6 +76,7 @@ export function latestVersion(app: App): AppVersion | undefined {
 /** Power, ADB and apps of the seeded cloud phones, as the cloud-phone spec describes them. */
 export class PhoneRuntime {
   private readonly entries = new Map<string, PhoneEntry>();
+  private readonly random: Random;
 
   constructor(
     data: EmulatorData,
@@ -85,25 +86,11 @@ export class PhoneRuntime {
     private readonly onPowerChange: () => void = () => {},
   ) {
     const random = mulberry32(options.seed ^ 0xc10d);
+    this.random = random;
     data.cloudPhones.forEach((phone, index) => {
       const device = DEVICES[index % DEVICES.length] ?? DEVICES[0];
       if (!device) return;
-      // A phone that is on with ADB enabled already shows its details; the others get theirs now.
-      const seeded = phone.adbInfo.success === 1 ? phone.adbInfo : undefined;
-      const connection = seeded ?? adbConnection(random, index);
-      const entry: PhoneEntry = {
-        phone,
-        ...device,
-        gaid: `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`,
-        wifiBssid: mac(random),
-        bluetoothMac: mac(random),
-        connection: { adbIp: connection.adbIp, adbPassword: connection.adbPassword, adbPort: connection.adbPort, command: connection.command, expireTime: connection.expireTime },
-        lastStartDate: phone.createDate,
-        updateDate: phone.createDate,
-        installed: new Map(),
-        runningApps: new Set(),
-        epoch: 0,
-      };
+      const entry = this.entryOf(phone, device, index);
       for (let n = randomInt(random, 0, 2); n > 0 && data.apps.length > 0; n--) {
         const app = pick(random, data.apps);
         const version = latestVersion(app);
@@ -113,11 +100,40 @@ export class PhoneRuntime {
     });
   }
 
-  /** Phones booting, on or restarting: the ones MoreLogin bills. */
+  private entryOf(phone: CloudPhone, device: (typeof DEVICES)[number], index: number): PhoneEntry {
+    const random = this.random;
+    // A phone that is on with ADB enabled already shows its details; the others get theirs now.
+    const seeded = phone.adbInfo.success === 1 ? phone.adbInfo : undefined;
+    const connection = seeded ?? adbConnection(random, index);
+    return {
+      phone,
+      ...device,
+      gaid: `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`,
+      wifiBssid: mac(random),
+      bluetoothMac: mac(random),
+      connection: { adbIp: connection.adbIp, adbPassword: connection.adbPassword, adbPort: connection.adbPort, command: connection.command, expireTime: connection.expireTime },
+      lastStartDate: phone.createDate,
+      updateDate: phone.createDate,
+      installed: new Map(),
+      runningApps: new Set(),
+      epoch: 0,
+    };
+  }
+
+  /** A phone `/cloudphone/create` made (already in the list, envStatus 0): powered off (2) once provisioned, after phoneBootMs. */
+  add(phone: CloudPhone, skuId: string): void {
+    const device = DEVICES.find((d) => d.skuId === skuId) ?? DEVICES[0];
+    if (!device) return;
+    const entry = this.entryOf(phone, device, this.entries.size);
+    this.entries.set(phone.id, entry);
+    entry.cancelBoot = this.timers.after(this.options.phoneBootMs, () => this.setStatus(entry, PHONE_STATUS.poweredOff));
+  }
+
+  /** Phones booting, on, resetting or restarting: the ones MoreLogin bills. */
   poweredCount(): number {
     let count = 0;
     for (const { phone } of this.entries.values()) {
-      if (phone.envStatus === PHONE_STATUS.booting || phone.envStatus === PHONE_STATUS.poweredOn || phone.envStatus === PHONE_STATUS.restarting) count++;
+      if (phone.envStatus >= PHONE_STATUS.booting && phone.envStatus <= PHONE_STATUS.restarting) count++;
     }
     return count;
   }
@@ -141,7 +157,7 @@ export class PhoneRuntime {
     const entry = this.entries.get(id);
     if (!entry) return "notFound";
     const status = entry.phone.envStatus;
-    if (status === PHONE_STATUS.restarting) return "restarting";
+    if (status === PHONE_STATUS.restarting || status === PHONE_STATUS.resetting) return "restarting";
     if (status !== PHONE_STATUS.booting && status !== PHONE_STATUS.poweredOn) return "notRunning";
     this.setStatus(entry, PHONE_STATUS.poweredOff);
     return "ok";
@@ -153,6 +169,22 @@ export class PhoneRuntime {
     if (!entry) return "notFound";
     if (entry.phone.envStatus !== PHONE_STATUS.poweredOn) return "notRunning";
     this.boot(entry, PHONE_STATUS.restarting);
+    return "ok";
+  }
+
+  /** Forgets a phone (one deleted before it was ever activated); its pending boot or provisioning ends. */
+  remove(id: string): void {
+    this.entries.get(id)?.cancelBoot?.();
+    this.entries.delete(id);
+  }
+
+  /** Only a powered-on phone resets: resetting (5), its installed apps gone, then powered on (4) after phoneBootMs. */
+  reset(id: string): PowerResult {
+    const entry = this.entries.get(id);
+    if (!entry) return "notFound";
+    if (entry.phone.envStatus !== PHONE_STATUS.poweredOn) return "notRunning";
+    entry.installed.clear();
+    this.boot(entry, PHONE_STATUS.resetting);
     return "ok";
   }
 

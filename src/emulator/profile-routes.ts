@@ -22,7 +22,7 @@ function proxyOf(state: EmulatorState, body: Body): ProxyInfo | null | Reply {
   return proxy === undefined ? null : resolveProxy(state, proxy);
 }
 
-function createQuick(state: EmulatorState, body: Body): Reply {
+export function createQuick(state: EmulatorState, body: Body): Reply {
   requireFields(body, ["browserTypeId", "operatorSystemId", "quantity"]);
   const browserTypeId = readChoice(body, "browserTypeId", [1, 2]) ?? 1;
   const operatorSystemId = readChoice(body, "operatorSystemId", [1, 2, 3, 4, 5]) ?? 1;
@@ -52,7 +52,7 @@ function remarkOf(body: Body): string | undefined {
   return envRemark;
 }
 
-function update(state: EmulatorState, body: Body): Reply {
+export function update(state: EmulatorState, body: Body): Reply {
   const profile = profileById(state, body);
   if (!profile) return profileNotFound();
   const settings = updatedSettings(settingsOf(state, profile), body);

@@ -10,10 +10,12 @@ export interface RouteRequest {
   headers: IncomingHttpHeaders;
   /** The `{id}` segment of the request path, for routes whose path ends in `/{id}`. */
   pathId?: string;
+  /** The body as sent, for the PUT routes that take raw bytes. */
+  bytes?: Buffer;
 }
 
 export interface Route {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   /** The exact path, or one ending in `/{id}` that matches any single non-empty last segment. */
   path: string;
   /** False for the routes that answer without credentials (health probe, token grant). */

@@ -75,7 +75,10 @@ export interface EmulatorOptions {
   faults?: FaultRates;
   /** Delay before /api/env/start answers, in ms (default 0). */
   startDelayMs?: number;
-  /** How long a cloud phone boots (envStatus 3, then 4) after power-on, and restarts (6, then 4), in ms (default 3000). */
+  /**
+   * How long a cloud phone boots (envStatus 3, then 4) after power-on, restarts (6, then 4), resets (5, then 4) or is
+   * provisioned after create (0, then 2), and a cloud runtime (STARTING, then RUNNING) or live stream starts, in ms (default 3000).
+   */
   phoneBootMs?: number;
   /** How long an automation run waits (taskState 0) and then runs (1) before it ends, in ms each (default 3000). */
   automationStepMs?: number;
