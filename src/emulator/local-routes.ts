@@ -7,7 +7,9 @@ import { pageOf, readPageRequest } from "./paging";
 import { profileById, profileByIdOrSerial } from "./profile-lookup";
 import { automationRoutes } from "./automation-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
+import { groupTagRoutes } from "./group-tag-routes";
 import { profileRoutes } from "./profile-routes";
+import { proxyRoutes } from "./proxy-routes";
 import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
@@ -101,5 +103,7 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
+    ...proxyRoutes(state, "/api"),
+    ...groupTagRoutes(state, "/api"),
   ]);
 }

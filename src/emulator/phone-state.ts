@@ -7,7 +7,7 @@ import type { Timers } from "./timers";
 import type { App, AppVersion, CloudPhone, EmulatorData } from "./types";
 
 /** Cloud phone envStatus values (the cloud-phone spec). */
-export const PHONE_STATUS = { poweredOff: 2, booting: 3, poweredOn: POWERED_ON, restarting: 6 } as const;
+export const PHONE_STATUS = { poweredOff: 2, booting: 3, poweredOn: POWERED_ON, resetting: 5, restarting: 6 } as const;
 
 /**
  * The phone's SKU (documented IDs and Android versions) and a device of that kind. Brands and models
@@ -141,7 +141,7 @@ export class PhoneRuntime {
     const entry = this.entries.get(id);
     if (!entry) return "notFound";
     const status = entry.phone.envStatus;
-    if (status === PHONE_STATUS.restarting) return "restarting";
+    if (status === PHONE_STATUS.restarting || status === PHONE_STATUS.resetting) return "restarting";
     if (status !== PHONE_STATUS.booting && status !== PHONE_STATUS.poweredOn) return "notRunning";
     this.setStatus(entry, PHONE_STATUS.poweredOff);
     return "ok";
@@ -154,6 +154,12 @@ export class PhoneRuntime {
     if (entry.phone.envStatus !== PHONE_STATUS.poweredOn) return "notRunning";
     this.boot(entry, PHONE_STATUS.restarting);
     return "ok";
+  }
+
+  /** One-click new device, on a powered-on phone: resetting (5) with no apps, then powered on after phoneBootMs. */
+  newMachine(entry: PhoneEntry): void {
+    entry.installed.clear();
+    this.boot(entry, PHONE_STATUS.resetting);
   }
 
   setAdb(entry: PhoneEntry, enabled: boolean): void {

@@ -10,6 +10,8 @@ export interface RouteRequest {
   headers: IncomingHttpHeaders;
   /** The `{id}` segment of the request path, for routes whose path ends in `/{id}`. */
   pathId?: string;
+  /** The body of a route that takes a bare JSON array (`arrayBody`); `body` is then {}. */
+  list?: readonly unknown[];
 }
 
 export interface Route {
@@ -20,6 +22,8 @@ export interface Route {
   auth: boolean;
   /** True when the route answers a bare JSON value instead of an envelope and never faults. */
   probe?: boolean;
+  /** True when the body is a bare JSON array (proxyInfo/delete), handed over as `list`. */
+  arrayBody?: boolean;
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 
