@@ -225,10 +225,15 @@
         defaults[field.name] = { value: field.default };
       }
     });
+    var credentials = {};
+    (declaration.credentials || []).forEach(function (field) {
+      credentials[field.name] = { type: "password" };
+    });
     RED.nodes.registerType(type, {
       category: "MoreLogin",
       color: "#A6BBCF",
       defaults: defaults,
+      credentials: credentials,
       inputs: 1,
       outputs: 1,
       icon: declaration.icon,

@@ -40,6 +40,13 @@ function row(field) {
   return `    <div class="form-row${when}"${actions}>\n        ${label(field)}\n        ${control(field)}\n    </div>`;
 }
 
+/** A credential row: a password input Node-RED keeps in its credentials file, not in flows.json. */
+function credentialRow(field) {
+  const actions = field.actions ? ` data-actions="${escapeHtml(field.actions.join(" "))}"` : "";
+  const placeholder = field.placeholder ? ` data-i18n="[placeholder]${escapeHtml(field.placeholder)}"` : "";
+  return `    <div class="form-row"${actions}>\n        ${label(field)}\n        <input type="password" id="node-input-${field.name}" style="width: 70%" autocomplete="off"${placeholder}>\n    </div>`;
+}
+
 const SERVER_ROW = `    <div class="form-row">
         <label for="node-input-server"><i class="fa fa-globe"></i> <span data-i18n="morelogin.label.server"></span></label>
         <input type="text" id="node-input-server">
@@ -57,7 +64,7 @@ export function editorHtml(declaration) {
 </script>
 
 <script type="text/html" data-template-name="${escapeHtml(declaration.type)}">
-${[...(declaration.config === false ? [] : [SERVER_ROW]), ...declaration.fields.map(row), NAME_ROW].join("\n")}
+${[...(declaration.config === false ? [] : [SERVER_ROW]), ...declaration.fields.map(row), ...(declaration.credentials ?? []).map(credentialRow), NAME_ROW].join("\n")}
 </script>
 `;
 }

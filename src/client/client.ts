@@ -7,7 +7,7 @@ import { readEnvelope, type ReadResult } from "./reply-reader";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, MoreLoginRateLimitError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
 import { runningReaders } from "./running-sets";
-import { PreparedBody, prepareBody } from "./request-body";
+import { bodyJson, PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRateLimit, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
 import { TokenCache, type GrantedToken } from "./token-cache";
 import { Transport, apiLabel, type RawResponse } from "./transport";
@@ -105,7 +105,7 @@ function jsonBody(endpoint: EndpointName, definition: EndpointDefinition, body: 
     if (body.endpoint !== endpoint) throw new MoreLoginInputError(`the body was prepared for ${body.endpoint}, not for ${endpoint}`);
     return body.json;
   }
-  return JSON.stringify(prepareBody(definition, body ?? {}));
+  return bodyJson(definition, prepareBody(definition, body ?? {}));
 }
 
 /** A pacing setting: a whole number, 0 or more. */

@@ -48,6 +48,8 @@ export interface EndpointDefinition {
   required?: readonly string[];
   /** At least one of these fields must be present. */
   requiresOneOf?: readonly string[];
+  /** The API takes this field's list as the whole body, a bare JSON array (callers still pass an object). */
+  sendsList?: string;
 }
 
 /** Starting or closing a browser: MoreLogin's own CLI allows 30 s; a slow machine needs more. */
@@ -129,6 +131,7 @@ export const ENDPOINTS = {
   setProfileProxy: { api: "local", method: "POST", path: "/api/env/setProxy/batch", idempotency: "write", idListFields: ["envIds"], required: ["proxy"], requiresOneOf: ["envIds", "uniqueIds"] },
   // `envRemark` is required too, but "" clears the remark: the profile node checks it is there.
   setProfileRemark: { api: "local", method: "POST", path: "/api/env/setRemark/batch", idempotency: "write", idListFields: ["envIds"], requiresOneOf: ["envIds", "uniqueIds"] },
+  cleanProfileCloudCache: { api: "local", method: "POST", path: "/api/env/cache/cleanCloud", idempotency: "write", idFields: ["envId"], requiresOneOf: ["envId", "uniqueId"] },
   closeAllProfiles: {
     api: "local",
     method: "POST",
@@ -198,7 +201,70 @@ export const ENDPOINTS = {
     idFields: ["id"],
     required: ["id", "packageName"],
   },
+  restartCloudPhoneApp: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/restart",
+    twinPath: "/cloudphone/app/restart",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "packageName"],
+  },
+  uninstallCloudPhoneApp: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/uninstall",
+    twinPath: "/cloudphone/app/uninstall",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "packageName"],
+  },
+  newCloudPhoneMachine: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/newMachine",
+    twinPath: "/cloudphone/newMachine",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id"],
+  },
   cloudPhoneScreenshot: { api: "local", method: "POST", path: "/api/cloudphone/screenCapBase64", idempotency: "read", idFields: ["id"], required: ["id"] },
+
+  // Proxies, groups and tags of the team (the shared spec; the Open API has the same paths without /api).
+  addProxy: {
+    api: "local",
+    method: "POST",
+    path: "/api/proxyInfo/add",
+    twinPath: "/proxyInfo/add",
+    idempotency: "write",
+    required: ["proxyIp", "proxyPort", "proxyProvider"],
+  },
+  // A full overwrite: fields left out fall back to their defaults.
+  updateProxy: {
+    api: "local",
+    method: "POST",
+    path: "/api/proxyInfo/update",
+    twinPath: "/proxyInfo/update",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "proxyIp", "proxyPort", "proxyProvider"],
+  },
+  deleteProxies: {
+    api: "local",
+    method: "POST",
+    path: "/api/proxyInfo/delete",
+    twinPath: "/proxyInfo/delete",
+    idempotency: "write",
+    idListFields: ["ids"],
+    required: ["ids"],
+    sendsList: "ids",
+  },
+  createGroup: { api: "local", method: "POST", path: "/api/envgroup/create", twinPath: "/envgroup/create", idempotency: "write", required: ["groupName"] },
+  editGroup: { api: "local", method: "POST", path: "/api/envgroup/edit", twinPath: "/envgroup/edit", idempotency: "write", idFields: ["id"], required: ["id", "groupName"] },
+  deleteGroups: { api: "local", method: "POST", path: "/api/envgroup/delete", twinPath: "/envgroup/delete", idempotency: "write", idListFields: ["ids"], required: ["ids"] },
+  createTag: { api: "local", method: "POST", path: "/api/envtag/create", twinPath: "/envtag/create", idempotency: "write", required: ["tagName"] },
+  editTag: { api: "local", method: "POST", path: "/api/envtag/edit", twinPath: "/envtag/edit", idempotency: "write", idFields: ["id"], required: ["id", "tagName"] },
+  deleteTags: { api: "local", method: "POST", path: "/api/envtag/delete", twinPath: "/envtag/delete", idempotency: "write", idListFields: ["ids"], required: ["ids"] },
 
   // Cloud-phone automation (RPA): the same paths on both APIs, under /api/cloudphone/rpa and /cloudphone/rpa.
   marketTemplates: {
@@ -285,6 +351,19 @@ export interface EndpointData {
   setProfileProxy: boolean;
   setProfileRemark: boolean;
   closeAllProfiles: unknown;
+  cleanProfileCloudCache: null;
+  addProxy: string | number;
+  updateProxy: null;
+  deleteProxies: null;
+  createGroup: Group;
+  editGroup: boolean;
+  deleteGroups: boolean;
+  createTag: Tag;
+  editTag: boolean;
+  deleteTags: boolean;
+  restartCloudPhoneApp: boolean;
+  uninstallCloudPhoneApp: boolean;
+  newCloudPhoneMachine: null;
   powerOffCloudPhone: null;
   restartCloudPhone: null;
   cloudPhoneInfo: CloudPhoneDetail;

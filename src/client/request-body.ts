@@ -51,6 +51,11 @@ export function prepareBody(definition: EndpointDefinition, body: unknown = {}):
   return prepared;
 }
 
+/** The JSON a checked body is sent as: the object, or for an API that takes a bare array, that list. */
+export function bodyJson(definition: EndpointDefinition, prepared: RequestBody): string {
+  return JSON.stringify(definition.sendsList === undefined ? prepared : prepared[definition.sendsList]);
+}
+
 /**
  * A body checked against one endpoint's rules and turned into JSON once, for calls that repeat it
  * (a node whose settings are all fixed): `client.call(endpoint, prepared)` then skips both steps.
@@ -65,6 +70,6 @@ export class PreparedBody {
   static for(endpoint: EndpointName, body: unknown = {}): PreparedBody {
     const definition: EndpointDefinition = ENDPOINTS[endpoint];
     if (definition.method !== "POST") throw new MoreLoginInputError(`${endpoint} takes no body`);
-    return new PreparedBody(endpoint, JSON.stringify(prepareBody(definition, body)));
+    return new PreparedBody(endpoint, bodyJson(definition, prepareBody(definition, body)));
   }
 }

@@ -135,6 +135,36 @@ function stopApp(state: EmulatorState, body: Body): Reply {
   return ok(true);
 }
 
+/** Restarting an app that is not installed does nothing (the spec). */
+function restartApp(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["id", "packageName"]);
+  const packageName = requireText(body, "packageName");
+  const entry = runningPhone(state, body);
+  if (isReply(entry)) return entry;
+  if (entry.installed.has(packageName)) entry.runningApps.add(packageName);
+  return ok(true);
+}
+
+function uninstallApp(state: EmulatorState, body: Body): Reply {
+  requireFields(body, ["id", "packageName"]);
+  const packageName = requireText(body, "packageName");
+  const entry = runningPhone(state, body);
+  if (isReply(entry)) return entry;
+  entry.installed.delete(packageName);
+  entry.runningApps.delete(packageName);
+  return ok(true);
+}
+
+/** Asynchronous: accepted at once, the phone then resets (5), its apps gone, before it is on again (4). */
+function newMachine(state: EmulatorState, body: Body): Reply {
+  readText(body, "brand");
+  readInteger(body, "modelId");
+  const entry = runningPhone(state, body);
+  if (isReply(entry)) return entry;
+  state.phones.reset(entry.phone.id);
+  return ok(null);
+}
+
 function screenCapBase64(state: EmulatorState, body: Body): Reply {
   const entry = runningPhone(state, body);
   return isReply(entry) ? entry : ok({ captureBase64: `data:image/png;base64,${SCREEN_PNG}`, errorMessage: "success", success: true });
@@ -156,6 +186,9 @@ export function cloudPhoneRoutes(state: EmulatorState, api: ApiName): Route[] {
     post("/app/installedList", (body) => installedApps(state, body)),
     post("/app/start", (body) => startApp(state, body)),
     post("/app/stop", (body) => stopApp(state, body)),
+    post("/app/restart", (body) => restartApp(state, body)),
+    post("/app/uninstall", (body) => uninstallApp(state, body)),
+    post("/newMachine", (body) => newMachine(state, body)),
   ];
   if (api === "open") return routes;
   // MoreLogin documents these on the Local API only.

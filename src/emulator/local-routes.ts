@@ -15,7 +15,9 @@ import { phoneScreenRoutes } from "./phone-screen-routes";
 import { profileCreateAdvancedRoutes } from "./profile-create-advanced";
 import { profileProcessRoutes } from "./profile-process-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
+import { groupTagRoutes } from "./group-tag-routes";
 import { profileRoutes } from "./profile-routes";
+import { proxyRoutes } from "./proxy-routes";
 import { containsIgnoringCase, readBoolean, readId, readText, type Body } from "./request-fields";
 import { routeTable, type Route, type RouteTable } from "./routes";
 import type { EmulatorState } from "./state";
@@ -112,5 +114,7 @@ export function localRoutes(state: EmulatorState): RouteTable {
     ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes, profileCreateAdvancedRoutes].flatMap((routes) =>
       routes(state),
     ),
+    ...proxyRoutes(state, "/api"),
+    ...groupTagRoutes(state, "/api"),
   ]);
 }

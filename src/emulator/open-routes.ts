@@ -1,6 +1,8 @@
 import { automationRoutes } from "./automation-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { CODES } from "./codes";
+import { groupTagRoutes } from "./group-tag-routes";
+import { proxyRoutes } from "./proxy-routes";
 import { fail, ok, type Reply } from "./replies";
 import { allTags, appPage, cloudPhonePage, groupPage, proxyPage } from "./list-handlers";
 import { requireFields, type Body } from "./request-fields";
@@ -55,5 +57,7 @@ export function openRoutes(state: EmulatorState): RouteTable {
     post("/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/envtag/all", auth: true, handle: () => allTags(state) },
+    ...proxyRoutes(state, ""),
+    ...groupTagRoutes(state, ""),
   ]);
 }

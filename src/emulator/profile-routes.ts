@@ -134,6 +134,14 @@ function removeLocalCache(state: EmulatorState, body: Body): Reply {
   return ok({ envId: profile.id });
 }
 
+/** Cloud cache: nothing of it lives in the emulator, so only the request is checked. */
+function cleanCloudCache(state: EmulatorState, body: Body): Reply {
+  const profile = profileByIdOrSerial(state, body);
+  const chosen = ["cookie", "others"].filter((name) => readBoolean(body, name) === true);
+  if (chosen.length === 0) throw new ParamError("select cookie, others or both");
+  return profile ? ok(null) : profileNotFound();
+}
+
 /** Each profile a batch names, or the refusal when one of them does not exist. */
 function targets(state: EmulatorState, body: Body): Profile[] | Reply {
   return profilesOf(state, body) ?? profileNotFound();
@@ -178,6 +186,7 @@ export function profileRoutes(state: EmulatorState): Route[] {
     post("/api/env/detail", detail),
     post("/api/env/fingerprint/refresh", refreshFingerprint),
     post("/api/env/removeLocalCache", removeLocalCache),
+    post("/api/env/cache/cleanCloud", cleanCloudCache),
     post("/api/env/setGroup/batch", setGroupBatch),
     post("/api/env/setProxy/batch", setProxyBatch),
     post("/api/env/setRemark/batch", setRemarkBatch),

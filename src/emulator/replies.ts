@@ -6,6 +6,8 @@ export interface Reply {
   status: number;
   payload: unknown;
   headers?: Record<string, string>;
+  /** The payload as sent, when JSON.stringify cannot write it (a 64-bit integer). */
+  text?: string;
 }
 
 export interface Envelope {
@@ -29,6 +31,13 @@ export function envelope(code: number, msg: string | null, data: unknown): Envel
 
 export function ok(data: unknown, msg: string | null = null): Reply {
   return { status: 200, payload: envelope(0, msg, data) };
+}
+
+/** Success whose `data` is a 64-bit ID written as a bare JSON integer, as the spec types proxyInfo/add's. */
+export function okInteger(id: string): Reply {
+  if (!/^\d{1,20}$/.test(id)) throw new Error(`not an integer: ${id}`);
+  const payload = envelope(0, null, null);
+  return { status: 200, payload, text: JSON.stringify(payload).replace('"data":null', `"data":${id}`) };
 }
 
 /** A business error: HTTP 200 unless told otherwise, with a non-zero code. */

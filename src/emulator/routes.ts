@@ -12,6 +12,8 @@ export interface RouteRequest {
   pathId?: string;
   /** The body as sent, for the PUT routes that take raw bytes. */
   bytes?: Buffer;
+  /** The body of a route that takes a bare JSON array (`arrayBody`); `body` is then {}. */
+  list?: readonly unknown[];
 }
 
 export interface Route {
@@ -22,6 +24,8 @@ export interface Route {
   auth: boolean;
   /** True when the route answers a bare JSON value instead of an envelope and never faults. */
   probe?: boolean;
+  /** True when the body is a bare JSON array (proxyInfo/delete), handed over as `list`. */
+  arrayBody?: boolean;
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 

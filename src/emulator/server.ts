@@ -29,7 +29,7 @@ function pathOf(url: string | undefined): string {
 
 function send(res: ServerResponse, reply: Reply): void {
   if (res.destroyed || res.writableEnded) return;
-  const text = JSON.stringify(reply.payload);
+  const text = reply.text ?? JSON.stringify(reply.payload);
   res.writeHead(reply.status, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), ...reply.headers });
   res.end(text);
 }
@@ -81,7 +81,7 @@ function injectFault(plan: FaultPlan, req: IncomingMessage, res: ServerResponse,
 }
 
 /** The body a route sees: a JSON object, {} for an empty body, or a reply that rejects the request. */
-type BodyResult = { body: Body } | { rejected: Reply };
+type BodyResult = { body: Body; list?: readonly unknown[] } | { rejected: Reply };
 
 function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): BodyResult {
   if (route.method === "GET") return { body: {} };
@@ -90,6 +90,7 @@ function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): 
   if (parsed === undefined || parsed.kind === "invalid") return { rejected: badRequest() };
   if (parsed.kind === "empty") return { body: {} };
   const value = parsed.value;
+  if (route.arrayBody && Array.isArray(value)) return { body: {}, list: value };
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { rejected: paramError("Request parameter error: the body must be a JSON object") };
   }
@@ -140,7 +141,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
 
   try {
     const bytes = route.method === "PUT" && raw.kind === "ok" ? raw.bytes : undefined;
-    send(res, await route.handle({ body: checked.body, headers: req.headers, pathId: found?.pathId, bytes }));
+    send(res, await route.handle({ body: checked.body, list: checked.list, headers: req.headers, pathId: found?.pathId, bytes }));
   } catch (error) {
     if (error instanceof ParamError) send(res, paramError(error.message));
     else send(res, unknownError());

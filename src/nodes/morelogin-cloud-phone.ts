@@ -89,6 +89,9 @@ const ACTIONS = {
   installApp: onePhone("installCloudPhoneApp", ({ fields }) => pick(fields, ["appVersionId", "packageName"])),
   startApp: onePhone("startCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
   stopApp: onePhone("stopCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
+  restartApp: onePhone("restartCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
+  uninstallApp: onePhone("uninstallCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
+  newMachine: onePhone("newCloudPhoneMachine", ({ fields }) => pick(fields, ["brand", "modelId"])),
   async screenshot(context: ActionContext) {
     checkApi(context, "cloudPhoneScreenshot");
     const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);

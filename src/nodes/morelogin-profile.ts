@@ -2,7 +2,7 @@ import type { NodeAPI } from "node-red";
 import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../client";
 import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
 import { idsOf, payloadNamesTargets } from "./lib/ids";
-import { CACHE_KINDS, NODE_DECLARATIONS, type PROFILE_ACTIONS } from "./lib/node-declarations";
+import { CACHE_KINDS, CLOUD_CACHE_KINDS, NODE_DECLARATIONS, type PROFILE_ACTIONS } from "./lib/node-declarations";
 import { single } from "./lib/output";
 import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
 import { overlay, pick } from "./lib/properties";
@@ -60,7 +60,13 @@ function cacheKinds({ def }: ActionContext): Record<string, unknown> {
   return Object.fromEntries(CACHE_KINDS.filter((kind) => def[kind] === true).map((kind) => [kind, true]));
 }
 
+/** The ticked cloud-cache kinds, as the API names them (`cookie`, `others`). */
+function cloudCacheKinds({ def }: ActionContext): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(CLOUD_CACHE_KINDS).flatMap(([property, field]) => (def[property] === true ? [[field, true]] : [])));
+}
+
 const clearCache = oneProfile("clearProfileCache", cacheKinds);
+const cleanCloud = oneProfile("cleanProfileCloudCache", cloudCacheKinds);
 const setRemark = manyProfiles("setProfileRemark", ({ fields }) => pick(fields, ["envRemark"]));
 
 const ACTIONS = {
@@ -82,6 +88,14 @@ const ACTIONS = {
       throw new MoreLoginInputError(`nothing to clear: tick at least one of ${CACHE_KINDS.join(", ")}`);
     }
     return clearCache(context);
+  },
+  cleanCloud: async (context: ActionContext) => {
+    const kinds = Object.values(CLOUD_CACHE_KINDS);
+    const chosen = { ...cloudCacheKinds(context), ...(isPlainObjectValue(context.msg.payload) ? pick(context.msg.payload, kinds) : {}) };
+    if (!Object.values(chosen).some((value) => value === true)) {
+      throw new MoreLoginInputError(`nothing to clean: tick cookies, other data or both (msg.payload.${kinds.join(" or msg.payload.")})`);
+    }
+    return cleanCloud(context);
   },
   setGroup: manyProfiles("setProfileGroup", ({ fields }) => pick(fields, ["groupName"])),
   setProxy: manyProfiles("setProfileProxy", ({ fields }) => (fields.proxyId === undefined ? {} : { proxy: { proxyId: fields.proxyId } })),

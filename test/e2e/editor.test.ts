@@ -136,6 +136,32 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     assert.equal(emulator.requestLog.find((entry) => entry.path === "/api/env/start")?.headers.authorization, "e2e-local-token");
   });
 
+  it("a proxy node's password is a credential: typed in the dialog, deployed, it is in no flow the editor or the runtime shows", async () => {
+    const { page, nodeRed } = session;
+    const password = "e2e-proxy-password";
+    const proxyId = await dragFromPalette(page, "morelogin-proxy", "proxy", 420, 380);
+    await openNode(page, proxyId);
+    assert.equal(await page.locator("#node-input-action").inputValue(), "add");
+    assert.equal(await page.locator("#node-input-password").getAttribute("type"), "password");
+    const servers = await page.locator("#node-input-server option").evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value));
+    await page.locator("#node-input-server").selectOption(servers.find((value) => value !== "_ADD_") ?? "");
+    await page.locator("#node-input-proxyIp + .red-ui-typedInput-container input.red-ui-typedInput-input").fill("203.0.113.8");
+    await page.locator("#node-input-password").fill(password);
+    await page.locator("#node-input-action").selectOption("delete");
+    assert.equal(await page.locator(".form-row:has(#node-input-password)").isVisible(), false, "delete needs no password");
+    await page.locator("#node-input-action").selectOption("add");
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await settle(page);
+    await page.locator("#red-ui-header-button-deploy").click();
+    await page.waitForFunction(() => document.querySelector("#red-ui-header-button-deploy")?.classList.contains("disabled"));
+    const flows = await (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text();
+    assert.ok(flows.includes("203.0.113.8"), "the flow holds the proxy's host");
+    assert.ok(!flows.includes(password), "the flow does not hold its password");
+    const credentials = (await (await fetch(`${nodeRed.url}/credentials/morelogin-proxy/${proxyId}`)).json()) as Record<string, unknown>;
+    assert.deepEqual(credentials, { has_password: true });
+  });
+
   it("Test connection says plainly when the desktop client is not there", async () => {
     const { page, emulator } = session;
     await openNode(page, startId);

@@ -40,10 +40,29 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
       groups.body.items.map((item: { id: string }) => item.id),
       emulator().data.groups.map((group) => group.id),
     );
-    for (const path of ["/morelogin/pick/cloud-phones", "/morelogin/pick/proxies", "/morelogin/tags", "/morelogin/pick/constructor", "/morelogin/pick/toString"]) {
+    for (const path of ["/morelogin/pick/cloud-phones", "/morelogin/pick/apps", "/morelogin/tags", "/morelogin/pick/constructor", "/morelogin/pick/toString"]) {
       assert.equal((await post(path, { id: CONFIG_ID })).status, 404, path);
     }
     assert.equal(emulator().requestLog.filter((request) => request.path !== "/api/envgroup/page").length, 0);
+  });
+
+  it("lists proxies with host and port as detail, and tags filtered by the typed text (MoreLogin serves tags whole)", async () => {
+    const proxies = await post("/morelogin/pick/proxies", { id: CONFIG_ID });
+    assert.deepEqual(
+      proxies.body.items.map((item: { id: string; name: string }) => [item.id, item.name]),
+      emulator().data.proxies.map((proxy) => [proxy.id, proxy.proxyName]),
+    );
+    const withHost = emulator().data.proxies.find((proxy) => proxy.proxyIp !== "");
+    assert.equal(proxies.body.items.find((item: { id: string }) => item.id === withHost?.id)?.detail, `${withHost?.proxyIp}:${withHost?.proxyPort}`);
+    const tag = emulator().data.tags[1];
+    assert.ok(tag);
+    const tags = await post("/morelogin/pick/tags", { id: CONFIG_ID, q: tag.tagName.toUpperCase() });
+    assert.deepEqual(
+      tags.body.items.map((item: { id: string }) => item.id),
+      emulator()
+        .data.tags.filter((t) => t.tagName.toLowerCase().includes(tag.tagName.toLowerCase()))
+        .map((t) => t.id),
+    );
   });
 
   it("lists cloud phones with their group as detail, and filters them by the typed text", async () => {

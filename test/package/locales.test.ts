@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { FieldDeclaration } from "../../src/nodes/lib/declaration";
+import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declaration";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
 import { BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
 
@@ -199,15 +199,18 @@ function keysInSource(text: string, type: string, file: string): string[] {
 }
 
 function declarationKeys(type: string): string[] {
-  const declaration = (NODE_DECLARATIONS as Record<string, { fields: readonly FieldDeclaration[] }>)[type];
+  const declaration = (NODE_DECLARATIONS as Record<string, { fields: readonly FieldDeclaration[]; credentials?: readonly CredentialField[] }>)[type];
   if (!declaration) return [];
-  return declaration.fields.flatMap((field) => {
-    const keys = [field.label];
-    if (field.input === "typed" && field.placeholder) keys.push(field.placeholder);
-    if (field.input === "checkbox") keys.push(field.text);
-    if (field.input === "select") keys.push(...field.options.flatMap((option) => (option.text ? [option.text] : [])));
-    return keys.filter((key) => key !== "");
-  });
+  const credentialKeys = (declaration.credentials ?? []).flatMap((field) => [field.label, ...(field.placeholder ? [field.placeholder] : [])]);
+  return credentialKeys.concat(
+    declaration.fields.flatMap((field) => {
+      const keys = [field.label];
+      if (field.input === "typed" && field.placeholder) keys.push(field.placeholder);
+      if (field.input === "checkbox") keys.push(field.text);
+      if (field.input === "select") keys.push(...field.options.flatMap((option) => (option.text ? [option.text] : [])));
+      return keys.filter((key) => key !== "");
+    }),
+  );
 }
 
 /** The keys each node type's runtime and editor look up in that type's catalog. */

@@ -457,6 +457,46 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.deepEqual(emulator.running(), []);
     });
 
+    it("15 Rotate proxies: adds a proxy, sets it on a profile, shows it in the detail, takes it off and deletes it", async () => {
+      emulator.resetStats();
+      const messages = await run(example("15"), "done");
+
+      const [shown] = valuesOf(messages, "profile's proxy") as Array<{ envId: string; proxyId: string }>;
+      assert.ok(shown, "the detail is shown");
+      const { envId, proxyId } = shown;
+      assert.match(proxyId, /^\d{19}$/);
+      assert.deepEqual(valuesOf(messages, "done"), [`Proxy ${proxyId} was added, set on profile ${envId}, seen in its detail, taken off and deleted`]);
+      assert.deepEqual(
+        requestsTo("/api/env/setProxy/batch").map((request) => request.body),
+        [{ envIds: [envId], proxy: { proxyId } }],
+      );
+      assert.deepEqual(
+        requestsTo("/api/proxyInfo/delete").map((request) => request.body),
+        [[proxyId]],
+      );
+      assert.equal(
+        emulator.data.proxies.some((proxy) => proxy.id === proxyId),
+        false,
+      );
+      assert.equal(emulator.data.profiles.find((profile) => profile.id === envId)?.proxyId, "0");
+    });
+
+    it("03 Cloud phones, proxies, groups and tags: the group and tag lanes create one and delete it again", async () => {
+      const groups = emulator.data.groups.length;
+      const tags = emulator.data.tags.length;
+      const nodes = example("03");
+      /** The example with the inject node of this lane first, which run() presses. */
+      const lane = (inject: string): FlowNode[] => {
+        const button = nodeNamed(nodes, inject);
+        return [button, ...nodes.filter((node) => node !== button)];
+      };
+      assert.equal((valuesOf(await run(lane("create and delete a group"), "group deleted"), "new group")[0] as { groupName: string }).groupName, "Node-RED example");
+      // The Debug sidebar shows a boolean as its text.
+      assert.deepEqual(valuesOf(await run(lane("create and delete a tag"), "tag deleted"), "tag deleted"), ["true"]);
+      assert.equal(emulator.data.groups.length, groups);
+      assert.equal(emulator.data.tags.length, tags);
+    });
+
     it("10 Open a page and take a screenshot: greets Node-RED on the demo page, saves a PNG where Node-RED runs, and closes the profile", async () => {
       // Node-RED runs in its user folder (startNodeRed's cwd), and the file node's name is relative.
       const screenshot = join(work, "user", "morelogin-demo-screenshot.png");

@@ -14,7 +14,9 @@ const gc = runInNewContext("gc") as () => void;
 const MESSAGES = 5_000;
 const CONCURRENCY = 50;
 const WRITE_TYPES = ["morelogin-start-profile", "morelogin-close-profile"];
-const READ_TYPES = OPERATION_TYPES.filter((type) => !WRITE_TYPES.includes(type));
+/** They create and delete the team's proxies, groups and tags: each message would need its own names. */
+const MANAGE_TYPES = ["morelogin-proxy", "morelogin-group", "morelogin-tag"];
+const READ_TYPES = OPERATION_TYPES.filter((type) => !WRITE_TYPES.includes(type) && !MANAGE_TYPES.includes(type));
 const TYPES = [...READ_TYPES, ...WRITE_TYPES];
 
 /** The minute of refusals: how long messages are sent, how many are kept in flight, and which. */

@@ -25,7 +25,8 @@ export type MessageActionRun = (context: MessageActionContext) => Promise<Operat
  * hand-written flow, say) is bad input, not silently another action.
  */
 export function registerActionNode<A extends string>(RED: NodeAPI, declaration: NodeDeclaration, actions: Record<A, ActionRun>): void {
-  registerOperationNode(RED, declaration.type, { label: declaration.label, run: actionRunner(RED, declaration, actions) });
+  const credentials = declaration.credentials?.map((field) => field.name);
+  registerOperationNode(RED, declaration.type, { label: declaration.label, run: actionRunner(RED, declaration, actions), credentials });
 }
 
 /** registerActionNode for a node that needs no config node. */

@@ -24,9 +24,22 @@ interface PickerItem {
 
 /** One MoreLogin list a picker suggests from, and the field it searches by. */
 interface PickerSource {
-  endpoint: PagedEndpointName;
+  /** A paged list, or the tags, which MoreLogin serves whole (then searched here by name). */
+  endpoint: PagedEndpointName | "listTags";
   filter?: string;
   item: (raw: Record<string, unknown>) => PickerItem;
+}
+
+/** The team's tags whose name holds `text` (all when blank), at most PICKER_LIMIT of them. */
+async function allTags(client: MoreLoginClient, text: string): Promise<{ items: unknown[]; truncated: boolean }> {
+  const { data } = await client.call("listTags");
+  const needle = text.toLowerCase();
+  const matching = (Array.isArray(data) ? data : []).filter((tag) =>
+    String(tag.tagName ?? "")
+      .toLowerCase()
+      .includes(needle),
+  );
+  return { items: matching.slice(0, PICKER_LIMIT), truncated: matching.length > PICKER_LIMIT };
 }
 
 const optional = (value: unknown): string | undefined => (value ? String(value) : undefined);
@@ -42,6 +55,14 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   const pickers: Record<Picker, readonly PickerSource[]> = {
     profiles: [{ endpoint: "listProfiles", filter: "envName", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: optional(raw.groupName) }) }],
     groups: [{ endpoint: "listGroups", filter: "groupName", item: (raw) => ({ id: String(raw.id), name: String(raw.groupName ?? "") }) }],
+    proxies: [
+      {
+        endpoint: "listProxies",
+        filter: "proxyName",
+        item: (raw) => ({ id: String(raw.id), name: String(raw.proxyName ?? ""), detail: optional(raw.proxyIp ? `${String(raw.proxyIp)}:${String(raw.proxyPort ?? "")}` : undefined) }),
+      },
+    ],
+    tags: [{ endpoint: "listTags", filter: "tagName", item: (raw) => ({ id: String(raw.id), name: String(raw.tagName ?? "") }) }],
     phones: [{ endpoint: "listCloudPhones", filter: "keyword", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: optional(raw.groupName) }) }],
     // A template is the market's or the team's own: both lists, market first, as MoreLogin's apps show them.
     templates: [
@@ -62,8 +83,10 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       const items: PickerItem[] = [];
       let truncated = false;
       for (const source of sources) {
-        const query: Record<string, unknown> = source.filter && text ? { [source.filter]: text } : {};
-        const collected = await fetchAll(client, source.endpoint, query, { maxItems: PICKER_LIMIT - items.length });
+        const collected =
+          source.endpoint === "listTags"
+            ? await allTags(client, text)
+            : await fetchAll(client, source.endpoint, source.filter && text ? { [source.filter]: text } : {}, { maxItems: PICKER_LIMIT - items.length });
         items.push(...collected.items.map((item) => source.item(item as Record<string, unknown>)));
         truncated ||= collected.truncated;
         if (items.length >= PICKER_LIMIT) break;

@@ -1,7 +1,7 @@
 import type { EndpointName, PagedEndpointName } from "../../client";
 
 /** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
-export type Picker = "profiles" | "groups" | "phones" | "templates";
+export type Picker = "profiles" | "groups" | "phones" | "templates" | "proxies" | "tags";
 
 interface FieldBase {
   /** The node property, e.g. `envId`; a typed field keeps its TypedInput type in `<name>Type`. */
@@ -57,6 +57,15 @@ export interface CountField extends FieldBase {
 
 export type FieldDeclaration = TypedField | CheckboxField | SelectField | CountField;
 
+/** A secret typed in the dialog: a Node-RED credential of the node (type password), never in flows.json. */
+export interface CredentialField {
+  name: string;
+  icon: string;
+  label: string;
+  placeholder?: string;
+  actions?: readonly string[];
+}
+
 /**
  * Everything about one operation node type that its runtime, its editor dialog and its help share:
  * the build writes the dialog from it, the runtime reads its fields from it.
@@ -73,6 +82,8 @@ export interface NodeDeclaration {
   /** False for a node that needs no MoreLogin config node (the browser node): no Server row. */
   config?: false;
   fields: readonly FieldDeclaration[];
+  /** Secrets of the node, shown after its fields. */
+  credentials?: readonly CredentialField[];
 }
 
 export type ListDeclaration = NodeDeclaration & { list: PagedEndpointName };

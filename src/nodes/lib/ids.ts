@@ -35,3 +35,16 @@ export function payloadNamesTargets(payload: unknown, idFields: readonly string[
   if (idFields.some((name) => payload[name] !== undefined)) return false;
   return Array.isArray(payload.dataList) || payload.id !== undefined;
 }
+
+/**
+ * The IDs a delete works on: msg.payload when it names them (an ID, IDs, list items or a page), else
+ * its `ids` or `id`, else the node's own field. Throws when there are none.
+ */
+export function targetIds(payload: unknown, nodeValue: unknown, what: string): string[] {
+  let ids: string[];
+  if (payloadNamesTargets(payload, ["ids"])) ids = idsOf(payload, "msg.payload");
+  else if (isPlainObjectValue(payload) && (payload.ids !== undefined || payload.id !== undefined)) ids = idsOf(payload.ids ?? payload.id, "msg.payload.ids");
+  else ids = idsOf(nodeValue, what);
+  if (ids.length === 0) throw new MoreLoginInputError(`no ${what} given: set it in the node, or send msg.payload as an ID, an array of IDs, or the items from the list node`);
+  return ids;
+}

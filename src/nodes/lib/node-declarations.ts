@@ -64,16 +64,43 @@ function actionCheckbox(type: string, name: string, actions: readonly string[], 
 
 const API_SELECT: SelectField = { name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", options: API_OPTIONS };
 
-export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
-export const PHONE_ACTIONS = ["powerOn", "powerOff", "restart", "info", "enableAdb", "disableAdb", "adbInfo", "shell", "installApp", "startApp", "stopApp", "screenshot"] as const;
+export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
+export const PHONE_ACTIONS = [
+  "powerOn",
+  "powerOff",
+  "restart",
+  "info",
+  "enableAdb",
+  "disableAdb",
+  "adbInfo",
+  "shell",
+  "installApp",
+  "startApp",
+  "stopApp",
+  "restartApp",
+  "uninstallApp",
+  "newMachine",
+  "screenshot",
+] as const;
+export const PROXY_ACTIONS = ["add", "update", "delete"] as const;
+export const GROUP_ACTIONS = ["create", "edit", "delete"] as const;
+export const TAG_ACTIONS = ["create", "edit", "delete"] as const;
 export const AUTOMATION_ACTIONS = ["templates", "runOnce", "schedule", "tasks", "runs", "cancel"] as const;
 export const CACHE_KINDS = ["localStorage", "indexedDB", "cookie", "extension", "extensionFile"] as const;
+/** The cloud cache's two kinds: node properties `cloudCookie` and `cloudOthers`, sent as `cookie` and `others`. */
+export const CLOUD_CACHE_KINDS = { cloudCookie: "cookie", cloudOthers: "others" } as const;
+/** The shared spec's proxy types (`proxyProvider`), 0 HTTP to 17 922S5; the catalogs name them. */
+const PROXY_PROVIDER_COUNT = 18;
 
 const PROFILE_TYPE = "morelogin-profile";
 const BROWSER_TYPE = "morelogin-browser";
 const PHONE_TYPE = "morelogin-cloud-phone";
 const AUTOMATION_TYPE = "morelogin-automation";
 const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
+const PROXY_TYPE = "morelogin-proxy";
+const GROUP_TYPE = "morelogin-group";
+const TAG_TYPE = "morelogin-tag";
+const PROXY_DETAILS = ["add", "update"] as const;
 
 /** The cloud phone (or phones) a node works on. */
 function phoneField(actions?: readonly string[]): TypedField {
@@ -206,14 +233,16 @@ export const NODE_DECLARATIONS = {
     icon: "morelogin-profile.svg",
     fields: [
       actionSelect(PROFILE_TYPE, PROFILE_ACTIONS, "detail"),
-      { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "setGroup", "setProxy", "setRemark"] },
+      { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark"] },
       actionField(PROFILE_TYPE, "envName", ["update"], "fa-tag"),
       actionField(PROFILE_TYPE, "envRemark", ["update", "setRemark"], "fa-comment-o"),
       actionField(PROFILE_TYPE, "groupId", ["create", "update"], "fa-folder-o", { picker: "groups" }),
       actionField(PROFILE_TYPE, "groupName", ["setGroup"], "fa-folder-o"),
-      actionField(PROFILE_TYPE, "proxyId", ["update", "setProxy"], "fa-globe"),
+      actionField(PROFILE_TYPE, "proxyId", ["update", "setProxy"], "fa-globe", { picker: "proxies" }),
       actionCheckbox(PROFILE_TYPE, "removeEnvData", ["delete"], "fa-trash-o", `${PROFILE_TYPE}.label.remove`),
       ...CACHE_KINDS.map((kind, index) => actionCheckbox(PROFILE_TYPE, kind, ["clearCache"], index === 0 ? "fa-eraser" : "", index === 0 ? `${PROFILE_TYPE}.label.clear` : "")),
+      actionCheckbox(PROFILE_TYPE, "cloudCookie", ["cleanCloud"], "fa-cloud", `${PROFILE_TYPE}.label.clean`),
+      actionCheckbox(PROFILE_TYPE, "cloudOthers", ["cleanCloud"]),
       TIMEOUT,
     ],
   },
@@ -228,7 +257,82 @@ export const NODE_DECLARATIONS = {
       actionCheckbox(PHONE_TYPE, "wait", POWER_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
       actionField(PHONE_TYPE, "command", ["shell"], "fa-terminal"),
       actionField(PHONE_TYPE, "appVersionId", ["installApp"], "fa-download"),
-      actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp"], "fa-cube"),
+      actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp", "restartApp", "uninstallApp"], "fa-cube"),
+      actionField(PHONE_TYPE, "brand", ["newMachine"], "fa-mobile"),
+      actionField(PHONE_TYPE, "modelId", ["newMachine"], "fa-barcode", { defaultType: "num" }),
+      TIMEOUT,
+    ],
+  },
+  [PROXY_TYPE]: {
+    type: PROXY_TYPE,
+    label: "proxy",
+    icon: "morelogin-proxy.svg",
+    fields: [
+      actionSelect(PROXY_TYPE, PROXY_ACTIONS, "add"),
+      actionField(PROXY_TYPE, "proxyId", ["update", "delete"], "fa-globe", { picker: "proxies" }),
+      actionField(PROXY_TYPE, "proxyName", PROXY_DETAILS, "fa-tag"),
+      {
+        name: "proxyProvider",
+        input: "select",
+        icon: "fa-plug",
+        label: `${PROXY_TYPE}.label.proxyProvider`,
+        default: "0",
+        options: Array.from({ length: PROXY_PROVIDER_COUNT }, (_, index) => ({ value: String(index), text: `${PROXY_TYPE}.provider.${index}` })),
+        actions: PROXY_DETAILS,
+      },
+      actionField(PROXY_TYPE, "proxyIp", PROXY_DETAILS, "fa-server"),
+      actionField(PROXY_TYPE, "proxyPort", PROXY_DETAILS, "fa-hashtag", { defaultType: "num" }),
+      actionField(PROXY_TYPE, "username", PROXY_DETAILS, "fa-user"),
+      {
+        name: "proxyType",
+        input: "select",
+        icon: "fa-exchange",
+        label: `${PROXY_TYPE}.label.proxyType`,
+        default: "",
+        options: [{ value: "", text: `${PROXY_TYPE}.proxyType.auto` }, { value: "0" }, { value: "1" }, { value: "2" }, { value: "3" }].map((option) =>
+          option.text ? option : { value: option.value, text: `${PROXY_TYPE}.proxyType.${option.value}` },
+        ),
+        actions: PROXY_DETAILS,
+      },
+      actionField(PROXY_TYPE, "country", PROXY_DETAILS, "fa-flag"),
+      actionField(PROXY_TYPE, "state", PROXY_DETAILS, "fa-map-o"),
+      actionField(PROXY_TYPE, "city", PROXY_DETAILS, "fa-map-marker"),
+      actionField(PROXY_TYPE, "refreshUrl", PROXY_DETAILS, "fa-refresh"),
+      actionField(PROXY_TYPE, "encryptionType", PROXY_DETAILS, "fa-lock", { defaultType: "num" }),
+      actionCheckbox(PROXY_TYPE, "ipMonitor", PROXY_DETAILS, "fa-eye", `${PROXY_TYPE}.label.monitor`),
+      {
+        name: "ipChangeAction",
+        input: "select",
+        icon: "fa-bell-o",
+        label: `${PROXY_TYPE}.label.ipChangeAction`,
+        default: "",
+        options: ["", "0", "1"].map((value) => ({ value, text: `${PROXY_TYPE}.ipChangeAction.${value === "" ? "none" : value}` })),
+        actions: PROXY_DETAILS,
+      },
+      TIMEOUT,
+    ],
+    credentials: [{ name: "password", icon: "fa-key", label: `${PROXY_TYPE}.label.password`, placeholder: `${PROXY_TYPE}.placeholder.password`, actions: PROXY_DETAILS }],
+  },
+  [GROUP_TYPE]: {
+    type: GROUP_TYPE,
+    label: "group",
+    icon: "morelogin-group.svg",
+    fields: [
+      actionSelect(GROUP_TYPE, GROUP_ACTIONS, "create"),
+      actionField(GROUP_TYPE, "groupId", ["edit", "delete"], "fa-folder-o", { picker: "groups" }),
+      actionField(GROUP_TYPE, "groupName", ["create", "edit"], "fa-tag"),
+      actionCheckbox(GROUP_TYPE, "isDeleteAllEnv", ["delete"], "fa-trash-o", `${GROUP_TYPE}.label.profiles`),
+      TIMEOUT,
+    ],
+  },
+  [TAG_TYPE]: {
+    type: TAG_TYPE,
+    label: "tag",
+    icon: "morelogin-tag.svg",
+    fields: [
+      actionSelect(TAG_TYPE, TAG_ACTIONS, "create"),
+      actionField(TAG_TYPE, "tagId", ["edit", "delete"], "fa-tags", { picker: "tags" }),
+      actionField(TAG_TYPE, "tagName", ["create", "edit"], "fa-tag"),
       TIMEOUT,
     ],
   },

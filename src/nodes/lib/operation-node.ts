@@ -32,6 +32,8 @@ export interface Operation<C extends MessageContext = OperationContext> {
   /** Names the operation in error texts: "<label> failed: …". */
   label: string;
   run(context: C): Promise<OperationResult>;
+  /** The node's own secrets (Node-RED credentials of type password), read from `node.credentials`. */
+  credentials?: readonly string[];
 }
 
 /** A node that works without a MoreLogin config node (the browser node talks to the browser directly). */
@@ -50,7 +52,7 @@ export interface NodeLifecycle {
  */
 export function registerOperationNode(RED: NodeAPI, type: string, operation: Operation): void {
   const translate = createTranslator(RED);
-  registerNode(RED, type, operation.label, (def) => findClient(RED, def, translate), operation.run);
+  registerNode(RED, type, operation.label, (def) => findClient(RED, def, translate), operation.run, {}, operation.credentials);
 }
 
 /**
@@ -69,6 +71,7 @@ function registerNode<C extends MessageContext, E>(
   prerequisite: (def: OperationNodeDef) => E | string,
   run: (context: C) => Promise<OperationResult>,
   lifecycle: NodeLifecycle = {},
+  credentials: readonly string[] = [],
 ): void {
   const translate = createTranslator(RED);
 
@@ -138,7 +141,8 @@ function registerNode<C extends MessageContext, E>(
     });
   }
 
-  RED.nodes.registerType(type, OperationNodeConstructor);
+  if (credentials.length === 0) RED.nodes.registerType(type, OperationNodeConstructor);
+  else RED.nodes.registerType(type, OperationNodeConstructor, { credentials: Object.fromEntries(credentials.map((name) => [name, { type: "password" as const }])) });
 }
 
 /** The config node's client, or the reason (a translated text) there is none. */

@@ -1,0 +1,69 @@
+import type { Node, NodeAPI } from "node-red";
+import { isPlainObjectValue, MoreLoginError } from "../client";
+import { registerActionNode, type ActionContext } from "./lib/action-node";
+import { selected, selectField } from "./lib/declaration";
+import { targetIds } from "./lib/ids";
+import { NODE_DECLARATIONS, type PROXY_ACTIONS } from "./lib/node-declarations";
+import { overlay, pick } from "./lib/properties";
+import { resourceReply } from "./lib/resource-reply";
+
+const declaration = NODE_DECLARATIONS["morelogin-proxy"];
+const statusKey = (context: ActionContext): string => `morelogin-proxy.status.${context.action}`;
+const TEXT_FIELDS = ["proxyName", "proxyIp", "proxyPort", "username", "country", "state", "city", "refreshUrl", "encryptionType"];
+
+/** A select of the node as the integer the API takes; undefined when it is left blank. */
+function chosenNumber(def: Record<string, unknown>, name: string): number | undefined {
+  const field = selectField(declaration, name);
+  const value = field ? selected(def, field) : "";
+  return value === "" ? undefined : Number(value);
+}
+
+/** The proxy the node describes, its password from its credentials, an object msg.payload laid over it. */
+function proxyBody(context: ActionContext, own: Record<string, unknown>): Record<string, unknown> {
+  const { def, fields, node } = context;
+  const body: Record<string, unknown> = { ...own, ...pick(fields, TEXT_FIELDS) };
+  for (const name of ["proxyProvider", "proxyType", "ipChangeAction"]) {
+    const value = chosenNumber(def, name);
+    if (value !== undefined) body[name] = value;
+  }
+  if (def.ipMonitor === true) body.ipMonitor = true;
+  const password = (node as Node<{ password?: string }>).credentials?.password;
+  if (password) body.password = password;
+  return isPlainObjectValue(context.msg.payload) ? overlay(body, context.msg.payload) : body;
+}
+
+/** Runs a call whose body may hold the proxy's password, keeping that password out of the error it may end in. */
+async function withoutPassword<T>(password: unknown, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (typeof password === "string" && password !== "" && error instanceof Error) {
+      const hide = (text: string | undefined): string | undefined => text?.split(password).join("***");
+      Object.assign(error, { message: hide(error.message) }, error instanceof MoreLoginError ? { apiMsg: hide(error.apiMsg) } : {});
+    }
+    throw error;
+  }
+}
+
+const ACTIONS = {
+  async add(context: ActionContext) {
+    const body = proxyBody(context, {});
+    const result = await withoutPassword(body.password, () => context.client.call("addProxy", body, context.options));
+    const id = typeof result.data === "string" || typeof result.data === "number" ? String(result.data) : undefined;
+    return resourceReply(context, statusKey(context), result, id ?? result.data, id === undefined ? [] : [id]);
+  },
+  async update(context: ActionContext) {
+    const body = proxyBody(context, context.fields.proxyId === undefined ? {} : { id: context.fields.proxyId });
+    const result = await withoutPassword(body.password, () => context.client.call("updateProxy", body, context.options));
+    return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
+  },
+  async delete(context: ActionContext) {
+    const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy");
+    const result = await context.client.call("deleteProxies", { ids }, context.options);
+    return resourceReply(context, statusKey(context), result, result.data, ids);
+  },
+} satisfies Record<(typeof PROXY_ACTIONS)[number], (context: ActionContext) => Promise<unknown>>;
+
+export = (RED: NodeAPI): void => {
+  registerActionNode(RED, declaration, ACTIONS);
+};
