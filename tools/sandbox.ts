@@ -86,7 +86,8 @@ const DASHBOARD_MODULE = "@flowfuse/node-red-dashboard";
 /**
  * Dashboard 2, which the control-panel example needs, as the user would have installed it from the
  * palette: this repository's pinned devDependency, linked into the user folder (no download). After
- * the npm install, which would remove a link it did not make.
+ * the npm install, which would remove a link it did not make. This project's Node-RED 4 would also
+ * find it beside itself in node_modules; the Node-RED 5 of the compatibility runs finds it only here.
  */
 function linkDashboard(userDir: string): void {
   const source = join(ROOT, "node_modules", DASHBOARD_MODULE);

@@ -4,29 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { EXAMPLE_CONFIG_ID, deployAndStart, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
+import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs } from "../support/runtime";
 import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
 const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;
-const EXAMPLE = "14 Control panel";
-/** The page: ui-base's path, then ui-page's. */
-const PAGE_PATH = "/dashboard/morelogin";
-
-/** The example's tab, its nodes, and the config nodes it names (the MoreLogin one with the emulator's URLs and credentials). */
-function exampleFlow(emulator: Emulator): FlowNode[] {
-  const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
-  const nodes = examples.byExample.get(EXAMPLE);
-  assert.ok(nodes, `the example "${EXAMPLE}" exists`);
-  const tab = examples.flows.find((node) => node.type === "tab" && node.label === EXAMPLE);
-  assert.ok(tab);
-  const configs = examples.flows.filter((node) => node.z === undefined && node.type !== "tab" && (node.id === EXAMPLE_CONFIG_ID || !node.type.startsWith("morelogin-")));
-  return [tab, ...nodes, ...configs.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials: emulator.credentials } : node))];
-}
-
 describe("dashboard: example 14's control panel, in chromium", function () {
   this.timeout(180_000);
   let work: string;
@@ -50,7 +36,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     // A phone boots for longer than two polls, so the page has time to show it starting.
     emulator = await startEmulator({ profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
-    flow = exampleFlow(emulator);
+    flow = controlPanelFlow(emulator);
     const watches = flow.filter((node) => node.type === "morelogin-watch");
     assert.equal(watches.length, 2, "a watch of the profiles and one of the phones");
     twoPolls = 2 * Math.max(...watches.map((node) => Number(node.interval) * 1000));
@@ -62,7 +48,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`console error: ${message.text()}`);
     });
-    await page.goto(`${nodeRed.url}${PAGE_PATH}`);
+    await page.goto(`${nodeRed.url}${CONTROL_PANEL_PATH}`);
     // The page is ready once both tables show every row: the list and the phones watch have filled them.
     await rows("Profiles")
       .nth(emulator.data.profiles.length - 1)
@@ -87,9 +73,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
 
   /** The body rows of the table with this name. */
   function rows(table: string): Locator {
-    const node = flow.find((candidate) => candidate.type === "ui-table" && candidate.name === table);
-    assert.ok(node, `the example has a table named ${table}`);
-    return page.locator(`#nrdb-ui-widget-${node.id} tbody tr`);
+    return page.locator(`#nrdb-ui-widget-${tableId(flow, table)} tbody tr`);
   }
 
   /** The row whose Name cell says `name`. */
@@ -163,8 +147,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     const [unlisted] = ((await created.json()) as { data: string[] }).data;
     assert.ok(unlisted);
     const listed = emulator.data.profiles[0];
-    const table = flow.find((node) => node.type === "ui-table" && node.name === "Profiles");
-    assert.ok(listed && table);
+    assert.ok(listed);
     const from = nodeRed.output().length;
     // What anyone who can open the page can send through its socket: a listed row with another ID.
     const sent = await page.evaluate(
@@ -175,7 +158,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
         socket.emit("widget-action", widget, { payload: forged, column: "start", action: "button_click" });
         return true;
       },
-      { widget: table.id, forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", start: "Start", close: "Close" } },
+      { widget: tableId(flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", start: "Start", close: "Close" } },
     );
     assert.ok(sent, "the page has its socket");
     await waitUntil(() => nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
