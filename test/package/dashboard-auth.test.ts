@@ -10,11 +10,17 @@ import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 const USER = "panel";
 const PASSWORD = "panel-password";
 
+interface PanelSocket {
+  emit(event: string, ...args: unknown[]): Promise<void>;
+  /** The events that have arrived since the last read (a long poll: waits for at least one packet). */
+  read(): Promise<Array<[string, ...unknown[]]>>;
+}
+
 /**
  * A Socket.IO client over HTTP long-polling (Engine.IO protocol 4), as the Dashboard page talks to
  * Node-RED, with no browser and no login: what anyone who can reach the port can do.
  */
-async function openSocket(base: string): Promise<{ emit(event: string, ...args: unknown[]): Promise<void> }> {
+async function openSocket(base: string): Promise<PanelSocket> {
   const handshake = await fetch(`${base}/socket.io/?EIO=4&transport=polling`);
   const opened = await handshake.text();
   const sid = /"sid":"([^"]+)"/.exec(opened)?.[1];
@@ -24,10 +30,28 @@ async function openSocket(base: string): Promise<{ emit(event: string, ...args: 
     const response = await fetch(url, { method: "POST", body: packet, headers: { "content-type": "text/plain;charset=UTF-8" } });
     assert.equal(response.status, 200, await response.text());
   };
+  const packets = async (): Promise<string[]> => (await (await fetch(url)).text()).split("\x1e");
   await post("40");
-  const connected = await (await fetch(url)).text();
-  assert.match(connected, /^40\{"sid"/, "Socket.IO accepted the connection");
-  return { emit: (event, ...args) => post(`42${JSON.stringify([event, ...args])}`) };
+  assert.ok(
+    (await packets()).some((packet) => packet.startsWith('40{"sid"')),
+    "Socket.IO accepted the connection",
+  );
+  return {
+    emit: (event, ...args) => post(`42${JSON.stringify([event, ...args])}`),
+    read: async () => (await packets()).filter((packet) => packet.startsWith("42")).map((packet) => JSON.parse(packet.slice(2)) as [string, ...unknown[]]),
+  };
+}
+
+/** Waits until the table holds a row with this ID (the flow acts only on IDs its tables listed), asking as the page does. */
+async function waitForRow(socket: PanelSocket, table: string, id: string): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    await socket.emit("widget-load", table);
+    const events = await socket.read();
+    if (events.some(([event, ...args]) => (event === `widget-load:${table}` || event === `msg-input:${table}`) && JSON.stringify(args).includes(`"${id}"`))) return;
+    if (Date.now() > deadline) assert.fail(`the table ${table} did not list ${id}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
 }
 
 describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, function () {
@@ -71,7 +95,9 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     const profile = emulator.data.profiles[0];
     assert.ok(profile);
     const socket = await openSocket(`${nodeRed.url}/dashboard`);
-    await socket.emit("widget-action", tableId(flow, "Profiles"), { payload: { id: profile.id }, column: "start", action: "button_click" });
+    const table = tableId(flow, "Profiles");
+    await waitForRow(socket, table, profile.id);
+    await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "start", action: "button_click" });
     const deadline = Date.now() + 30_000;
     while (!emulator.running().some((running) => running.envId === profile.id)) {
       if (Date.now() > deadline) assert.fail("the profile did not start");
