@@ -86,8 +86,8 @@ const DASHBOARD_MODULE = "@flowfuse/node-red-dashboard";
 /**
  * Dashboard 2, which the control-panel example needs, as the user would have installed it from the
  * palette: this repository's pinned devDependency, linked into the user folder (no download). After
- * the npm install, which would remove a link it did not make. This project's Node-RED 4 would also
- * find it beside itself in node_modules; the Node-RED 5 of the compatibility runs finds it only here.
+ * the npm install, which would remove a link it did not make. (Node-RED also looks in the
+ * node_modules folders above its own, which here hold this repository's; the link does not rely on it.)
  */
 function linkDashboard(userDir: string): void {
   const source = join(ROOT, "node_modules", DASHBOARD_MODULE);
