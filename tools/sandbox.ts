@@ -78,6 +78,24 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
     cwd: userDir,
     maxBuffer: 16 * 1024 * 1024,
   });
+  linkDashboard(userDir);
+}
+
+const DASHBOARD_MODULE = "@flowfuse/node-red-dashboard";
+
+/**
+ * Dashboard 2, which the control-panel example needs, as the user would have installed it from the
+ * palette: this repository's pinned devDependency, linked into the user folder (no download). After
+ * the npm install, which would remove a link it did not make. (Node-RED also looks in the
+ * node_modules folders above its own, which here hold this repository's; the link does not rely on it.)
+ */
+function linkDashboard(userDir: string): void {
+  const source = join(ROOT, "node_modules", DASHBOARD_MODULE);
+  if (!existsSync(source)) throw new Error(`${DASHBOARD_MODULE} is missing from node_modules: run npm ci`);
+  const target = join(userDir, "node_modules", DASHBOARD_MODULE);
+  rmSync(target, { recursive: true, force: true });
+  mkdirSync(dirname(target), { recursive: true });
+  symlinkSync(source, target, "dir");
 }
 
 export interface AdminUser {
@@ -241,7 +259,10 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
     const nodes = JSON.parse(readFileSync(join(dir, file), "utf8")) as FlowNode[];
     const tab = `example-tab-${index + 1}`;
     const isConfig = (node: FlowNode): boolean => node.type === "morelogin-config";
-    const idMap = new Map(nodes.filter((node) => !isConfig(node) && node.type !== "tab").map((node) => [node.id, `ex${index + 1}-${node.id}`]));
+    // Other config nodes (Dashboard 2's ui-base, ui-page, ui-group, ui-theme, the global-config naming
+    // the modules) have no place on the canvas: they stay global, with their ids, as an import keeps them.
+    const isOtherConfig = (node: FlowNode): boolean => !isConfig(node) && node.type !== "tab" && node.x === undefined;
+    const idMap = new Map(nodes.filter((node) => !isConfig(node) && !isOtherConfig(node) && node.type !== "tab").map((node) => [node.id, `ex${index + 1}-${node.id}`]));
     const exampleLocalUrl = nodes.find(isConfig)?.localUrl;
     const mapped: FlowNode[] = [];
     for (const node of nodes) {
@@ -249,6 +270,10 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
       if (isConfig(node)) {
         // Only the examples' main config node takes the caller's name: the others keep what sets them apart.
         configs.set(node.id, { ...node, ...config, ...(node.id === EXAMPLE_CONFIG_ID ? {} : { name: node.name }) });
+        continue;
+      }
+      if (isOtherConfig(node)) {
+        configs.set(node.id, node);
         continue;
       }
       const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };

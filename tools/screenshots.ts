@@ -1,6 +1,6 @@
 /**
- * `npm run docs:screenshots`: runs the browser tests of the editor with their screenshots written to
- * docs/images/, so the README's pictures show exactly what the tests saw.
+ * `npm run docs:screenshots`: runs the browser tests of the editor and of the control panel with their
+ * screenshots written to docs/images/, so the README's pictures show exactly what the tests saw.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
@@ -8,7 +8,19 @@ import { ROOT } from "./sandbox";
 
 const result = spawnSync(
   process.execPath,
-  [join(ROOT, "node_modules/mocha/bin/mocha.js"), "--no-config", "--require", "tsx/cjs", "--extension", "ts", "--timeout", "180000", "test/e2e/editor.test.ts", "test/e2e/browser-example.test.ts"],
+  [
+    join(ROOT, "node_modules/mocha/bin/mocha.js"),
+    "--no-config",
+    "--require",
+    "tsx/cjs",
+    "--extension",
+    "ts",
+    "--timeout",
+    "180000",
+    "test/e2e/editor.test.ts",
+    "test/e2e/browser-example.test.ts",
+    "test/e2e/dashboard.test.ts",
+  ],
   { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true", MORELOGIN_SCREENSHOTS_DIR: join(ROOT, "docs", "images") } },
 );
 process.exit(result.status ?? 1);

@@ -5,7 +5,7 @@
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../src/emulator";
 import { findBrowser } from "./find-browser";
-import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "./sandbox";
+import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "./sandbox";
 
 const DEMO_DIR = join(ROOT, ".demo");
 
@@ -15,6 +15,12 @@ function emulatorLines(emulator: Emulator, browser: string | undefined): string 
     `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
     `  Demo page for them to open: ${emulator.demoUrl}`,
   ].join("\n");
+}
+
+/** The address of each Dashboard 2 page among the examples: its ui-base's path, then its own. */
+function dashboardPages(editorUrl: string, flows: FlowNode[]): string[] {
+  const bases = new Map(flows.filter((node) => node.type === "ui-base").map((node) => [node.id, String(node.path)]));
+  return flows.filter((node) => node.type === "ui-page" && bases.has(String(node.ui))).map((page) => `${editorUrl}${bases.get(String(page.ui))}${String(page.path)}`);
 }
 
 async function main(): Promise<void> {
@@ -69,8 +75,10 @@ async function main(): Promise<void> {
   const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node));
   await deploy(nodeRed.url, flows);
 
+  const pages = dashboardPages(nodeRed.url, flows);
   console.log(`
   Node-RED with node-red-contrib-morelogin is running: ${nodeRed.url}/
+  Control panel (Dashboard 2, example 14): ${pages.join(", ")}
   ${emulator ? emulatorLines(emulator, browser) : `MoreLogin desktop client: ${realLocalUrl}`}
 
   Open the editor, pick the tab "01 List profiles" and click the inject node's button:

@@ -14,7 +14,16 @@ import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRe
 export const LOCAL_TOKEN = "e2e-local-token";
 export { browserSkipReason } from "../support/chromium";
 
-const LAUNCH_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"];
+export const LAUNCH_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-dev-shm-usage",
+];
 
 export interface EditorSession {
   page: Page;

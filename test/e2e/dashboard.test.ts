@@ -1,0 +1,172 @@
+import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { CHROMIUM } from "../support/chromium";
+import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
+import { nodeBinary, redJs } from "../support/runtime";
+import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
+
+/** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
+const RESULTS = join(__dirname, "..", "..", "test-results");
+const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;
+describe("dashboard: example 14's control panel, in chromium", function () {
+  this.timeout(180_000);
+  let work: string;
+  let emulator: Emulator;
+  let nodeRed: RunningNodeRed;
+  let browser: Browser | undefined;
+  let page: Page;
+  let flow: FlowNode[];
+  /** Two of the watch's poll intervals: how long a change may take to reach the page. */
+  let twoPolls: number;
+  const errors: string[] = [];
+
+  before(async function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the control panel was not opened`);
+      this.skip();
+    }
+    work = mkdtempSync(join(tmpdir(), "morelogin-dashboard-"));
+    await prepareUserDir(join(work, "user"), await packPackage(join(work, "pack")), { fresh: true });
+    // A phone boots for longer than two polls, so the page has time to show it starting.
+    emulator = await startEmulator({ profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 });
+    nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+    flow = controlPanelFlow(emulator);
+    const watches = flow.filter((node) => node.type === "morelogin-watch");
+    assert.equal(watches.length, 2, "a watch of the profiles and one of the phones");
+    twoPolls = 2 * Math.max(...watches.map((node) => Number(node.interval) * 1000));
+    await deployAndStart(nodeRed, flow);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+    page.setDefaultTimeout(60_000);
+    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    page.on("console", (message) => {
+      if (message.type() === "error") errors.push(`console error: ${message.text()}`);
+    });
+    await page.goto(`${nodeRed.url}${CONTROL_PANEL_PATH}`);
+    // The page is ready once both tables show every row: the list and the phones watch have filled them.
+    await rows("Profiles")
+      .nth(emulator.data.profiles.length - 1)
+      .waitFor();
+    await rows("Cloud phones")
+      .nth(emulator.data.cloudPhones.length - 1)
+      .waitFor();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && page) {
+      await page.screenshot({ path: join(RESULTS, `failed-dashboard-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await nodeRed?.stop();
+    await emulator?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  /** The body rows of the table with this name. */
+  function rows(table: string): Locator {
+    return page.locator(`#nrdb-ui-widget-${tableId(flow, table)} tbody tr`);
+  }
+
+  /** The row whose Name cell says `name`. */
+  function row(table: string, name: string): Locator {
+    return rows(table).filter({ has: page.locator('td[data-column-key="name"]', { hasText: new RegExp(`^\\s*${name}\\s*$`) }) });
+  }
+
+  /** Waits until the row's State cell says `state`. */
+  async function waitForState(table: string, name: string, state: string, timeout: number): Promise<void> {
+    await row(table, name)
+      .locator('td[data-column-key="state"]')
+      .filter({ hasText: new RegExp(`^\\s*${state}\\s*$`) })
+      .waitFor({ timeout });
+  }
+
+  async function waitUntil(condition: () => boolean, what: string): Promise<void> {
+    const deadline = Date.now() + 30_000;
+    while (!condition()) {
+      if (Date.now() > deadline) assert.fail(`${what} did not happen within 30 s`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  const isRunning = (envId: string): boolean => emulator.running().some((profile) => profile.envId === envId);
+
+  it("Start on a row starts that profile in the emulator, and the row says running within two polls", async () => {
+    const profile = emulator.data.profiles[2];
+    assert.ok(profile && !isRunning(profile.id));
+    await waitForState("Profiles", profile.envName, "stopped", 1_000);
+    await row("Profiles", profile.envName).locator('td[data-column-key="start"] button').click();
+    await waitUntil(() => isRunning(profile.id), "the emulator starting the profile");
+    await waitForState("Profiles", profile.envName, "running", twoPolls);
+    assert.deepEqual(
+      emulator.running().map((running) => running.envId),
+      [profile.id],
+      "only the profile of that row started",
+    );
+  });
+
+  it("a profile started by another client shows up running within two polls, and its Close stops it", async () => {
+    const profile = emulator.data.profiles[4];
+    assert.ok(profile);
+    const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: profile.id }) });
+    assert.equal(started.status, 200);
+    await waitForState("Profiles", profile.envName, "running", twoPolls);
+
+    await row("Profiles", profile.envName).locator('td[data-column-key="close"] button').click();
+    await waitUntil(() => !isRunning(profile.id), "the emulator closing the profile");
+    await waitForState("Profiles", profile.envName, "stopped", twoPolls);
+  });
+
+  it("Power on a phone shows it starting, then running; the log lists both changes", async () => {
+    const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
+    assert.ok(phone, "a phone that is off");
+    await row("Cloud phones", phone.envName).locator('td[data-column-key="powerOn"] button').click();
+    await waitForState("Cloud phones", phone.envName, "starting", 30_000);
+    await waitForState("Cloud phones", phone.envName, "running", 30_000);
+    assert.equal(phone.envStatus, 4);
+    const log = rows("Last watch events").filter({ has: page.locator('td[data-column-key="name"]', { hasText: phone.envName }) });
+    await log.filter({ hasText: /starting\s*→\s*running/ }).waitFor();
+    await log.filter({ hasText: /stopped\s*→\s*starting/ }).waitFor();
+  });
+
+  it("a button for a profile that the table did not list starts nothing", async () => {
+    // A real profile, made after the table was filled: only a page that made up its ID can name it.
+    const created = await fetch(`${emulator.localUrl}/api/env/create/quick`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ browserTypeId: 1, operatorSystemId: 1, quantity: 1 }),
+    });
+    const [unlisted] = ((await created.json()) as { data: string[] }).data;
+    assert.ok(unlisted);
+    const listed = emulator.data.profiles[0];
+    assert.ok(listed);
+    const from = nodeRed.output().length;
+    // What anyone who can open the page can send through its socket: a listed row with another ID.
+    const sent = await page.evaluate(
+      ({ widget, forged }) => {
+        const app = (document.querySelector("#app") as unknown as { __vue_app__?: { _context: { provides: Record<string, { emit(...args: unknown[]): void } | undefined> } } }).__vue_app__;
+        const socket = app?._context.provides.$socket;
+        if (!socket) return false;
+        socket.emit("widget-action", widget, { payload: forged, column: "start", action: "button_click" });
+        return true;
+      },
+      { widget: tableId(flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", start: "Start", close: "Close" } },
+    );
+    assert.ok(sent, "the page has its socket");
+    await waitUntil(() => nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
+    assert.equal(isRunning(unlisted), false);
+  });
+
+  it("the page as the README shows it, with no page error", async () => {
+    await page.screenshot({ path: join(SHOTS, "dashboard.png") });
+    assert.deepEqual(errors, []);
+  });
+});
