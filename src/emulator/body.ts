@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { parseJsonExact } from "../client/exact-json";
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 /** Past this much discarded input the sender is ignored and the socket dropped. */
@@ -28,11 +29,16 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
 
 export type ParsedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "invalid" };
 
-/** JSON.parse only: no reviver, no merging into existing objects, so `__proto__` keys stay plain data. */
+/**
+ * JSON.parse (no reviver, no merging into existing objects, so `__proto__` keys stay plain data), except
+ * that an integer a JavaScript number cannot hold exactly becomes its decimal string, as MoreLogin's
+ * int64 parsing keeps it: a 19-digit ID sent as a JSON number (the official CLI's `proxy delete`) names
+ * the same record as the quoted ID.
+ */
 export function parseJson(text: string): ParsedBody {
   if (text.trim() === "") return { kind: "empty" };
   try {
-    return { kind: "json", value: JSON.parse(text) as unknown };
+    return { kind: "json", value: parseJsonExact(text) };
   } catch {
     return { kind: "invalid" };
   }

@@ -69,6 +69,13 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     expectError(await local("/api/proxyInfo/delete", [platform.id]), 200, 14017);
   });
 
+  it("proxyInfo/delete takes the IDs as JSON int64 numbers too, digit for digit, as the official CLI sends them", async () => {
+    const id = /"data":(\d{19}),/.exec((await local("/api/proxyInfo/add", ADDED)).text)?.[1];
+    assert.ok(id && !Number.isSafeInteger(Number(id)), "a 19-digit ID that a JavaScript number would round");
+    dataOf(await local("/api/proxyInfo/delete", `[${id}]`));
+    assert.ok(!(await proxies()).some((proxy) => proxy.id === id));
+  });
+
   it("groups: create (duplicate names 15001), edit renames for members, delete ungroups them or moves them to the recycle bin", async () => {
     const created = dataOf<Group>(await local("/api/envgroup/create", { groupName: "Rotation" }));
     assert.match(created.id, /^\d{19}$/);
