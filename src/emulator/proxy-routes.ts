@@ -4,6 +4,7 @@ import { ParamError, readBoolean, readChoice, readId, readInteger, readText, req
 import type { Route } from "./routes";
 import { numbered } from "./seed-parts";
 import type { EmulatorState } from "./state";
+import { ownProxy } from "./team-resources";
 import type { ProxyInfo } from "./types";
 
 /** Adding, overwriting and deleting the team's proxies (shared spec, /proxyInfo/add, /update, /delete). */
@@ -18,7 +19,7 @@ const PLATFORM = 1;
 
 /**
  * A proxy as the body describes it: every field not sent falls back to its default (update is a
- * full overwrite, the spec says). The password is kept out of the record: lists withhold it.
+ * full overwrite, the spec says).
  */
 function proxyFrom(body: Body, id: string, index: number): ProxyInfo {
   requireFields(body, ["proxyIp", "proxyPort", "proxyProvider"]);
@@ -38,25 +39,13 @@ function proxyFrom(body: Body, id: string, index: number): ProxyInfo {
   readChoice(body, "ipChangeAction", [0, 1]);
   readBoolean(body, "ipMonitor");
   readText(body, "password");
-  return {
-    id,
+  return ownProxy(id, body, {
     proxyName: readText(body, "proxyName")?.replaceAll("{{random}}", id.slice(-6)) ?? numbered("Proxy", index),
     proxyType: proxyType ?? (provider <= 3 ? provider : 0),
     proxyProvider: provider,
-    proxyCategoryType: 2, // own proxy
-    proxyCheckStatus: 0, // pending check
-    proxyStatus: 1, // the spec: own proxies are always 1
-    state: readText(body, "state") ?? null,
-    city: readText(body, "city") ?? null,
-    proxyPort,
     proxyIp,
-    exportIp: "",
-    countryCode: (country ?? "").toUpperCase(),
-    expiryTime: null,
-    username: readText(body, "username") ?? "",
-    password: null,
-    refreshUrl: readText(body, "refreshUrl") ?? null,
-  };
+    proxyPort,
+  });
 }
 
 /** No uniqueness check (the spec): the same body twice gives two proxies. `data` is the new ID as a JSON integer. */

@@ -45,26 +45,42 @@ export function groupOf(state: EmulatorState, body: Body): GroupRef | undefined 
   return groupId === "0" ? { groupId: "0", groupName: null } : undefined;
 }
 
-function newProxy(state: EmulatorState, proxy: Body, provider: number, proxyIp: string, proxyPort: number | null): ProxyInfo {
-  const fields: Omit<ProxyInfo, "id"> = {
-    proxyName: readText(proxy, "proxyName") ?? numbered("Proxy", state.data.proxies.length),
-    proxyType: readInteger(proxy, "proxyType") ?? (provider <= 3 ? provider : 0),
-    proxyProvider: provider,
-    proxyCategoryType: 2, // own proxy
-    proxyCheckStatus: 0, // pending check
-    proxyStatus: 1, // the spec: own proxies are always 1
-    state: readText(proxy, "state") ?? null,
-    city: readText(proxy, "city") ?? null,
-    proxyPort,
-    proxyIp,
+/** What a request says of a proxy that the team's record cannot default. */
+export interface ProxyEssentials {
+  proxyName: string;
+  proxyType: number;
+  proxyProvider: number;
+  proxyIp: string;
+  proxyPort: number | null;
+}
+
+/** An own proxy's record (category 2, check pending, status 1 as the spec says of own proxies) from the details a request sends. */
+export function ownProxy(id: string, details: Body, essentials: ProxyEssentials): ProxyInfo {
+  return {
+    id,
+    ...essentials,
+    proxyCategoryType: 2,
+    proxyCheckStatus: 0,
+    proxyStatus: 1,
+    state: readText(details, "state") ?? null,
+    city: readText(details, "city") ?? null,
     exportIp: "",
-    countryCode: (readText(proxy, "country") ?? "").toUpperCase(),
+    countryCode: (readText(details, "country") ?? "").toUpperCase(),
     expiryTime: null,
-    username: readText(proxy, "username") ?? "",
+    username: readText(details, "username") ?? "",
     password: null, // withheld in lists, as for the seeded proxies
-    refreshUrl: readText(proxy, "refreshUrl") ?? null,
+    refreshUrl: readText(details, "refreshUrl") ?? null,
   };
-  const created: ProxyInfo = { id: state.ids.proxy(), ...fields };
+}
+
+function newProxy(state: EmulatorState, proxy: Body, proxyProvider: number, proxyIp: string, proxyPort: number | null): ProxyInfo {
+  const created = ownProxy(state.ids.proxy(), proxy, {
+    proxyName: readText(proxy, "proxyName") ?? numbered("Proxy", state.data.proxies.length),
+    proxyType: readInteger(proxy, "proxyType") ?? (proxyProvider <= 3 ? proxyProvider : 0),
+    proxyProvider,
+    proxyIp,
+    proxyPort,
+  });
   state.data.proxies.push(created);
   return created;
 }
