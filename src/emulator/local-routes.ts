@@ -11,6 +11,9 @@ import { cloudBrowserRoutes } from "./cloud-browser-routes";
 import { cloudStorageRoutes } from "./cloud-storage-routes";
 import { phoneFileRoutes } from "./phone-file-routes";
 import { phoneFleetRoutes } from "./phone-fleet-routes";
+import { phoneMultipartRoutes } from "./phone-multipart-upload";
+import { profileCatalogueRoutes } from "./profile-catalogue-routes";
+import { windowRoutes } from "./window-routes";
 import { phoneScreenRoutes } from "./phone-screen-routes";
 import { profileCreateAdvancedRoutes } from "./profile-create-advanced";
 import { profileProcessRoutes } from "./profile-process-routes";
@@ -111,9 +114,19 @@ export function localRoutes(state: EmulatorState): RouteTable {
     post("/api/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/api/envgroup/page", (body) => groupPage(state, body)),
     { method: "GET", path: "/api/envtag/all", auth: true, handle: () => allTags(state) },
-    ...[cloudBrowserRoutes, cloudStorageRoutes, accountRoutes, phoneScreenRoutes, phoneFleetRoutes, phoneFileRoutes, profileProcessRoutes, profileCreateAdvancedRoutes].flatMap((routes) =>
-      routes(state),
-    ),
+    ...[
+      cloudBrowserRoutes,
+      cloudStorageRoutes,
+      accountRoutes,
+      phoneScreenRoutes,
+      phoneFleetRoutes,
+      phoneFileRoutes,
+      profileProcessRoutes,
+      profileCreateAdvancedRoutes,
+      profileCatalogueRoutes,
+      windowRoutes,
+      phoneMultipartRoutes,
+    ].flatMap((routes) => routes(state)),
     ...proxyRoutes(state, "/api"),
     ...groupTagRoutes(state, "/api"),
   ]);

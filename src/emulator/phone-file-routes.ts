@@ -39,6 +39,12 @@ const filesOf = perEmulator((state) => {
   };
 });
 
+/** Puts a file on the phone at once (an upload whose bytes came with the request). */
+export function storeOnPhone(state: EmulatorState, phoneId: string, path: string, bytes: Buffer): void {
+  const stored = filesOf(state).stored;
+  stored.set(phoneId, (stored.get(phoneId) ?? new Map<string, Buffer>()).set(path, bytes));
+}
+
 function signedUrl(state: EmulatorState, { body, headers }: RouteRequest): Reply {
   requireFields(body, ["id", "fileName"]);
   const fileName = requireText(body, "fileName");

@@ -10,7 +10,7 @@ export interface RouteRequest {
   headers: IncomingHttpHeaders;
   /** The `{id}` segment of the request path, for routes whose path ends in `/{id}`. */
   pathId?: string;
-  /** The body as sent, for the PUT routes that take raw bytes. */
+  /** The body as sent, for the PUT routes and the multipart routes, which take raw bytes. */
   bytes?: Buffer;
   /** The body of a route that takes a bare JSON array (`arrayBody`); `body` is then {}. */
   list?: readonly unknown[];
@@ -26,6 +26,8 @@ export interface Route {
   probe?: boolean;
   /** True when the body is a bare JSON array (proxyInfo/delete), handed over as `list`. */
   arrayBody?: boolean;
+  /** True when the body is multipart/form-data, handed over as `bytes` (with `headers`), not parsed as JSON. */
+  multipart?: boolean;
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 

@@ -86,7 +86,7 @@ type BodyResult = { body: Body; list?: readonly unknown[] } | { rejected: Reply 
 function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): BodyResult {
   if (route.method === "GET") return { body: {} };
   if (raw.kind !== "ok") return { rejected: tooLarge() };
-  if (route.method === "PUT") return { body: {} };
+  if (route.method === "PUT" || route.multipart) return { body: {} };
   if (parsed === undefined || parsed.kind === "invalid") return { rejected: badRequest() };
   if (parsed.kind === "empty") return { body: {} };
   const value = parsed.value;
@@ -140,7 +140,7 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   if ("rejected" in checked) return send(res, checked.rejected);
 
   try {
-    const bytes = route.method === "PUT" && raw.kind === "ok" ? raw.bytes : undefined;
+    const bytes = (route.method === "PUT" || route.multipart) && raw.kind === "ok" ? raw.bytes : undefined;
     send(res, await route.handle({ body: checked.body, list: checked.list, headers: req.headers, pathId: found?.pathId, bytes }));
   } catch (error) {
     if (error instanceof ParamError) send(res, paramError(error.message));
