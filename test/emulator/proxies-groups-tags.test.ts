@@ -113,8 +113,13 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     dataOf(await local("/api/envtag/edit", { id: created.id, tagName: "Fresh" }));
     assert.deepEqual((await detail(profile(0).id)).tagInfos, [{ id: created.id, tagName: "Fresh" }]);
     assert.ok((await tags()).some((tag) => tag.tagName === "Fresh"));
+    const phoneId = emulator().data.cloudPhones[0]?.id;
+    dataOf(await local("/api/cloudphone/edit/batch", { id: [phoneId], tags: ["Fresh"] }));
+    const phoneTags = async (): Promise<Tag[]> => dataOf<{ tagInfos: Tag[] }>(await local("/api/cloudphone/info", { id: phoneId })).tagInfos;
+    assert.ok((await phoneTags()).some((tag) => tag.id === created.id));
     dataOf(await local("/api/envtag/delete", { ids: [created.id] }));
     assert.deepEqual((await detail(profile(0).id)).tagInfos, []);
+    assert.ok(!(await phoneTags()).some((tag) => tag.id === created.id), "cloud-phone profiles lose it too");
     expectError(await local("/api/envtag/delete", { ids: [created.id] }), 200, 19105);
     expectError(await local("/api/envtag/edit", { id: created.id }), 200, 99001, missing("tagName"));
   });
