@@ -89,12 +89,15 @@ function editTag(state: EmulatorState, body: Body): Reply {
   return ok(true);
 }
 
-/** Unknown IDs are ignored; when none is known (a repeat call, say) the tags are reported invalid. */
+/**
+ * Unknown IDs are ignored; when none is known (a repeat call, say) the tags are reported invalid. The tag
+ * disappears from every profile that carried it (the spec), cloud-phone profiles too, as edit renames it there.
+ */
 function deleteTags(state: EmulatorState, body: Body): Reply {
   const ids = new Set(idsOf(body));
   if (!state.data.tags.some((tag) => ids.has(tag.id))) return fail(CODES.tagsInvalid, "Tags are invalid");
   removeIn(state.data.tags, ids);
-  for (const profile of state.data.profiles) profile.tagInfos = profile.tagInfos.filter((tag) => !ids.has(tag.id));
+  for (const member of [...state.data.profiles, ...state.data.cloudPhones]) member.tagInfos = member.tagInfos.filter((tag) => !ids.has(tag.id));
   return ok(true);
 }
 

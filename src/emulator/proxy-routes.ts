@@ -14,6 +14,8 @@ const PROVIDERS = Array.from({ length: 18 }, (_, index) => index);
 /** Luminati and Lumauto need `proxyType`; 922S5 needs `country` (the spec's special rules). */
 const NEEDS_TYPE = [7, 8];
 const NEEDS_COUNTRY = 17;
+/** 1 to 14 for add; update's spec example sends 0 ("usually 0 for plain"). */
+const ENCRYPTION_TYPES = Array.from({ length: 15 }, (_, index) => index);
 const EXPIRED = 3;
 const PLATFORM = 1;
 
@@ -21,7 +23,7 @@ const PLATFORM = 1;
  * A proxy as the body describes it: every field not sent falls back to its default (update is a
  * full overwrite, the spec says).
  */
-function proxyFrom(body: Body, id: string, index: number): ProxyInfo {
+function proxyFrom(body: Body, id: string, index: number, action: "add" | "update"): ProxyInfo {
   requireFields(body, ["proxyIp", "proxyPort", "proxyProvider"]);
   const proxyIp = requireText(body, "proxyIp");
   const proxyPort = readInteger(body, "proxyPort");
@@ -31,11 +33,7 @@ function proxyFrom(body: Body, id: string, index: number): ProxyInfo {
   if (NEEDS_TYPE.includes(provider) && proxyType === undefined) throw new ParamError("proxyType is required for this proxyProvider");
   const country = readText(body, "country");
   if (provider === NEEDS_COUNTRY && country === undefined) throw new ParamError("country is required for this proxyProvider");
-  readChoice(
-    body,
-    "encryptionType",
-    Array.from({ length: 14 }, (_, i) => i + 1),
-  );
+  readChoice(body, "encryptionType", ENCRYPTION_TYPES.slice(action === "add" ? 1 : 0));
   readChoice(body, "ipChangeAction", [0, 1]);
   readBoolean(body, "ipMonitor");
   readText(body, "password");
@@ -50,7 +48,7 @@ function proxyFrom(body: Body, id: string, index: number): ProxyInfo {
 
 /** No uniqueness check (the spec): the same body twice gives two proxies. `data` is the new ID as a JSON integer. */
 function add(state: EmulatorState, body: Body): Reply {
-  const proxy = proxyFrom(body, state.ids.proxy(), state.data.proxies.length);
+  const proxy = proxyFrom(body, state.ids.proxy(), state.data.proxies.length, "add");
   state.data.proxies.push(proxy);
   return okInteger(proxy.id);
 }
@@ -60,7 +58,7 @@ function update(state: EmulatorState, body: Body): Reply {
   const id = requireId(body, "id");
   const existing = state.data.proxies.find((proxy) => proxy.id === id);
   const index = existing ? state.data.proxies.indexOf(existing) : 0;
-  const replacement = proxyFrom(body, id, index);
+  const replacement = proxyFrom(body, id, index, "update");
   if (!existing) return fail(CODES.proxyNotFound, "Proxy does not exist");
   Object.assign(existing, replacement);
   return ok(null);

@@ -10,6 +10,7 @@ const ACTIONS = namedResourceActions({
   create: "createGroup",
   edit: "editGroup",
   delete: "deleteGroups",
+  statusKey: (context) => `morelogin-group.status.${context.action}`,
   // The node's checkbox, which an object msg.payload's own isDeleteAllEnv overrides.
   deleteOptions: ({ def, msg }) => ({
     ...(def.isDeleteAllEnv === true ? { isDeleteAllEnv: true } : {}),

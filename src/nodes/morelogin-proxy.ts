@@ -5,6 +5,7 @@ import { selected, selectField } from "./lib/declaration";
 import { targetIds } from "./lib/ids";
 import { NODE_DECLARATIONS, type PROXY_ACTIONS } from "./lib/node-declarations";
 import { overlay, pick } from "./lib/properties";
+import { checkedProxyBody } from "./lib/proxy-rules";
 import { resourceReply } from "./lib/resource-reply";
 
 const declaration = NODE_DECLARATIONS["morelogin-proxy"];
@@ -18,8 +19,11 @@ function chosenNumber(def: Record<string, unknown>, name: string): number | unde
   return value === "" ? undefined : Number(value);
 }
 
-/** The proxy the node describes, its password from its credentials, an object msg.payload laid over it. */
-function proxyBody(context: ActionContext, own: Record<string, unknown>): Record<string, unknown> {
+/**
+ * The proxy the node describes, its password from its credentials, an object msg.payload laid over it,
+ * checked against the spec's rules before anything is sent.
+ */
+function proxyBody(context: ActionContext, action: "add" | "update", own: Record<string, unknown>): Record<string, unknown> {
   const { def, fields, node } = context;
   const body: Record<string, unknown> = { ...own, ...pick(fields, TEXT_FIELDS) };
   for (const name of ["proxyProvider", "proxyType", "ipChangeAction"]) {
@@ -29,7 +33,7 @@ function proxyBody(context: ActionContext, own: Record<string, unknown>): Record
   if (def.ipMonitor === true) body.ipMonitor = true;
   const password = (node as Node<{ password?: string }>).credentials?.password;
   if (password) body.password = password;
-  return isPlainObjectValue(context.msg.payload) ? overlay(body, context.msg.payload) : body;
+  return checkedProxyBody(isPlainObjectValue(context.msg.payload) ? overlay(body, context.msg.payload) : body, action);
 }
 
 /** Runs a call whose body may hold the proxy's password, keeping that password out of the error it may end in. */
@@ -47,13 +51,13 @@ async function withoutPassword<T>(password: unknown, call: () => Promise<T>): Pr
 
 const ACTIONS = {
   async add(context: ActionContext) {
-    const body = proxyBody(context, {});
+    const body = proxyBody(context, "add", {});
     const result = await withoutPassword(body.password, () => context.client.call("addProxy", body, context.options));
     const id = typeof result.data === "string" || typeof result.data === "number" ? String(result.data) : undefined;
     return resourceReply(context, statusKey(context), result, id ?? result.data, id === undefined ? [] : [id]);
   },
   async update(context: ActionContext) {
-    const body = proxyBody(context, context.fields.proxyId === undefined ? {} : { id: context.fields.proxyId });
+    const body = proxyBody(context, "update", context.fields.proxyId === undefined ? {} : { id: context.fields.proxyId });
     const result = await withoutPassword(body.password, () => context.client.call("updateProxy", body, context.options));
     return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
   },

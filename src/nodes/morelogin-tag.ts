@@ -3,7 +3,13 @@ import { registerActionNode } from "./lib/action-node";
 import { namedResourceActions } from "./lib/named-resource";
 import { NODE_DECLARATIONS, type TAG_ACTIONS } from "./lib/node-declarations";
 
-const ACTIONS = namedResourceActions({ kind: "tag", create: "createTag", edit: "editTag", delete: "deleteTags" }) satisfies Record<(typeof TAG_ACTIONS)[number], unknown>;
+const ACTIONS = namedResourceActions({
+  kind: "tag",
+  create: "createTag",
+  edit: "editTag",
+  delete: "deleteTags",
+  statusKey: (context) => `morelogin-tag.status.${context.action}`,
+}) satisfies Record<(typeof TAG_ACTIONS)[number], unknown>;
 
 export = (RED: NodeAPI): void => {
   registerActionNode(RED, NODE_DECLARATIONS["morelogin-tag"], ACTIONS);

@@ -43,6 +43,11 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     expectError(await local("/api/proxyInfo/add", { ...ADDED, proxyProvider: 7 }), 200, 99001, "Request parameter error: proxyType is required for this proxyProvider");
     expectError(await local("/api/proxyInfo/update", ADDED), 200, 99001, missing("id"));
     expectError(await local("/api/proxyInfo/update", { ...ADDED, id: "1" }), 200, 14024);
+    // encryptionType: 1 to 14 for add; update's own example sends 0 ("usually 0 for plain").
+    expectError(await local("/api/proxyInfo/add", { ...ADDED, encryptionType: 0 }), 200, 99001);
+    const id = (await proxies()).find((proxy) => proxy.proxyName === "Rotated")?.id;
+    assert.ok(id);
+    dataOf(await local("/api/proxyInfo/update", { ...ADDED, id, encryptionType: 0 }));
   });
 
   it("proxyInfo/update overwrites the whole record: fields left out fall back, bound profiles show the new details", async () => {
@@ -108,8 +113,13 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     dataOf(await local("/api/envtag/edit", { id: created.id, tagName: "Fresh" }));
     assert.deepEqual((await detail(profile(0).id)).tagInfos, [{ id: created.id, tagName: "Fresh" }]);
     assert.ok((await tags()).some((tag) => tag.tagName === "Fresh"));
+    const phoneId = emulator().data.cloudPhones[0]?.id;
+    dataOf(await local("/api/cloudphone/edit/batch", { id: [phoneId], tags: ["Fresh"] }));
+    const phoneTags = async (): Promise<Tag[]> => dataOf<{ tagInfos: Tag[] }>(await local("/api/cloudphone/info", { id: phoneId })).tagInfos;
+    assert.ok((await phoneTags()).some((tag) => tag.id === created.id));
     dataOf(await local("/api/envtag/delete", { ids: [created.id] }));
     assert.deepEqual((await detail(profile(0).id)).tagInfos, []);
+    assert.ok(!(await phoneTags()).some((tag) => tag.id === created.id), "cloud-phone profiles lose it too");
     expectError(await local("/api/envtag/delete", { ids: [created.id] }), 200, 19105);
     expectError(await local("/api/envtag/edit", { id: created.id }), 200, 99001, missing("tagName"));
   });

@@ -159,7 +159,8 @@ const CASES: Case[] = [
     input: () => ({ proxyName: "Every node proxy" }),
     expected: (e) => e.data.proxies.find((proxy) => proxy.proxyName === "Every node proxy")?.id,
     topic: (e) => e.data.proxies.find((proxy) => proxy.proxyName === "Every node proxy")?.id,
-    businessError: { payload: () => ({ proxyProvider: 99 }), text: /\(code 99001\)/ },
+    // The node checks the integer ranges itself (an input error); a flag that is not a boolean is the API's to refuse.
+    businessError: { payload: () => ({ ipMonitor: "often" }), text: /\(code 99001\)/ },
     badInput: { payload: { proxyIp: "" }, text: /proxyIp is missing/ },
   },
   {

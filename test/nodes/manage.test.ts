@@ -51,6 +51,26 @@ describe("nodes: proxy, group and tag management (and cleanCloud, newMachine, ap
     assertNothingSent(emulator());
   });
 
+  it("proxy add and update refuse, before sending, what the shared spec does not allow; numeric texts go as integers", async () => {
+    const add = { action: "add", ...NEW_PROXY };
+    refused(await proxyNode(add, { payload: { proxyPort: 70000 } }), /proxyPort must be an integer from 1 to 65535/);
+    refused(await proxyNode({ ...add, proxyProvider: "7" }, { payload: "" }), /proxyType \(the protocol\) is required for proxyProvider 7/);
+    refused(await proxyNode(add, { payload: { proxyProvider: 17 } }), /country is required for proxyProvider 17/);
+    refused(await proxyNode(add, { payload: { encryptionType: 0 } }), /encryptionType must be an integer from 1 to 14/);
+    refused(await proxyNode({ action: "update", proxyId: "1", proxyIdType: "str", ...NEW_PROXY }, { payload: { proxyPort: "80a" } }), /proxyPort must be an integer/);
+    assertNothingSent(emulator());
+    succeeded(await proxyNode(add, { payload: { proxyPort: "3128", proxyProvider: "1", encryptionType: "14" } }));
+    const body = onlyBodyAt(emulator(), "/api/proxyInfo/add") as Record<string, unknown>;
+    assert.deepEqual([body.proxyPort, body.proxyProvider, body.encryptionType], [3128, 1, 14]);
+  });
+
+  it("group and tag names longer than the spec's 100 characters are refused before anything is sent", async () => {
+    const long = "g".repeat(101);
+    refused(await run(emulator(), { type: "morelogin-group", action: "create", groupName: long, groupNameType: "str" }, { payload: "" }), /groupName must be text of 1 to 100 characters/);
+    refused(await run(emulator(), { type: "morelogin-tag", action: "edit", tagId: "1", tagIdType: "str" }, { payload: { tagName: long } }), /tagName must be text of 1 to 100/);
+    assertNothingSent(emulator());
+  });
+
   it("the proxy's password reaches neither the error text, msg.morelogin.error, the status nor the node's properties", async () => {
     emulator().script({ kind: "echo", api: "local", path: "/api/proxyInfo/add", times: 1 });
     const outcome = await proxyNode({ action: "add", ...NEW_PROXY }, { payload: { username: "buyer" } });

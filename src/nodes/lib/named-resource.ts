@@ -1,4 +1,4 @@
-import { isPlainObjectValue, type EndpointName } from "../../client";
+import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../../client";
 import type { ActionContext } from "./action-node";
 import { targetIds } from "./ids";
 import { overlay, pick } from "./properties";
@@ -10,29 +10,38 @@ export interface NamedResource {
   create: EndpointName;
   edit: EndpointName;
   delete: EndpointName;
+  /** The status text's catalog key, written out in the node's own file (`morelogin-<kind>.status.<action>`). */
+  statusKey: (context: ActionContext) => string;
   /** What the delete body carries besides `ids`. */
   deleteOptions?: (context: ActionContext) => Record<string, unknown>;
 }
 
-/** The node's fields, with an object msg.payload laid over them. */
-function bodyOf(context: ActionContext, own: Record<string, unknown>): Record<string, unknown> {
-  return isPlainObjectValue(context.msg.payload) ? overlay(own, context.msg.payload) : own;
+/** The shared spec: a group or tag name is 1 to 100 characters. */
+const MAX_NAME = 100;
+
+/** The node's fields, with an object msg.payload laid over them; a name the spec does not allow is refused here. */
+function bodyOf(context: ActionContext, own: Record<string, unknown>, nameField: string): Record<string, unknown> {
+  const body = isPlainObjectValue(context.msg.payload) ? overlay(own, context.msg.payload) : own;
+  const name = typeof body[nameField] === "number" ? String(body[nameField]) : body[nameField];
+  if (name === undefined) return body;
+  if (typeof name !== "string" || name.length > MAX_NAME) throw new MoreLoginInputError(`${nameField} must be text of 1 to ${MAX_NAME} characters`);
+  return { ...body, [nameField]: name };
 }
 
 /** The actions `create`, `edit` and `delete` of a named resource. */
 export function namedResourceActions(resource: NamedResource) {
   const idField = `${resource.kind}Id`;
   const nameField = `${resource.kind}Name`;
-  const statusKey = (context: ActionContext): string => `morelogin-${resource.kind}.status.${context.action}`;
+  const { statusKey } = resource;
   return {
     async create(context: ActionContext) {
-      const result = await context.client.call(resource.create, bodyOf(context, pick(context.fields, [nameField])), context.options);
+      const result = await context.client.call(resource.create, bodyOf(context, pick(context.fields, [nameField]), nameField), context.options);
       const created = isPlainObjectValue(result.data) && result.data.id !== undefined ? [String(result.data.id)] : [];
       return resourceReply(context, statusKey(context), result, result.data, created);
     },
     async edit(context: ActionContext) {
       const { [idField]: id, [nameField]: name } = context.fields;
-      const body = bodyOf(context, { ...(id === undefined ? {} : { id }), ...(name === undefined ? {} : { [nameField]: name }) });
+      const body = bodyOf(context, { ...(id === undefined ? {} : { id }), ...(name === undefined ? {} : { [nameField]: name }) }, nameField);
       const result = await context.client.call(resource.edit, body, context.options);
       return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
     },
