@@ -18,6 +18,7 @@ import {
 } from "./editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
 import { BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
+import { pollUntil } from "../support/settle";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -154,8 +155,13 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
     await settle(page);
     await page.locator("#red-ui-header-button-deploy").click();
-    await page.waitForFunction(() => document.querySelector("#red-ui-header-button-deploy")?.classList.contains("disabled"));
-    const flows = await (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text();
+    // The editor greys the button as the deploy starts, not when it is done: wait for the runtime's flows to hold the node.
+    const flows = await pollUntil(
+      async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
+      (text) => text.includes(proxyId),
+      "the deployed flows hold the proxy node",
+      60_000,
+    );
     assert.ok(flows.includes("203.0.113.8"), "the flow holds the proxy's host");
     assert.ok(!flows.includes(password), "the flow does not hold its password");
     const credentials = (await (await fetch(`${nodeRed.url}/credentials/morelogin-proxy/${proxyId}`)).json()) as Record<string, unknown>;
