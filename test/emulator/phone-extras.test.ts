@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import type { CloudPhone, Emulator } from "../../src/emulator";
-import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError } from "../support/http";
 import { useEmulator } from "../support/emulator";
+import { phonesOf } from "../support/phones";
 import { pollUntil } from "../support/settle";
 
 /** Cloud-phone endpoints the official CLI (morelogin-local-api-skill) calls beyond power, apps and ADB. */
@@ -10,29 +10,9 @@ const BOOT_MS = 100;
 /** A boot, reset or provisioning that does not end during a test: the states in between. */
 const HELD_MS = 600_000;
 
-function phonesOf(emulator: () => Emulator) {
-  const post = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
-  const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await post("/info", { id })).envStatus;
-  const listed = async (id: string): Promise<CloudPhone | undefined> => dataOf<PageShape<CloudPhone>>(await post("/page", { pageNo: 1, pageSize: 100 })).dataList.find((p) => p.id === id);
-  const reaches = (id: string, envStatus: number) =>
-    pollUntil(
-      () => status(id),
-      (value) => value === envStatus,
-      `phone ${id} is in state ${envStatus}`,
-    );
-  const taken = new Set<string>();
-  const phoneIn = (envStatus: number): string => {
-    const phone = emulator().data.cloudPhones.find((p) => p.envStatus === envStatus && !taken.has(p.id));
-    assert.ok(phone, `a free phone in state ${envStatus}`);
-    taken.add(phone.id);
-    return phone.id;
-  };
-  return { post, status, listed, reaches, phoneIn };
-}
-
 describe("emulator: cloud phone screen, ROOT and live streaming", () => {
   const { emulator } = useEmulator({ cloudPhones: 12, phoneBootMs: BOOT_MS });
-  const { post, phoneIn } = phonesOf(emulator);
+  const { local: post, phoneIn } = phonesOf(emulator);
 
   it("touch gestures answer finish on a running phone and 33301 on one that is off; points must be [x, y]", async () => {
     const id = phoneIn(4);
@@ -86,15 +66,15 @@ describe("emulator: cloud phone screen, ROOT and live streaming", () => {
 
 describe("emulator: creating, resetting, re-proxying and finding cloud phones", () => {
   const { emulator } = useEmulator({ cloudPhones: 12, phoneBootMs: BOOT_MS });
-  const { post, listed, reaches, phoneIn } = phonesOf(emulator);
+  const { local: post, listed, reaches, phoneIn } = phonesOf(emulator);
   const { emulator: heldEmulator } = useEmulator({ cloudPhones: 12, phoneBootMs: HELD_MS });
   const held = phonesOf(heldEmulator);
 
   it("create lists new phones (0), powered off (2) once provisioned; a monthly SKU's phones are unactivated until monthly/activate charges the wallet", async () => {
-    const [pending] = dataOf<string[]>(await held.post("/create", { skuId: "10002", quantity: 1 }));
+    const [pending] = dataOf<string[]>(await held.local("/create", { skuId: "10002", quantity: 1 }));
     assert.ok(pending);
     assert.equal(await held.status(pending), 0);
-    expectError(await held.post("/powerOn", { id: pending }), 200, 100);
+    expectError(await held.local("/powerOn", { id: pending }), 200, 100);
 
     const ids = dataOf<string[]>(await post("/create", { skuId: "10015", quantity: 2, envRemark: "monthly" }));
     assert.equal(ids.length, 2);
@@ -128,9 +108,9 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
 
   it("reset works on a running phone: resetting (5), then on (4) with no apps installed; power-off waits (33331); an off phone answers 33301", async () => {
     const resetting = held.phoneIn(4);
-    assert.equal(dataOf(await held.post("/reset", { id: resetting })), null);
+    assert.equal(dataOf(await held.local("/reset", { id: resetting })), null);
     assert.equal(await held.status(resetting), 5);
-    expectError(await held.post("/powerOff", { id: resetting }), 200, 33331);
+    expectError(await held.local("/powerOff", { id: resetting }), 200, 33331);
 
     const id = phoneIn(4);
     dataOf(await post("/reset", { id }));

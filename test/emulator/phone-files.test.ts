@@ -1,18 +1,14 @@
 import assert from "node:assert/strict";
-import { call, dataOf, expectError } from "../support/http";
+import { dataOf, expectError } from "../support/http";
 import { useEmulator } from "../support/emulator";
+import { phonesOf } from "../support/phones";
 import { pollUntil } from "../support/settle";
 
 /** Files to and from a cloud phone, as the official CLI's `api` passthrough reaches them. */
 
 describe("emulator: cloud phone files", () => {
   const { emulator } = useEmulator({ cloudPhones: 12, appInstallMs: 100 });
-  const post = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
-  const phoneIn = (envStatus: number): string => {
-    const phone = emulator().data.cloudPhones.find((p) => p.envStatus === envStatus);
-    assert.ok(phone, `a phone in state ${envStatus}`);
-    return phone.id;
-  };
+  const { local: post, phoneIn } = phonesOf(emulator);
 
   it("signed URL, PUT, upload/file (0, then 1), then the file downloads (10, then 20) as a data: URL of its bytes", async () => {
     const id = phoneIn(4);
