@@ -7,7 +7,7 @@ import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
 import { OUTCOME_MS } from "./settle";
 
-/** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/compat.sh). */
+/** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/test-all.ts). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
 helper.init(require.resolve(nodeRedDir));
 const coreNode = (file: string): NodeModule => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [nodeRedDir] })) as NodeModule;

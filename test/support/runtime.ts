@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
-/** The node binary and Node-RED that tools/compat.sh names; unset in the main run (this node, the project's Node-RED 4). */
+/** The node binary and Node-RED that tools/test-all.ts names for the node22 and node24 groups; unset in the main run (this node, the project's Node-RED 4). */
 export const nodeBinary = process.env.MORELOGIN_COMPAT_NODE || undefined;
 export const redJs = process.env.MORELOGIN_COMPAT_RED || undefined;
 
