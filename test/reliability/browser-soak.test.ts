@@ -6,7 +6,7 @@ import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { descendsFromThisProcess, processesNaming } from "../support/processes";
-import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, useNodeRed, type FlowNode } from "../support/node-red";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -50,6 +50,8 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
   this.timeout(1_200_000);
   let emulator: Emulator | undefined;
 
+  useNodeRed();
+  // Not useEmulator's: no emulator (and no Chromium) when the browser tests are skipped on purpose.
   before(async function () {
     const skipped = browserSkipReason();
     if (skipped) {
@@ -57,13 +59,9 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
       this.skip();
     }
     emulator = await startEmulator({ profiles: PROFILES, browser: CHROMIUM });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    if (!emulator) return;
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
-    await emulator.close();
+    await emulator?.close();
   });
 
   it("gives every message one outcome, leaves no Chromium or connection behind, and RSS comes back within 20 MB", async () => {
