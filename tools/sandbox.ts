@@ -7,6 +7,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync,
 import { createServer } from "node:net";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
+import { sourceFiles } from "./source-files";
 
 const run = promisify(execFile);
 export const ROOT = resolve(__dirname, "..");
@@ -46,14 +47,13 @@ export async function packPackage(destination: string): Promise<string> {
 }
 
 /**
- * What a release ships: the repository's files as a fresh clone has them (tracked, or new and not
- * ignored; no dist/), with this checkout's node_modules as `npm ci` would lay them, packed by a plain
+ * What a release ships: the repository's files as a fresh clone or an unpacked source archive has them
+ * (everything .gitignore keeps; no dist/), with these sources' node_modules as `npm ci` would lay them, packed by a plain
  * `npm pack`, which runs the prepack build as `npm publish` does.
  */
 export async function packFreshCopy(work: string): Promise<Packed> {
   const copy = join(work, "repository");
-  const { stdout } = await run("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
-  for (const file of stdout.split("\0").filter((path) => path !== "" && existsSync(join(ROOT, path)))) {
+  for (const file of sourceFiles(ROOT)) {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     copyFileSync(join(ROOT, file), join(copy, file));
   }

@@ -117,14 +117,17 @@ function installedApps(state: EmulatorState, body: Body): Reply {
   return isReply(entry) ? entry : ok([...entry.installed.values()]);
 }
 
-/** Starting an app that is not installed does nothing, as for restart in the spec. */
-function startApp(state: EmulatorState, body: Body): Reply {
+/**
+ * Starts (or restarts) an installed app; an app that is not installed is left alone, as the spec says
+ * for restart. `/app/start` answers data null and `/app/restart` data true, so the caller gives the data.
+ */
+function startApp(state: EmulatorState, body: Body, data: null | true): Reply {
   requireFields(body, ["id", "packageName"]);
   const packageName = requireText(body, "packageName");
   const entry = runningPhone(state, body);
   if (isReply(entry)) return entry;
   if (entry.installed.has(packageName)) entry.runningApps.add(packageName);
-  return ok(null);
+  return ok(data);
 }
 
 function stopApp(state: EmulatorState, body: Body): Reply {
@@ -132,16 +135,6 @@ function stopApp(state: EmulatorState, body: Body): Reply {
   const entry = runningPhone(state, body);
   if (isReply(entry)) return entry;
   if (packageName !== undefined) entry.runningApps.delete(packageName);
-  return ok(true);
-}
-
-/** Restarting an app that is not installed does nothing (the spec). */
-function restartApp(state: EmulatorState, body: Body): Reply {
-  requireFields(body, ["id", "packageName"]);
-  const packageName = requireText(body, "packageName");
-  const entry = runningPhone(state, body);
-  if (isReply(entry)) return entry;
-  if (entry.installed.has(packageName)) entry.runningApps.add(packageName);
   return ok(true);
 }
 
@@ -184,9 +177,9 @@ export function cloudPhoneRoutes(state: EmulatorState, api: ApiName): Route[] {
     post("/exeCommand", (body) => exeCommand(state, body)),
     post("/app/install", (body) => installApp(state, body)),
     post("/app/installedList", (body) => installedApps(state, body)),
-    post("/app/start", (body) => startApp(state, body)),
+    post("/app/start", (body) => startApp(state, body, null)),
     post("/app/stop", (body) => stopApp(state, body)),
-    post("/app/restart", (body) => restartApp(state, body)),
+    post("/app/restart", (body) => startApp(state, body, true)),
     post("/app/uninstall", (body) => uninstallApp(state, body)),
     post("/newMachine", (body) => newMachine(state, body)),
   ];

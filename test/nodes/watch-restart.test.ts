@@ -1,13 +1,14 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { call } from "../support/http";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { nodeBinary, redJs } from "../support/runtime";
+import { linkedUserDir } from "../support/user-dir";
 
 const DEBUG_INFO = "local POST /api/env/getAllDebugInfo";
 
@@ -21,14 +22,11 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
   let emulator: Emulator;
   let recorder: Recorder;
   let nodeRed: RunningNodeRed | undefined;
+  let userDir: string;
 
   before(async () => {
     work = mkdtempSync(join(tmpdir(), "morelogin-watch-restart-"));
-    const userDir = join(work, "user");
-    mkdirSync(join(userDir, "node_modules"), { recursive: true });
-    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "watch-restart", private: true }));
-    // What `npm install <folder>` gives a developer: the package (built in dist/) linked into the user folder.
-    symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
+    userDir = linkedUserDir(work, "watch-restart");
     emulator = await startEmulator({ profiles: 6 });
     recorder = await startRecorder();
   });
@@ -40,8 +38,7 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
     rmSync(work, { recursive: true, force: true });
   });
 
-  const start = async (port: number): Promise<RunningNodeRed> =>
-    startNodeRed({ userDir: join(work, "user"), port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
+  const start = async (port: number): Promise<RunningNodeRed> => startNodeRed({ userDir, port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;
   const received = (): Array<{ event: string; id: string }> => recorder.requests.map((request) => JSON.parse(request.body) as { event: string; id: string });
 

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync, readlinkSync } from "node:fs";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { NodeMessage } from "node-red";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { descendsFromThisProcess, processesNaming } from "../support/processes";
-import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, useNodeRed, type FlowNode } from "../support/node-red";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -23,12 +23,31 @@ function chromiumProcesses(): number[] {
   return processesNaming(CHROMIUM_FOLDER).filter(descendsFromThisProcess);
 }
 
-/** Established TCP connections (either direction) on 127.0.0.1 to or from any of these ports. */
+/** The inodes of the sockets this process holds open (`socket:[inode]` links in /proc/self/fd). */
+function ownSocketInodes(): Set<string> {
+  const inodes = new Set<string>();
+  for (const fd of readdirSync("/proc/self/fd")) {
+    try {
+      const socket = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`));
+      if (socket?.[1]) inodes.add(socket[1]);
+    } catch {
+      // closed between the listing and the read
+    }
+  }
+  return inodes;
+}
+
+/**
+ * Established TCP connections this process holds to any of these ports. /proc/net/tcp lists the whole
+ * machine's: only this process's sockets count, as other suites (and other Chromiums) run beside this one
+ * and may reuse a port number a closed browser had.
+ */
 function connectionsTo(ports: ReadonlySet<number>): number {
+  const own = ownSocketInodes();
   let count = 0;
   for (const line of readFileSync("/proc/net/tcp", "utf8").split("\n").slice(1)) {
     const columns = line.trim().split(/\s+/);
-    if (columns[3] !== "01") continue;
+    if (columns[3] !== "01" || !own.has(String(columns[9]))) continue;
     const remote = Number.parseInt(String(columns[2]?.split(":")[1]), 16);
     if (ports.has(remote)) count++;
   }
@@ -50,6 +69,8 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
   this.timeout(1_200_000);
   let emulator: Emulator | undefined;
 
+  useNodeRed();
+  // Not useEmulator's: no emulator (and no Chromium) when the browser tests are skipped on purpose.
   before(async function () {
     const skipped = browserSkipReason();
     if (skipped) {
@@ -57,13 +78,9 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
       this.skip();
     }
     emulator = await startEmulator({ profiles: PROFILES, browser: CHROMIUM });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
   });
   after(async () => {
-    if (!emulator) return;
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
-    await emulator.close();
+    await emulator?.close();
   });
 
   it("gives every message one outcome, leaves no Chromium or connection behind, and RSS comes back within 20 MB", async () => {

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createServer, request, type Server } from "node:http";
 import { connect, type AddressInfo } from "node:net";
 import type { NodeMessage } from "node-red";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { useEmulator } from "../support/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
 import { SecretScanner } from "../support/secrets";
 import { hostileMessage, hostileValues, mulberry32 } from "./hostile-values";
@@ -33,13 +33,13 @@ function prototypeSnapshot(): string {
 
 describe("reliability: hostile input", function () {
   this.timeout(600_000);
-  let emulator: Emulator;
   let canary: Server;
   let canaryUrl = "";
   let canaryHits = 0;
   const prototypeBefore = prototypeSnapshot();
 
   useNodeRed();
+  const { emulator } = useEmulator({ profiles: 40, localToken: "fuzz-local-token-8812" });
   before(async () => {
     canary = createServer((req, res) => {
       canaryHits++;
@@ -48,16 +48,14 @@ describe("reliability: hostile input", function () {
     });
     await new Promise<void>((resolve) => canary.listen(0, "127.0.0.1", resolve));
     canaryUrl = `http://127.0.0.1:${(canary.address() as AddressInfo).port}`;
-    emulator = await startEmulator({ profiles: 40, localToken: "fuzz-local-token-8812" });
   });
   after(async () => {
-    await emulator.close();
     await new Promise<void>((resolve) => canary.close(() => resolve()));
   });
 
   it(`${PER_TYPE} hostile messages per node type: one outcome each, no crash, no other host, prototype untouched`, async () => {
     // Pacing off: 20,000 messages at 120 a minute would take hours; this test is about outcomes.
-    const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator, { localRpm: "0", openRpm: "0", concurrency: "0" })];
+    const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator(), { localRpm: "0", openRpm: "0", concurrency: "0" })];
     TYPES.forEach(([type, props], index) => {
       flow.push({ id: `fuzz-${index}`, type, z: TAB, server: CONFIG_ID, wires: [["out"]], ...props });
     });
@@ -69,9 +67,9 @@ describe("reliability: hostile input", function () {
       { id: "complete1", z: TAB, type: "complete", scope: TYPES.map((_entry, index) => `fuzz-${index}`), uncaught: false, wires: [["completed"]] },
       { id: "completed", z: TAB, type: "helper" },
     );
-    await loadFlow(flow, credentialsFor(emulator));
-    const scanner = new SecretScanner([emulator.credentials.apiKey, "fuzz-local-token-8812"]);
-    const values = hostileValues(canaryUrl, [emulator.data.profiles[0]?.id, emulator.data.profiles[1]?.id, emulator.data.cloudPhones[0]?.id, 1, 5]);
+    await loadFlow(flow, credentialsFor(emulator()));
+    const scanner = new SecretScanner([emulator().credentials.apiKey, "fuzz-local-token-8812"]);
+    const values = hostileValues(canaryUrl, [emulator().data.profiles[0]?.id, emulator().data.profiles[1]?.id, emulator().data.cloudPhones[0]?.id, 1, 5]);
     const random = mulberry32(20261122);
     const total = PER_TYPE * TYPES.length;
     const outcomes = new Map<number, { outputs: number; errors: number; completions: number }>();
@@ -141,7 +139,7 @@ describe("reliability: hostile input", function () {
     const doubleErrors = [...outcomes.values()].filter((entry) => entry.errors > 1).length;
     const silent = [...outcomes.values()].filter((entry) => entry.completions > 0).length;
     // Every path the emulator was asked for stays under the API's base: no dot segments, even decoded.
-    const routes = Object.keys(emulator.stats.requests);
+    const routes = Object.keys(emulator().stats.requests);
     const escaped = routes.filter((route) => {
       const path = route.split(" ")[2] ?? "";
       let decoded = path;
@@ -217,7 +215,7 @@ describe("reliability: hostile input", function () {
     ];
     const send = (path: string, body: string | Buffer, token?: string): Promise<number> =>
       new Promise((resolve) => {
-        const req = request(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) }, agent: false }, (res) => {
+        const req = request(`${emulator().localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...(token ? { authorization: token } : {}) }, agent: false }, (res) => {
           res.resume();
           res.on("end", () => resolve(res.statusCode ?? 0));
         });
@@ -229,7 +227,7 @@ describe("reliability: hostile input", function () {
       await send(paths[i % paths.length] as string, body, random() < 0.5 ? "fuzz-local-token-8812" : undefined);
     }
     // Raw bytes on the socket: broken framing, lying lengths, bad chunking, CR/LF in the target.
-    const { port } = new URL(emulator.localUrl);
+    const { port } = new URL(emulator().localUrl);
     const raw = [
       'POST /api/env/page HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{"pageNo":',
       "POST /api/env/page HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n",

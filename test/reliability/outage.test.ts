@@ -2,37 +2,28 @@ import assert from "node:assert/strict";
 import { createServer, type Server, type Socket } from "node:net";
 import type { NodeMessage } from "node-red";
 import { MoreLoginClient, MoreLoginTimeoutError } from "../../src/client";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { useEmulator } from "../support/emulator";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, useNodeRed } from "../support/node-red";
 
 describe("reliability: a desktop client that goes away and comes back", function () {
   this.timeout(120_000);
-  let emulator: Emulator;
-
   useNodeRed();
-  // The test closes this emulator and starts another on the same ports, so it is not useEmulator's.
-  before(async () => {
-    emulator = await startEmulator({ profiles: 30 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const { emulator, startAgain } = useEmulator({ profiles: 30 });
 
   it("fails clearly while it is gone and serves again when it is back, without a restart", async () => {
-    await loadFlow(flowWith(emulator, { type: "morelogin-list-profiles" }), credentialsFor(emulator));
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles" }), credentialsFor(emulator()));
     const out = new Collector("out");
     const caught = new Collector("caught");
     const node = helper.getNode("n1");
-    const ports = { localPort: Number(new URL(emulator.localUrl).port), openPort: Number(new URL(emulator.openUrl).port) };
 
     node.receive({ payload: "" } as NodeMessage);
     await out.next(1);
-    await emulator.close();
+    await emulator().close();
     for (let i = 0; i < 5; i++) node.receive({ payload: "" } as NodeMessage);
     const errors = await caught.next(5, 30_000);
     for (const msg of errors) assert.match((msg.error as { message: string }).message, /^list profiles failed: cannot reach the Local API at .* \(ECONNREFUSED\)/);
 
-    emulator = await startEmulator({ profiles: 30, ...ports });
+    await startAgain(true); // on the same ports
     for (let i = 0; i < 5; i++) node.receive({ payload: "" } as NodeMessage);
     const served = await out.next(6, 30_000);
     assert.equal(served.length, 6);

@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocket } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
+import { linkedUserDir } from "../support/user-dir";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
 const API_KEY = "secrets-api-key-4409-do-not-log";
@@ -32,11 +33,7 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
   before(async () => {
     emulator = await startEmulator({ profiles: 10, localToken: LOCAL_TOKEN, apiKey: API_KEY });
     work = mkdtempSync(join(tmpdir(), "morelogin-secrets-"));
-    const userDir = join(work, "user");
-    mkdirSync(join(userDir, "node_modules"), { recursive: true });
-    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "morelogin-secrets", private: true, dependencies: { "node-red-contrib-morelogin": `file:${ROOT}` } }));
-    symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
-    nodeRed = await startNodeRed({ userDir, port: await freePort() });
+    nodeRed = await startNodeRed({ userDir: linkedUserDir(work, "morelogin-secrets"), port: await freePort() });
     socket = new WebSocket(`${nodeRed.url.replace("http", "ws")}/comms`);
     socket.addEventListener("message", (event) => frames.push(String(event.data)));
     await new Promise<void>((resolve, reject) => {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
-import { startEmulator, type Emulator } from "../../src/emulator";
+import { useEmulator } from "../support/emulator";
 import { credentialsFor, flowWith, helper, loadFlow, settle, useNodeRed } from "../support/node-red";
 
 const REDEPLOYS = 100;
@@ -19,32 +19,27 @@ function listeners(): number {
 
 describe("reliability: redeploys with requests in flight", function () {
   this.timeout(300_000);
-  let emulator: Emulator;
-
   useNodeRed();
-  // The test closes this emulator and starts another, so it is not useEmulator's.
-  before(async () => {
-    emulator = await startEmulator({ profiles: 50 });
-  });
-  after(async () => {
-    await emulator.close();
-  });
+  const { emulator, startAgain } = useEmulator({ profiles: 50 });
 
   it(`closes within 2 s each of ${REDEPLOYS} times, aborts what is in flight, and leaves no sockets, timers or listeners behind`, async () => {
     // Warm up once so lazily created, long-lived runtime resources exist before the baseline.
-    await loadFlow(flowWith(emulator, { type: "morelogin-list-profiles" }), credentialsFor(emulator));
+    await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles" }), credentialsFor(emulator()));
     await helper.unload();
     await settle(300);
     const baseline = handles();
     const baselineListeners = listeners();
 
-    emulator.setFaults({ latencyMs: [300, 300] });
+    emulator().setFaults({ latencyMs: [300, 300] });
     let slowest = 0;
     let aborted = 0;
     let answered = 0;
     const otherErrors: string[] = [];
     for (let i = 0; i < REDEPLOYS; i++) {
-      await loadFlow(flowWith(emulator, { type: i % 2 ? "morelogin-list-apps" : "morelogin-start-profile", envId: emulator.data.profiles[i % 50]?.id, envIdType: "str" }), credentialsFor(emulator));
+      await loadFlow(
+        flowWith(emulator(), { type: i % 2 ? "morelogin-list-apps" : "morelogin-start-profile", envId: emulator().data.profiles[i % 50]?.id, envIdType: "str" }),
+        credentialsFor(emulator()),
+      );
       const node = helper.getNode("n1");
       // The helper drops its spies before it stops the flows: watch this node's own error() instead.
       node.error = (error: unknown): void => {
@@ -62,9 +57,9 @@ describe("reliability: redeploys with requests in flight", function () {
     await settle(500);
     // With the emulator still up: its side of any socket the client left open would count too.
     const beforeRestart = handles();
-    emulator.setFaults({});
-    await emulator.close();
-    emulator = await startEmulator({ profiles: 50 });
+    emulator().setFaults({});
+    await emulator().close();
+    await startAgain();
     await settle(500);
     const after = handles();
     console.log(

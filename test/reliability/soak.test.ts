@@ -2,8 +2,9 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { NodeMessage } from "node-red";
-import { startEmulator, type Emulator, type FaultRates } from "../../src/emulator";
-import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, type FlowNode } from "../support/node-red";
+import type { Emulator, FaultRates } from "../../src/emulator";
+import { useEmulator } from "../support/emulator";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, useNodeRed, type FlowNode } from "../support/node-red";
 import { OPERATION_TYPES } from "../support/node-types";
 import { SecretScanner } from "../support/secrets";
 import { startWiretap, type TappedRequest, type Wiretap } from "../support/wiretap";
@@ -63,6 +64,16 @@ function soakFlow(emulator: Emulator, tap: Wiretap): FlowNode[] {
   return nodes;
 }
 
+/** Hands each message reaching the flow's output (`ok`) or its Catch node to `onOutcome`, in place of the last round's listeners. */
+function listenForOutcomes<M extends NodeMessage>(onOutcome: (msg: M, ok: boolean) => void): void {
+  const out = helper.getNode("out");
+  const catcher = helper.getNode("caught");
+  out.removeAllListeners("input");
+  catcher.removeAllListeners("input");
+  out.on("input", (msg: NodeMessage) => onOutcome(msg as M, true));
+  catcher.on("input", (msg: NodeMessage) => onOutcome(msg as M, false));
+}
+
 interface RoundFigures {
   messages: number;
   outputs: number;
@@ -78,7 +89,6 @@ interface RoundFigures {
 
 describe("reliability: soak under faults", function () {
   this.timeout(600_000);
-  let emulator: Emulator;
   let tap: Wiretap;
   let scanner: SecretScanner;
   let repeatedWrites = 0;
@@ -94,23 +104,22 @@ describe("reliability: soak under faults", function () {
     warnings.push(`${warning.name}: ${warning.message}`);
   };
 
+  useNodeRed();
+  const { emulator } = useEmulator({ profiles: 200, apps: 30, localToken: "soak-local-token-5521" });
   before(async () => {
     process.on("unhandledRejection", onUnhandled);
     process.on("warning", onWarning);
-    emulator = await startEmulator({ profiles: 200, apps: 30, localToken: "soak-local-token-5521" });
-    tap = await startWiretap(emulator.localUrl, isWrite);
-    scanner = new SecretScanner([emulator.credentials.apiKey, "soak-local-token-5521"]);
-    await new Promise<void>((resolve) => helper.startServer(resolve));
-    await loadFlow(soakFlow(emulator, tap), credentialsFor(emulator));
+    tap = await startWiretap(emulator().localUrl, isWrite);
+    scanner = new SecretScanner([emulator().credentials.apiKey, "soak-local-token-5521"]);
   });
-
+  // useNodeRed unloads the flows after each test: each test gets the soak flow afresh.
+  beforeEach(async () => {
+    await loadFlow(soakFlow(emulator(), tap), credentialsFor(emulator()));
+  });
   after(async () => {
     process.off("unhandledRejection", onUnhandled);
     process.off("warning", onWarning);
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
-    await tap.close();
-    await emulator.close();
+    await tap?.close();
   });
 
   /** Sends `MESSAGES` messages, keeping `CONCURRENCY` in flight, and counts each one's outcome. */
@@ -122,7 +131,7 @@ describe("reliability: soak under faults", function () {
     let sent = 0;
     let readMessages = 0;
     const started = Date.now();
-    const profiles = emulator.data.profiles;
+    const profiles = emulator().data.profiles;
 
     await new Promise<void>((resolve) => {
       let finished = 0;
@@ -141,12 +150,7 @@ describe("reliability: soak under faults", function () {
         if (sent < MESSAGES) sendNext();
         else if (finished >= MESSAGES) resolve();
       };
-      const out = helper.getNode("out");
-      const catcher = helper.getNode("caught");
-      out.removeAllListeners("input");
-      catcher.removeAllListeners("input");
-      out.on("input", (msg: NodeMessage) => onOutcome(msg, true));
-      catcher.on("input", (msg: NodeMessage) => onOutcome(msg, false));
+      listenForOutcomes(onOutcome);
 
       const sendNext = (): void => {
         const seq = sent++;
@@ -162,7 +166,7 @@ describe("reliability: soak under faults", function () {
     });
 
     await settle(200);
-    const callRequests = Object.entries(emulator.stats.requests)
+    const callRequests = Object.entries(emulator().stats.requests)
       .filter(([route]) => route !== "open POST /oauth2/token")
       .reduce((sum, [, count]) => sum + count, 0);
     beforeForget();
@@ -193,7 +197,7 @@ describe("reliability: soak under faults", function () {
     repeatedWrites += found.ranTwice;
     scanner.scanRuntime(helper.getNode("out"));
     tap.clear();
-    emulator.resetStats();
+    emulator().resetStats();
   }
 
   function heapMb(): number {
@@ -203,32 +207,32 @@ describe("reliability: soak under faults", function () {
   }
 
   it("gives every message exactly one outcome, keeps reads above 99 %, never repeats a start or close, and does not grow", async () => {
-    emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1, tokenFailure: 1 });
+    emulator().setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1, tokenFailure: 1 });
     // Token grants fail for the first second, then recover.
-    const recover = setTimeout(() => emulator.setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 }), 1_000);
+    const recover = setTimeout(() => emulator().setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 }), 1_000);
     const statsOf = () => ({
-      faults: { ...emulator.stats.faultsInjected },
-      rateLimited: emulator.stats.rateLimited,
-      tokensGranted: emulator.stats.tokensGranted,
-      tokenRequests: emulator.stats.tokenRequests,
-      requests: Object.values(emulator.stats.requests).reduce((sum, count) => sum + count, 0),
+      faults: { ...emulator().stats.faultsInjected },
+      rateLimited: emulator().stats.rateLimited,
+      tokensGranted: emulator().stats.tokensGranted,
+      tokenRequests: emulator().stats.tokenRequests,
+      requests: Object.values(emulator().stats.requests).reduce((sum, count) => sum + count, 0),
     });
     const totals: Array<ReturnType<typeof statsOf>> = [];
     // All Open API tokens are revoked when half of round one has been sent.
     const first = await round(
       "first",
       () => totals.push(statsOf()),
-      () => emulator.revokeAllTokens(),
+      () => emulator().revokeAllTokens(),
     );
     clearTimeout(recover);
     await settle(200);
     const heapAfterFirst = heapMb();
 
-    emulator.revokeAllTokens();
+    emulator().revokeAllTokens();
     const second = await round("second", () => totals.push(statsOf()));
     await settle(200);
     const heapAfterSecond = heapMb();
-    emulator.setFaults({});
+    emulator().setFaults({});
 
     const figures = {
       rounds: [first, second],
@@ -271,7 +275,7 @@ describe("reliability: soak under faults", function () {
    * ends once, and no start or close is sent again once it got any other answer.
    */
   it("a minute of 429 to half the calls: one outcome per message, a start or close sent again only after a refusal, give-ups only after 5", async () => {
-    emulator.resetStats();
+    emulator().resetStats();
     tap.clear();
     const figures = await minuteOfRefusals(MINUTE_FAULTS);
     console.log(`RELIABILITY soak-429 ${JSON.stringify(figures)}`);
@@ -327,7 +331,7 @@ describe("reliability: soak under faults", function () {
   /** Sends start, close and list messages for a minute under `faults`, keeping MINUTE_CONCURRENCY in flight; then waits for every outcome. */
   async function minuteOfRefusals(faults: FaultRates): Promise<MinuteFigures> {
     const label = "minute";
-    const profiles = emulator.data.profiles;
+    const profiles = emulator().data.profiles;
     const outcomes = new Map<number, Array<{ ok: boolean; kind?: string; code?: number }>>();
     const types = new Map<number, string>();
     let sent = 0;
@@ -336,7 +340,7 @@ describe("reliability: soak under faults", function () {
     let endedAt = 0;
     let sending = true;
     const timers: NodeJS.Timeout[] = [];
-    emulator.setFaults(faults);
+    emulator().setFaults(faults);
     await new Promise<void>((resolve, reject) => {
       const sendNext = (): void => {
         const seq = sent++;
@@ -357,18 +361,13 @@ describe("reliability: soak under faults", function () {
         if (sending) sendNext();
         else if (finished >= sent) resolve();
       };
-      const out = helper.getNode("out");
-      const catcher = helper.getNode("caught");
-      out.removeAllListeners("input");
-      catcher.removeAllListeners("input");
-      out.on("input", (msg: NodeMessage) => onOutcome(msg, true));
-      catcher.on("input", (msg: NodeMessage) => onOutcome(msg, false));
+      listenForOutcomes(onOutcome);
       // After the minute: no new messages, no more faults; the ones in flight or waiting end.
       timers.push(
         setTimeout(() => {
           sending = false;
           endedAt = Date.now();
-          emulator.setFaults({});
+          emulator().setFaults({});
           if (finished >= sent) resolve();
         }, MINUTE_MS),
       );
@@ -379,7 +378,7 @@ describe("reliability: soak under faults", function () {
       for (let i = 0; i < MINUTE_CONCURRENCY; i++) sendNext();
     }).finally(() => {
       for (const timer of timers) clearTimeout(timer);
-      emulator.setFaults({});
+      emulator().setFaults({});
     });
     const seconds = (Date.now() - started) / 1000;
     await settle(200);
@@ -412,7 +411,7 @@ describe("reliability: soak under faults", function () {
       if (outcome?.ok && (statuses.at(-1) !== 200 || statuses.filter((status) => status !== 429).length !== 1)) outputWithoutRun.push(`${seq}: ${statuses.join(",")}`);
       if (outcome?.ok && statuses.length > 1) ranAfterRefusal++;
     }
-    const stats = emulator.stats;
+    const stats = emulator().stats;
     const result: MinuteFigures = {
       faults,
       seconds,
@@ -438,7 +437,7 @@ describe("reliability: soak under faults", function () {
       },
     };
     tap.clear();
-    emulator.resetStats();
+    emulator().resetStats();
     return result;
   }
 });

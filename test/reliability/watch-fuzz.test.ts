@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Node, NodeMessage } from "node-red";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, type FlowNode } from "../support/node-red";
+import { useEmulator } from "../support/emulator";
+import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
 import { eventually } from "../support/outcome";
 import { redeploy } from "../support/redeploy";
 import { SecretScanner } from "../support/secrets";
@@ -20,22 +20,13 @@ const pick = <T>(random: Random, values: readonly T[]): T => values[Math.floor(r
  */
 describe("reliability: hostile watch settings", function () {
   this.timeout(300_000);
-  let emulator: Emulator;
   const prototypeBefore = JSON.stringify(Object.getOwnPropertyNames(Object.prototype).sort());
-
-  before(async () => {
-    emulator = await startEmulator({ profiles: 20, cloudPhones: 8, localToken: "fuzz-watch-token-5521" });
-    await new Promise<void>((resolve) => helper.startServer(resolve));
-  });
-  after(async () => {
-    await helper.unload();
-    await new Promise<void>((resolve) => helper.stopServer(resolve));
-    await emulator.close();
-  });
+  useNodeRed();
+  const { emulator } = useEmulator({ profiles: 20, cloudPhones: 8, localToken: "fuzz-watch-token-5521" });
 
   it(`${ROUNDS} deploys of ${WATCHES_PER_ROUND} watches with hostile settings: one outcome each, no crash, no secret shown`, async () => {
-    const hostile = hostileValues("http://127.0.0.1:9/", [emulator.data.profiles[0]?.id, emulator.data.cloudPhones[0]?.id, 2, 10]);
-    const ids = [emulator.data.profiles[0]?.id, `${emulator.data.profiles[1]?.id} ${emulator.data.cloudPhones[1]?.id}`, ""];
+    const hostile = hostileValues("http://127.0.0.1:9/", [emulator().data.profiles[0]?.id, emulator().data.cloudPhones[0]?.id, 2, 10]);
+    const ids = [emulator().data.profiles[0]?.id, `${emulator().data.profiles[1]?.id} ${emulator().data.cloudPhones[1]?.id}`, ""];
     const valid: Record<string, readonly unknown[]> = {
       watch: ["profiles", "phones", "runs"],
       api: ["local", "open"],
@@ -45,7 +36,7 @@ describe("reliability: hostile watch settings", function () {
       events: [[], ["started"], ["stopped"], ["running", "stopped"], ["succeeded", "failed"]],
       initial: [true, false],
     };
-    const scanner = new SecretScanner([emulator.credentials.apiKey, "fuzz-watch-token-5521"]);
+    const scanner = new SecretScanner([emulator().credentials.apiKey, "fuzz-watch-token-5521"]);
     const outcomes = { watching: 0, refused: 0 };
     let unhandled = 0;
     const onUnhandled = (): void => {
@@ -55,7 +46,7 @@ describe("reliability: hostile watch settings", function () {
     try {
       for (let round = 0; round < ROUNDS; round++) {
         const random = mulberry32(20261124 + round);
-        const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator, { localRpm: "0", openRpm: "0" })];
+        const flow: FlowNode[] = [{ id: TAB, type: "tab" }, configNode(emulator(), { localRpm: "0", openRpm: "0" })];
         const watchIds: string[] = [];
         for (let index = 0; index < WATCHES_PER_ROUND; index++) {
           const id = `watch-${round}-${index}`;
@@ -67,7 +58,7 @@ describe("reliability: hostile watch settings", function () {
         // Flows reach Node-RED as JSON. helper.load would compare the flow with what Node-RED made of
         // it (hostile values change, e.g. ${NAME} substitution): load the types, then deploy.
         await loadFlow([{ id: TAB, type: "tab" }], {});
-        await redeploy(JSON.parse(JSON.stringify(flow)), credentialsFor(emulator));
+        await redeploy(JSON.parse(JSON.stringify(flow)), credentialsFor(emulator()));
         const errors = new Map<string, string[]>();
         helper.getNode("caught").on("input", (msg: NodeMessage) => {
           scanner.scan(msg);

@@ -3,21 +3,30 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/em
 import { MoreLoginClient, type ClientSettings } from "../../src/client";
 import { call, dataOf } from "./http";
 
-/** Starts an emulator on OS-chosen ports for one suite, and closes it after the suite. */
-export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Emulator } {
-  let emulator: Emulator | undefined;
+/**
+ * Starts an emulator on OS-chosen ports for one suite, and closes it after the suite. A test that
+ * closes it (the desktop client going away) calls `startAgain` for a new one with the same options:
+ * on the same ports with `samePorts` (the client coming back where it was), otherwise on new ones.
+ */
+export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Emulator; startAgain: (samePorts?: boolean) => Promise<Emulator> } {
+  let current: Emulator | undefined;
   before(async () => {
-    emulator = await startEmulator(options);
+    current = await startEmulator(options);
   });
   after(async () => {
-    await emulator?.close();
+    await current?.close();
   });
-  return {
-    emulator: () => {
-      assert.ok(emulator, "emulator not started");
-      return emulator;
-    },
+  const emulator = (): Emulator => {
+    assert.ok(current, "emulator not started");
+    return current;
   };
+  const startAgain = async (samePorts = false): Promise<Emulator> => {
+    const old = emulator();
+    const ports = samePorts ? { localPort: Number(new URL(old.localUrl).port), openPort: Number(new URL(old.openUrl).port) } : {};
+    current = await startEmulator({ ...options, ...ports });
+    return current;
+  };
+  return { emulator, startAgain };
 }
 
 /** A suite's own reset of the emulator before each test, after its counters are reset. */
