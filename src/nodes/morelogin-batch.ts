@@ -73,8 +73,9 @@ export = (RED: NodeAPI): void => {
         runner.add(items, originOf(msg));
         return undefined;
       }
-      // The late return of a batch this node no longer knows (ended long ago, or before a restart): it ends here.
-      if (tag) return undefined;
+      // The late return of a batch this node no longer knows (ended long ago, or before a restart), or an
+      // error a Catch node passed on that is not an item's (answering it with another error would loop): it ends here.
+      if (tag || msg.error !== undefined) return undefined;
       return `msg.payload must be an array to start a batch (or msg.command one of ${BATCH_COMMANDS.join(", ")}), not ${describeValue(msg.payload)}`;
     };
 

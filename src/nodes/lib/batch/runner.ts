@@ -170,9 +170,9 @@ export class BatchRunner {
   private pump(): void {
     const batch = this.batch;
     if (!batch || this.stopped || this.sending) return;
+    const { ledger, header } = batch;
     this.sending = true;
     try {
-      const { ledger, header } = batch;
       let sent = false;
       while (!header.paused && !header.cancelled && ledger.count().running < this.settings.parallel) {
         const index = ledger.next();
@@ -184,11 +184,11 @@ export class BatchRunner {
         this.ports.sendItem(this.itemMessage(batch, index, attempt));
       }
       if (sent) this.persist();
-      const counts = ledger.count();
-      if (counts.running === 0 && (counts.waiting === 0 || header.cancelled)) this.finish(batch);
     } finally {
       this.sending = false;
     }
+    const counts = ledger.count();
+    if (counts.running === 0 && (counts.waiting === 0 || header.cancelled)) this.finish(batch);
   }
 
   private itemMessage(batch: Running, index: number, attempt: number): Record<string, unknown> {
