@@ -1,19 +1,38 @@
 /** Flows around a morelogin-batch node in a real Node-RED process, and what they report to a recorder. */
+import assert from "node:assert/strict";
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { ROOT, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import type { Emulator } from "../../src/emulator";
+import { CAPPED_CONFIG_ID, ROOT, loadExamples, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import type { Recorder } from "./recorder";
 import { nodeBinary, redJs } from "./runtime";
 
-/** A user folder with the package (built in dist/) linked in, as `npm install <folder>` gives a developer. */
-export function batchUserDir(prefix: string): string {
+/**
+ * A user folder with the package (built in dist/) linked in, as `npm install <folder>` gives a developer,
+ * and with `dashboard`, this repository's Dashboard 2 linked in too, as the palette would install it.
+ */
+export function batchUserDir(prefix: string, options: { dashboard?: boolean } = {}): string {
   const work = mkdtempSync(join(tmpdir(), prefix));
   const userDir = join(work, "user");
-  mkdirSync(join(userDir, "node_modules"), { recursive: true });
+  mkdirSync(join(userDir, "node_modules", "@flowfuse"), { recursive: true });
   writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "batch-test", private: true }));
   symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
+  if (options.dashboard) symlinkSync(join(ROOT, "node_modules", "@flowfuse", "node-red-dashboard"), join(userDir, "node_modules", "@flowfuse", "node-red-dashboard"), "dir");
   return work;
+}
+
+export const BATCH_DASHBOARD = "16 Batch dashboard";
+
+/** Example 16 as the tests deploy it: its tab, its nodes, and the config nodes it names (the capped MoreLogin one pointing at the emulator). */
+export function batchDashboardFlow(emulator: Emulator): FlowNode[] {
+  const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
+  const nodes = examples.byExample.get(BATCH_DASHBOARD);
+  assert.ok(nodes, `the example "${BATCH_DASHBOARD}" exists`);
+  const tab = examples.flows.find((node) => node.type === "tab" && node.label === BATCH_DASHBOARD);
+  assert.ok(tab);
+  const configs = examples.flows.filter((node) => node.z === undefined && node.type !== "tab" && (node.id === CAPPED_CONFIG_ID || !node.type.startsWith("morelogin-")));
+  return [tab, ...nodes, ...configs.map((node) => (node.id === CAPPED_CONFIG_ID ? { ...node, localUrl: emulator.localUrl, openUrl: emulator.openUrl } : node))];
 }
 
 /**
