@@ -14,8 +14,14 @@ import { median, round } from "./measure";
 export interface BatchResult {
   parallel: number;
   sizes: BatchSize[];
-  /** Per-item overhead at the largest list ÷ at the smallest. */
+  /**
+   * How the cost of an item grows with the list: the per-item overhead at the largest list ÷ at the
+   * smallest when both are above zero; when the batch node costs no more than the plain loop (the
+   * overhead is at or below zero, noise around nothing), the batch's own time per item at the largest
+   * list ÷ at the smallest, since a ratio of two figures at or below zero says nothing.
+   */
   growth: number;
+  growthOf: "overhead" | "batch time per item";
 }
 
 export interface BatchSize {
@@ -116,9 +122,13 @@ export async function batchPhase(): Promise<BatchResult> {
       const perItem = batchRuns.map((ms, index) => (ms - (loopRuns[index] ?? 0)) / count);
       sizes.push({ items: count, rounds: ROUNDS, batchMs: round(median(batchRuns)), loopMs: round(median(loopRuns)), overheadMsPerItem: round(median(perItem), 4) });
     }
-    const first = sizes[0]?.overheadMsPerItem ?? 0;
-    const last = sizes.at(-1)?.overheadMsPerItem ?? 0;
-    return { parallel: PARALLEL, sizes, growth: round(last / first, 2) };
+    const smallest = sizes[0];
+    const largest = sizes.at(-1);
+    if (!smallest || !largest) throw new Error("no list measured");
+    if (smallest.overheadMsPerItem > 0 && largest.overheadMsPerItem > 0) {
+      return { parallel: PARALLEL, sizes, growth: round(largest.overheadMsPerItem / smallest.overheadMsPerItem, 2), growthOf: "overhead" };
+    }
+    return { parallel: PARALLEL, sizes, growth: round(largest.batchMs / largest.items / (smallest.batchMs / smallest.items), 2), growthOf: "batch time per item" };
   } finally {
     await nodeRed.stop();
     await recorder.close();
