@@ -307,7 +307,8 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| watch node: requests per poll, 1,000 profiles of which 300 run | ${watch.callsPerPoll} |`,
       `| watch node: 1,000 phones powered on and off, messages / chains broken | ${watch.phoneMessages} / ${watch.phoneChainsBroken} |`,
     ],
-  },  batch: {
+  },
+  batch: {
     label: "batch node",
     rows: (batch) =>
       batch.sizes.map(

@@ -6,7 +6,14 @@ import { BatchStore, type ContextLike } from "../../src/nodes/lib/batch/store";
 function countingContext(): { context: ContextLike; writes: Map<string, { count: number; largest: number }> } {
   const values = new Map<string, unknown>();
   const writes = new Map<string, { count: number; largest: number }>();
-  const sizeOf = (value: unknown): number => (Array.isArray(value) ? value.length : typeof value === "string" ? value.length : typeof (value as { checkpoint?: string })?.checkpoint === "string" ? ((value as { checkpoint: string }).checkpoint.length) : 1);
+  const sizeOf = (value: unknown): number =>
+    Array.isArray(value)
+      ? value.length
+      : typeof value === "string"
+        ? value.length
+        : typeof (value as { checkpoint?: string })?.checkpoint === "string"
+          ? (value as { checkpoint: string }).checkpoint.length
+          : 1;
   return {
     writes,
     context: {

@@ -102,11 +102,19 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
   it("failures through a Catch are counted and listed, retried after the first pass; a dropped item times out", async () => {
     const p = "fail";
     const ids = profileIds().slice(0, 3);
-    await deploy([config(), ...batchFlow(recorder.url, { prefix: p, batch: { parallel: "2", retries: "1", itemTimeout: "0.5" }, first: `${p}-drop`, work: (ids) => [
-      // "lost" goes nowhere: its message is dropped, as a flow with a missing wire drops it.
-      { id: `${p}-drop`, type: "function", z: ids.z, func: "return msg.topic === 'lost' ? null : msg;", outputs: 1, noerr: 0, initialize: "", finalize: "", libs: [], wires: [[`${p}-start`]] },
-      ...startCloseWork(p)(ids),
-    ] })]);
+    await deploy([
+      config(),
+      ...batchFlow(recorder.url, {
+        prefix: p,
+        batch: { parallel: "2", retries: "1", itemTimeout: "0.5" },
+        first: `${p}-drop`,
+        work: (ids) => [
+          // "lost" goes nowhere: its message is dropped, as a flow with a missing wire drops it.
+          { id: `${p}-drop`, type: "function", z: ids.z, func: "return msg.topic === 'lost' ? null : msg;", outputs: 1, noerr: 0, initialize: "", finalize: "", libs: [], wires: [[`${p}-start`]] },
+          ...startCloseWork(p)(ids),
+        ],
+      }),
+    ]);
     // "999" is no profile: its start fails, reaches the Catch, comes back with msg.error.
     await sendIn(running(), p, { payload: [ids[0], "999", ids[1], "lost", ids[2]] });
     const [summary] = await waitForDone(p);
@@ -198,7 +206,11 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.ok(keptSummary);
     assert.deepEqual({ done: keptSummary.done, interrupted: keptSummary.interrupted }, { done: 4, interrupted: 2 });
     assertAddsUp(keptSummary);
-    assert.deepEqual(report(kept).out.sort(), items.map((item) => `${item}#1`), "each item out once: r3 and r4 not again");
+    assert.deepEqual(
+      report(kept).out.sort(),
+      items.map((item) => `${item}#1`),
+      "each item out once: r3 and r4 not again",
+    );
 
     const [againSummary] = doneOf(report(again));
     assert.ok(againSummary);

@@ -218,7 +218,12 @@ describe("nodes: every operation node", () => {
 
   /** The case's node gets one message that carries upstream properties. */
   function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<Outcome> {
-    return sendTo(emulator(), { type: testCase.type, ...testCase.props }, { payload, res: { upstream: true }, topic: "kept", morelogin: { ...CARRIED, api: "earlier", requestId: "earlier" } }, { config, credentials });
+    return sendTo(
+      emulator(),
+      { type: testCase.type, ...testCase.props },
+      { payload, res: { upstream: true }, topic: "kept", morelogin: { ...CARRIED, api: "earlier", requestId: "earlier" } },
+      { config, credentials },
+    );
   }
 
   for (const testCase of CASES) {

@@ -376,10 +376,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         const messages = await waitForSummary(from);
 
         const [summary] = valuesOf(messages, "summary");
-        assert.match(
-          String(summary),
-          new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.id} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`),
-        );
+        assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.id} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`));
         assert.equal(valuesOf(messages, "each visit").length, profiles.length);
         assert.equal(valuesOf(messages, "error").length, 2, "the status failure and the close failure, once each");
         assert.deepEqual(emulator.running(), []);

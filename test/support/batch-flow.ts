@@ -99,7 +99,19 @@ export function doneOf(report: Reported): BatchPayload[] {
 }
 
 const post = (id: string, z: string, url: string): FlowNode => ({ id, type: "http request", z, method: "POST", ret: "txt", paytoqs: "ignore", url, wires: [[]] });
-const fn = (id: string, z: string, func: string, wires: string[][], extra: Record<string, unknown> = {}): FlowNode => ({ id, type: "function", z, func, outputs: wires.length, noerr: 0, initialize: "", finalize: "", libs: [], wires, ...extra });
+const fn = (id: string, z: string, func: string, wires: string[][], extra: Record<string, unknown> = {}): FlowNode => ({
+  id,
+  type: "function",
+  z,
+  func,
+  outputs: wires.length,
+  noerr: 0,
+  initialize: "",
+  finalize: "",
+  libs: [],
+  wires,
+  ...extra,
+});
 
 export interface BatchFlowOptions {
   prefix: string;
@@ -148,8 +160,7 @@ export function batchFlow(recorderUrl: string, options: BatchFlowOptions): FlowN
     fn(`${p}-error-json`, z, "return { payload: JSON.stringify(msg.error.message) };", [[`${p}-post-error`]]),
     post(`${p}-post-error`, z, `${recorderUrl}/${p}/error`),
     // Items held until released: in the function's context, emptied when it starts (a restart ends them).
-    fn(`${p}-hold`, z, "const held = flow.get('held', 'memoryOnly') || []; held.push(msg); flow.set('held', held, 'memoryOnly'); return null;", [[back]], {
-    }),
+    fn(`${p}-hold`, z, "const held = flow.get('held', 'memoryOnly') || []; held.push(msg); flow.set('held', held, 'memoryOnly'); return null;", [[back]], {}),
     { id: `${p}-release`, type: "http in", z, url: `/${p}/release`, method: "post", upload: false, wires: [[`${p}-release-ok`, `${p}-free`]] },
     { id: `${p}-release-ok`, type: "http response", z, statusCode: "200", headers: {}, wires: [] },
     fn(
