@@ -11,6 +11,7 @@ import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
 import type { StartupResult } from "./startup";
 import { watchRatios, type WatchResult } from "./watch";
+import type { BatchResult } from "./batch";
 
 export interface Ratio {
   name: string;
@@ -48,6 +49,7 @@ export interface Figures {
   browser: BrowserResult;
   capacity: CapacityResult;
   watch: WatchResult;
+  batch: BatchResult;
 }
 
 export type Phase = keyof Figures;
@@ -192,6 +194,27 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       ),
     ),
   watch: (watch) => watchRatios(watch),
+  batch: (batch) => {
+    const largest = batch.sizes.at(-1);
+    const smallest = batch.sizes[0];
+    if (!largest || !smallest) throw new Error("the batch phase measured no list");
+    return [
+      atMost(
+        "batch_overhead_ms_per_item",
+        largest.overheadMsPerItem,
+        2,
+        `${largest.items} no-op items at parallel ${batch.parallel} through the batch node (localfilesystem context store) minus the same through a plain loop, ms per item, median of ${largest.rounds} rounds`,
+      ),
+      atMost(
+        "batch_overhead_growth",
+        batch.growth,
+        1.5,
+        batch.growthOf === "overhead"
+          ? `that per-item overhead at ${largest.items} items ÷ at ${smallest.items}: the cost of an item does not grow with the list`
+          : `the batch's time per item at ${largest.items} items ÷ at ${smallest.items} (its overhead over the plain loop is at or below zero at one size, so a ratio of overheads says nothing): the cost of an item does not grow with the list`,
+      ),
+    ];
+  },
 };
 
 /**
@@ -208,6 +231,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
+  batch: ["batch_overhead_ms_per_item", "batch_overhead_growth"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -286,6 +310,15 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| watch node: 1,000 phones powered on and off, messages / chains broken | ${watch.phoneMessages} / ${watch.phoneChainsBroken} |`,
     ],
   },
+  batch: {
+    label: "batch node",
+    rows: (batch) =>
+      batch.sizes.map(
+        (size) =>
+          `| batch node: ${size.items} no-op items at parallel ${batch.parallel}, batch / plain loop (median of ${size.rounds}) | ${size.batchMs} ms / ${size.loopMs} ms, ${size.overheadMsPerItem} ms per item over the loop |`,
+      ),
+  },
+
   startup: {
     label: "Node-RED start",
     rows: (startup) => [
@@ -344,6 +377,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
     ...otherRows("watch", figures.watch),
+    ...otherRows("batch", figures.batch),
     "",
     ...parsingRows(figures.exactJson),
     "",

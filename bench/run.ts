@@ -6,6 +6,7 @@
  */
 import { availableParallelism } from "node:os";
 import { allPages } from "./all-pages";
+import { batchPhase } from "./batch";
 import { browserSteps } from "./browser";
 import { capacity } from "./capacity";
 import { coldStart } from "./cold-start";
@@ -46,8 +47,19 @@ const say = (text: string): void => console.error(`[bench ${round((performance.n
 /** What has been measured so far: the deadline writes it too. */
 const measuredSoFar: Partial<RunFigures> = {};
 const failed: string[] = [];
+/** `npm run bench -- batch watch`: only the phases named (see PHASES in report.ts); none named = all. */
+const selected = process.argv.slice(2);
+const unknownPhases = selected.filter((name) => !(PHASES as string[]).includes(name));
+if (unknownPhases.length > 0) {
+  console.error(`bench: no phase named ${unknownPhases.join(", ")}; the phases are ${PHASES.join(", ")}`);
+  process.exit(2);
+}
 
 async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRun<P>): Promise<void> {
+  if (selected.length > 0 && !selected.includes(phase)) {
+    measuredSoFar[phase] = { notMeasured: "not selected in this run" };
+    return;
+  }
   if (missing) {
     say(`${title}: skipped, ${missing}`);
     measuredSoFar[phase] = { notMeasured: `skipped: ${missing}` };
@@ -101,6 +113,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "rateLimited", title: "7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)", run: () => rateLimited() });
   await runPhase({ phase: "capacity", title: "10: 200 profiles through start, wait, a 1 s step and close with maxProfiles 5", run: () => capacity() });
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
+  await runPhase({ phase: "batch", title: "12: the batch node, 1,000 and 10,000 no-op items at parallel 50 against a plain loop (localfilesystem)", run: () => batchPhase() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
   // Node-RED start-up is a whole process of its own: give it every core.

@@ -1,5 +1,6 @@
 import type { Node, NodeAPI } from "node-red";
 import { messageOf } from "../client";
+import { startsWaitingFor } from "./lib/flows-started";
 import { createTranslator } from "./lib/i18n";
 import { findClient, plainError } from "./lib/operation-node";
 import type { OperationNodeDef } from "./lib/types";
@@ -13,26 +14,6 @@ const STATUS_KEYS: WatchStatusKeys = {
   phones: "morelogin.status.watchPhones",
   runs: "morelogin.status.watchRuns",
 };
-
-/**
- * Watches wait for their flows to have started before they poll or report a bad setting: a Catch
- * node created after the watch would miss an error reported during the deploy. One listener per
- * runtime, however often the node set is loaded.
- */
-const waitingByRuntime = new WeakMap<object, Set<() => void>>();
-
-function startsWaitingFor(RED: NodeAPI): Set<() => void> {
-  const known = waitingByRuntime.get(RED.events);
-  if (known) return known;
-  const waiting = new Set<() => void>();
-  waitingByRuntime.set(RED.events, waiting);
-  RED.events.on("flows:started", () => {
-    const starts = [...waiting];
-    waiting.clear();
-    for (const start of starts) start();
-  });
-  return waiting;
-}
 
 /** A trigger node: no input; one message per change of the profiles, phones or runs it watches. */
 export = (RED: NodeAPI): void => {

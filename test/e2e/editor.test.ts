@@ -17,7 +17,7 @@ import {
   type EditorSession,
 } from "./editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
-import { BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
+import { BATCH_TYPE, BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
 import { pollUntil } from "../support/settle";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
@@ -56,7 +56,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await category.waitFor({ state: "visible" });
     assert.match(await category.locator(".red-ui-palette-header").innerText(), /MoreLogin/i);
     const shown = await category.locator(".red-ui-palette-node:visible").evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-palette-type")));
-    assert.deepEqual([...shown].sort(), [...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE].sort());
+    assert.deepEqual([...shown].sort(), [...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE, BATCH_TYPE].sort());
     const labels = await category.locator(".red-ui-palette-node:visible .red-ui-palette-label").allInnerTexts();
     assert.ok(labels.includes("start profile") && labels.includes("list profiles"), labels.join(", "));
     const box = await category.boundingBox();

@@ -26,6 +26,9 @@ const LIST = { pageNo: "1", pageNoType: "num", pageSize: "100", pageSizeType: "n
 const page = <T>(items: T[]) => ({ total: String(items.length), current: "1", pages: items.length ? "1" : "0", dataList: items });
 const typeError = (field: string) => ({ payload: () => ({ [field]: 42 }), text: /\(code 99001\)/ });
 
+/** What a batch node (and a flow) put in msg.morelogin before the node under test. */
+const CARRIED = { batch: { id: "b1", item: "p1", index: 0, total: 1, attempt: 1 }, note: "kept" };
+
 const CASES: Case[] = [
   {
     type: "morelogin-list-profiles",
@@ -215,7 +218,12 @@ describe("nodes: every operation node", () => {
 
   /** The case's node gets one message that carries upstream properties. */
   function send(testCase: Case, payload: unknown, config: Record<string, unknown> = {}, credentials: Record<string, string> = {}): Promise<Outcome> {
-    return sendTo(emulator(), { type: testCase.type, ...testCase.props }, { payload, res: { upstream: true }, topic: "kept" }, { config, credentials });
+    return sendTo(
+      emulator(),
+      { type: testCase.type, ...testCase.props },
+      { payload, res: { upstream: true }, topic: "kept", morelogin: { ...CARRIED, api: "earlier", requestId: "earlier" } },
+      { config, credentials },
+    );
   }
 
   for (const testCase of CASES) {
@@ -229,7 +237,10 @@ describe("nodes: every operation node", () => {
         assertContains(out[0]?.payload, testCase.expected(emulator()));
         assert.deepEqual(out[0]?.res, { upstream: true });
         assert.equal(out[0]?.topic, testCase.topic?.(emulator()) ?? "kept", "msg.topic");
-        assert.equal((out[0]?.morelogin as { api: string } | undefined)?.api, testCase.api);
+        const info = out[0]?.morelogin as Record<string, unknown> | undefined;
+        assert.equal(info?.api, testCase.api);
+        assert.notEqual(info?.requestId, "earlier", "the call's own fields are this call's");
+        assert.deepEqual({ batch: info?.batch, note: info?.note }, CARRIED, "msg.morelogin.batch and the flow's own fields travel on");
         const statuses = statusCalls(node);
         assert.equal(statuses[0]?.fill, "blue");
         assert.equal(statuses.at(-1)?.fill, "green");

@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declaration";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
-import { BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
+import { BATCH_TYPE, BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
 
 /**
  * Every language in nodes/locales has what en-US has, and nothing else: the same catalogs with the same
@@ -231,6 +231,16 @@ function keysUsedBy(type: string): Set<string> {
     // Its dialog is written by hand: the texts it names, and the palette and output labels it registers.
     for (const name of ["paletteLabel", "outputLabel"]) keys.add(`${type}.${name}`);
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
+  } else if (type === BATCH_TYPE) {
+    // Its dialog and editor script are written by hand (the labels it registers are in the script); its runtime texts are in src/nodes/lib/batch.
+    for (const name of ["paletteLabel", "inputLabel"]) keys.add(`${type}.${name}`);
+    const dialog = readRoot("nodes", `${type}.html`);
+    for (const key of keysInSource(dialog, type, `nodes/${type}.html`)) keys.add(key);
+    for (const key of captures(dialog, /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
+    const batchLib = join(lib, "batch");
+    for (const file of readdirSync(join(ROOT, batchLib)).filter((name) => name.endsWith(".ts"))) {
+      for (const key of keysInSource(readRoot(batchLib, file), type, `${batchLib}/${file}`)) keys.add(key);
+    }
   } else {
     // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);

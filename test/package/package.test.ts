@@ -300,7 +300,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       const [summary] = valuesOf(messages, "summary");
       const match = new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: (.+) \\(start profile failed: .+\\)$`).exec(String(summary));
       assert.ok(match, `the summary names the one failure: ${String(summary)}`);
-      const failed = profiles.find((profile) => profile.envName === match[1]);
+      const failed = profiles.find((profile) => profile.id === match[1]);
       assert.ok(failed, "the failed profile is one of the emulator's");
       assert.equal(valuesOf(messages, "each visit").length, profiles.length);
       assert.equal(valuesOf(messages, "error").length, 1);
@@ -331,7 +331,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         const messages = await run(example("06"), "summary", { errors: true });
 
         const [summary] = valuesOf(messages, "summary");
-        assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+\\)$`));
+        assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.id} \\(profile status failed: .+\\)$`));
         assert.equal(valuesOf(messages, "each visit").length, profiles.length);
         assert.equal(valuesOf(messages, "error").length, 1);
         // The Catch path closed the failed profile before the next one started, and none is left open.
@@ -376,10 +376,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         const messages = await waitForSummary(from);
 
         const [summary] = valuesOf(messages, "summary");
-        assert.match(
-          String(summary),
-          new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.envName} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`),
-        );
+        assert.match(String(summary), new RegExp(`^${profiles.length - 1} profiles visited, 1 failed: ${first.id} \\(profile status failed: .+; closing it failed too: close profile failed: .+\\)$`));
         assert.equal(valuesOf(messages, "each visit").length, profiles.length);
         assert.equal(valuesOf(messages, "error").length, 2, "the status failure and the close failure, once each");
         assert.deepEqual(emulator.running(), []);

@@ -24,4 +24,7 @@ export const BROWSER_TYPE = "morelogin-browser";
 /** No input: it polls MoreLogin and sends a message per change (its dialog is written by hand). */
 export const WATCH_TYPE = "morelogin-watch";
 
-export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE];
+/** Needs no config node: it works through a list a few items at a time (its dialog is written by hand). */
+export const BATCH_TYPE = "morelogin-batch";
+
+export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE, BATCH_TYPE];

@@ -9,19 +9,22 @@ export function outputMode(value: unknown): OutputMode {
 
 /**
  * The incoming message goes on with the result as its payload, so upstream properties survive, and
- * the started profile it carries (`msg.morelogin.profile`, and the browser node's tab `msg.morelogin.page`)
- * travels on unless `info` names another.
+ * so does what `msg.morelogin` carries (the started profile, the browser node's tab, a batch's
+ * `batch`, fields a flow put there) unless `info` sets it.
  */
 export function single(msg: MoreLoginMessage, payload: unknown, info: MoreLoginMessageInfo): NodeMessage[] {
   msg.payload = payload;
-  msg.morelogin = withProfile(info, msg.morelogin);
+  msg.morelogin = carried(info, msg.morelogin);
   return [msg];
 }
 
-function withProfile(info: MoreLoginMessageInfo, previous: MoreLoginMessageInfo | undefined): MoreLoginMessageInfo {
-  const profile = info.profile ?? previous?.profile;
-  const page = info.page ?? previous?.page;
-  return { ...info, ...(profile === undefined ? {} : { profile }), ...(page === undefined ? {} : { page }) };
+/**
+ * `info` over what the message already carried. The fields that describe a call (which API and path,
+ * its request ID, pages, truncation, error) are this call's alone: an earlier call's are not kept.
+ */
+function carried(info: MoreLoginMessageInfo, previous: MoreLoginMessageInfo | undefined): MoreLoginMessageInfo {
+  const { api: _api, path: _path, requestId: _requestId, pages: _pages, truncated: _truncated, error: _error, ...kept } = previous ?? {};
+  return { ...kept, ...info };
 }
 
 /**
@@ -37,7 +40,7 @@ export function split(RED: NodeAPI, msg: MoreLoginMessage, items: readonly unkno
     const copy = RED.util.cloneMessage(msg) as MoreLoginMessage;
     copy.payload = item;
     copy.parts = { id, type: "array", index, count, len: 1, ...(outer ? { parts: outer } : {}) } as NodeMessage["parts"];
-    copy.morelogin = withProfile({ ...info }, copy.morelogin);
+    copy.morelogin = carried({ ...info }, copy.morelogin);
     return copy;
   });
 }

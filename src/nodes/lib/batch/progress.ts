@@ -1,0 +1,47 @@
+import type { Translate } from "../i18n";
+import type { LedgerCounts } from "./ledger";
+import type { BatchFailure } from "./store";
+
+/** What output 2 carries in `msg.payload`, for `progress` and `done`. */
+export interface BatchProgress extends LedgerCounts {
+  id: string;
+  total: number;
+  startedAt: string;
+  endedAt: string | null;
+  etaMs: number | null;
+  perMinute: number;
+  failures: BatchFailure[];
+}
+
+export interface BatchStatus {
+  fill: "blue" | "yellow" | "green" | "red";
+  shape: "dot" | "ring";
+  text: string;
+}
+
+const NUMBER = new Intl.NumberFormat("en-US");
+
+/** "1,234 of 5,000 · 3 failed · ETA 2 h 10 min", in the runtime's language. */
+export function statusOf(progress: BatchProgress, paused: boolean, t: Translate): BatchStatus {
+  const ended = progress.done + progress.failed + progress.timedOut + progress.interrupted + progress.cancelled;
+  const failed = progress.failed + progress.timedOut;
+  const parts = [t("morelogin-batch.status.of", { ended: NUMBER.format(ended), total: NUMBER.format(progress.total) })];
+  if (failed > 0) parts.push(t("morelogin-batch.status.failed", { count: NUMBER.format(failed) }));
+  const finished = progress.endedAt !== null;
+  if (finished) {
+    if (progress.cancelled > 0) parts.push(t("morelogin-batch.status.cancelled"));
+    return { fill: failed > 0 ? "red" : "green", shape: failed > 0 ? "ring" : "dot", text: parts.join(" · ") };
+  }
+  if (paused) return { fill: "yellow", shape: "dot", text: [t("morelogin-batch.status.paused"), ...parts].join(" · ") };
+  if (progress.etaMs !== null && progress.etaMs > 0) parts.push(t("morelogin-batch.status.eta", { time: durationText(progress.etaMs, t) }));
+  return { fill: "blue", shape: "dot", text: parts.join(" · ") };
+}
+
+/** "45 s", "12 min", "2 h 10 min" (and the same in Chinese). */
+export function durationText(ms: number, t: Translate): string {
+  const seconds = Math.max(1, Math.round(ms / 1000));
+  if (seconds < 60) return t("morelogin-batch.duration.seconds", { s: seconds });
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return t("morelogin-batch.duration.minutes", { m: minutes });
+  return t("morelogin-batch.duration.hours", { h: NUMBER.format(Math.floor(minutes / 60)), m: minutes % 60 });
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { deployAndStart, freePort, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
+import { CHROMIUM } from "../support/chromium";
+import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
+
+const RESULTS = join(__dirname, "..", "..", "test-results");
+const PAGE_PATH = "/dashboard/batch";
+
+describe("dashboard: example 16's batch page, in chromium", function () {
+  this.timeout(180_000);
+  let work: string;
+  let emulator: Emulator;
+  let nodeRed: RunningNodeRed;
+  let browser: Browser | undefined;
+  let page: Page;
+  let flow: FlowNode[];
+  const errors: string[] = [];
+
+  before(async function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the batch page was not opened`);
+      this.skip();
+    }
+    work = batchUserDir("morelogin-batch-dashboard-", { dashboard: true });
+    // 20 profiles two at a time, 2 s each: a run of about 20 s, long enough to press Pause in the middle.
+    emulator = await startEmulator({ profiles: 20 });
+    nodeRed = await startWithFileContext(work, await freePort());
+    flow = batchDashboardFlow(emulator);
+    await deployAndStart(nodeRed, flow);
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
+    page.setDefaultTimeout(60_000);
+    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+    await page.goto(`${nodeRed.url}${PAGE_PATH}`);
+    await button("Pause").waitFor();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && page) {
+      await page.screenshot({ path: join(RESULTS, `failed-batch-dashboard-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await browser?.close();
+    await nodeRed?.stop();
+    await emulator?.close();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const widget = (name: string): Locator => {
+    const node = flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
+    assert.ok(node, `the example has a widget named ${name}`);
+    return page.locator(`#nrdb-ui-widget-${node.id}`);
+  };
+  const button = (label: string): Locator => widget(label).locator("button");
+  const percent = async (): Promise<number> => Number(await widget("Progress").locator('[role="progressbar"]').getAttribute("aria-valuenow"));
+  const runText = (): Promise<string> => widget("Where the run is").innerText();
+  const starts = (): number => emulator.requestLog.filter((request) => request.path === "/api/env/start").length;
+
+  async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
+    const deadline = Date.now() + 60_000;
+    while (!(await condition())) {
+      if (Date.now() > deadline) assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}")`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it("the bar moves as profiles end, Pause stops new ones, Resume carries on, Cancel ends the run; failures show in the table", async () => {
+    // The first start gets HTTP 503 (a start is never sent twice): one failure for the table.
+    emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
+    const inject = flow.find((node) => node.type === "inject");
+    assert.ok(inject);
+    assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+
+    await until(async () => (await percent()) > 0, "the bar moving");
+    await button("Pause").click();
+    // Those out come back and are counted; nothing new goes out while some still wait.
+    await until(async () => /paused · 0 running, [1-9]\d* waiting/.test(await runText()), "the page saying paused, none running, some waiting");
+    const text = await runText();
+    const ended = Number(/(\d+) of 20 ·/.exec(text)?.[1]);
+    assert.ok(ended > 0 && ended < 20, text);
+    assert.equal(starts(), ended, "every profile sent out was started once, and none after the pause");
+    const pausedAt = await percent();
+    assert.equal(pausedAt, Math.round((ended / 20) * 100));
+
+    await button("Resume").click();
+    await until(async () => (await percent()) > pausedAt, "the bar moving again after Resume");
+    await button("Cancel").click();
+    await until(async () => /· cancelled ·/.test(await runText()), "the page saying cancelled");
+    assert.match(await runText(), /\b20 of 20 · 1 failed · cancelled · 0 running, 0 waiting$/);
+    assert.equal(await percent(), 100);
+    const rows = widget("Failures").locator("tbody tr");
+    await rows.first().waitFor();
+    assert.equal(await rows.count(), 1);
+    assert.match(await rows.first().innerText(), /start profile failed/);
+    // The chart got its points: at least one line was drawn.
+    assert.ok((await widget("Rate").locator("canvas").count()) > 0, "the rate chart is drawn");
+    assert.deepEqual(emulator.running(), [], "every profile started was closed");
+    assert.deepEqual(errors, []);
+  });
+});

@@ -1,0 +1,44 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { statusOf, type BatchProgress } from "../../src/nodes/lib/batch/progress";
+
+/** The built catalog of one language, with Node-RED's __name__ placeholders filled in. */
+function translator(lang: string): (key: string, values?: Record<string, unknown>) => string {
+  const catalog = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", lang, "morelogin-batch.json"), "utf8")) as unknown;
+  return (key, values) => {
+    const template = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), catalog);
+    assert.equal(typeof template, "string", `${lang} has ${key}`);
+    return (template as string).replace(/__(\w+)__/g, (_, name: string) => String(values?.[name]));
+  };
+}
+
+const RUNNING: BatchProgress = {
+  id: "b",
+  total: 5000,
+  done: 1231,
+  failed: 2,
+  timedOut: 1,
+  interrupted: 0,
+  cancelled: 0,
+  running: 5,
+  waiting: 3761,
+  startedAt: "2026-11-25T00:00:00.000Z",
+  endedAt: null,
+  etaMs: (2 * 60 + 10) * 60_000,
+  perMinute: 29,
+  failures: [],
+};
+
+describe("nodes: morelogin-batch status text", () => {
+  it("reads '1,234 of 5,000 · 3 failed · ETA 2 h 10 min' in English and the same in Chinese", () => {
+    assert.deepEqual(statusOf(RUNNING, false, translator("en-US")), { fill: "blue", shape: "dot", text: "1,234 of 5,000 · 3 failed · ETA 2 h 10 min" });
+    assert.deepEqual(statusOf(RUNNING, false, translator("zh-CN")), { fill: "blue", shape: "dot", text: "已完成 1,234 / 5,000 · 3 个失败 · 预计剩余 2 小时 10 分钟" });
+    assert.deepEqual(statusOf({ ...RUNNING, etaMs: 45_000 }, false, translator("en-US")).text, "1,234 of 5,000 · 3 failed · ETA 45 s");
+    assert.deepEqual(statusOf({ ...RUNNING, failed: 0, timedOut: 0, done: 1234, etaMs: 12 * 60_000 }, false, translator("zh-CN")).text, "已完成 1,234 / 5,000 · 预计剩余 12 分钟");
+    assert.deepEqual(statusOf(RUNNING, true, translator("en-US")), { fill: "yellow", shape: "dot", text: "paused · 1,234 of 5,000 · 3 failed" });
+    const ended = { ...RUNNING, done: 4997, running: 0, waiting: 0, etaMs: 0, endedAt: "2026-11-25T03:00:00.000Z" };
+    assert.deepEqual(statusOf(ended, false, translator("en-US")), { fill: "red", shape: "ring", text: "5,000 of 5,000 · 3 failed" });
+    assert.deepEqual(statusOf({ ...ended, done: 5000, failed: 0, timedOut: 0 }, false, translator("zh-CN")), { fill: "green", shape: "dot", text: "已完成 5,000 / 5,000" });
+  });
+});
