@@ -54,6 +54,11 @@ export class Capacities {
   }
 }
 
+/** The profile or phone a start, close or power call acted on: the reply's own ID when it names one. */
+export function targetOf(role: CapacityRole, json: string | undefined, data: unknown): string {
+  return (role.effect === "take" ? startedId(role.kind, data) : undefined) ?? keyOf(role.kind, json);
+}
+
 /** The ID a call names: what the running set is keyed by. */
 function keyOf(kind: CapacityKind, json: string | undefined): string {
   let body: Record<string, unknown> = {};
