@@ -61,3 +61,43 @@ function idsIn(json: string | undefined, field: string): string[] {
     return [];
   }
 }
+
+/** What closeOnStop did: how many it closed (powered off), and the failures, for one warning. */
+export interface ClosedOnStop {
+  closed: number;
+  failed: unknown[];
+}
+
+/**
+ * closeOnStop: closes every profile and powers off every phone the client started that still runs
+ * (one shared read for the profiles, `cloudPhoneInfo` per phone), then forgets them all.
+ */
+export async function closeEverything(client: MoreLoginClient): Promise<ClosedOnStop> {
+  const held = client.leases.entries();
+  const outcome: ClosedOnStop = { closed: 0, failed: [] };
+  const profiles = held.filter((record) => record.kind === "profiles");
+  const phones = held.filter((record) => record.kind === "phones");
+  const closes: Array<Promise<unknown>> = [];
+  if (profiles.length > 0) {
+    try {
+      const running = (await client.runningProfiles.read()).ids;
+      for (const record of profiles) if (running.has(record.id)) closes.push(client.call("closeProfile", { envId: record.id }));
+    } catch (error) {
+      outcome.failed.push(error);
+    }
+  }
+  for (const record of phones) {
+    closes.push(
+      client.call("cloudPhoneInfo", { id: record.id }, { api: record.api }).then(({ data }): Promise<unknown> | string => {
+        if (!PHONE_POWERED_STATUSES.has(Number(data.envStatus))) return "not running";
+        return client.call("powerOffCloudPhone", { id: record.id }, { api: record.api });
+      }),
+    );
+  }
+  for (const result of await Promise.allSettled(closes)) {
+    if (result.status === "rejected") outcome.failed.push(result.reason);
+    else if (result.value !== "not running") outcome.closed++;
+  }
+  await client.leases.clear();
+  return outcome;
+}
