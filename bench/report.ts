@@ -5,6 +5,7 @@ import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
 import type { ColdStartResult } from "./cold-start";
+import type { LeaseResult } from "./lease";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
@@ -48,6 +49,7 @@ export interface Figures {
   browser: BrowserResult;
   capacity: CapacityResult;
   watch: WatchResult;
+  lease: LeaseResult;
 }
 
 export type Phase = keyof Figures;
@@ -190,6 +192,18 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       ),
     ),
   watch: (watch) => watchRatios(watch),
+  lease: (lease) => [
+    {
+      ...atMost(
+        "lease_close_lag_p99_ms",
+        lease.p99Ms,
+        2000,
+        `ms from a lease's end (msg.morelogin.profile.leaseUntil) to its close arriving at the API, p99 over ${lease.leases} profiles started with 2-4 s leases and never closed; every one closed once, none before its end`,
+      ),
+      target: "<= 2000, all closed once, none early",
+      pass: lease.p99Ms <= 2000 && lease.closed === lease.leases && lease.duplicates === 0 && lease.earliestMs >= 0,
+    },
+  ],
 };
 
 /**
@@ -206,6 +220,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
+  lease: ["lease_close_lag_p99_ms"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -284,6 +299,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| watch node: 1,000 phones powered on and off, messages / chains broken | ${watch.phoneMessages} / ${watch.phoneChainsBroken} |`,
     ],
   },
+  lease: {
+    label: "leases",
+    rows: (lease) => [
+      `| leases: ${lease.leases} profiles never closed, ms from lease end to close at the API (median / p99 / earliest) | ${lease.medianMs} / ${lease.p99Ms} / ${lease.earliestMs}; ${lease.closed} closed, ${lease.duplicates} closed twice |`,
+    ],
+  },
   startup: {
     label: "Node-RED start",
     rows: (startup) => [
@@ -342,6 +363,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
     ...otherRows("watch", figures.watch),
+    ...otherRows("lease", figures.lease),
     "",
     ...parsingRows(figures.exactJson),
     "",

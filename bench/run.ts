@@ -9,6 +9,7 @@ import { allPages } from "./all-pages";
 import { browserSteps } from "./browser";
 import { capacity } from "./capacity";
 import { coldStart } from "./cold-start";
+import { leasePhase } from "./lease";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
 import { exactJson } from "./exact-json";
@@ -47,7 +48,22 @@ const say = (text: string): void => console.error(`[bench ${round((performance.n
 const measuredSoFar: Partial<RunFigures> = {};
 const failed: string[] = [];
 
+/**
+ * `npm run bench -- lease watch` (or BENCH_PHASES="lease watch") runs only the phases named; the others
+ * are listed as not selected. No names: every phase.
+ */
+const selected = new Set(
+  (process.argv.slice(2).length > 0 ? process.argv.slice(2) : (process.env.BENCH_PHASES ?? "").split(/[\s,]+/)).filter((name) => name !== ""),
+);
+for (const name of selected) {
+  if (!PHASES.includes(name as Phase)) throw new Error(`bench: no phase "${name}"; the phases are ${PHASES.join(", ")}`);
+}
+
 async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRun<P>): Promise<void> {
+  if (selected.size > 0 && !selected.has(phase)) {
+    measuredSoFar[phase] = { notMeasured: "not selected" };
+    return;
+  }
   if (missing) {
     say(`${title}: skipped, ${missing}`);
     measuredSoFar[phase] = { notMeasured: `skipped: ${missing}` };
@@ -64,7 +80,7 @@ async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRu
 }
 
 /** Writes bench/results.json and prints the tables; phases not reached are listed as not measured, for `why`. */
-function report(why: string): string {
+function report(why: string): string | undefined {
   const figures = Object.fromEntries(PHASES.map((phase) => [phase, measuredSoFar[phase] ?? { notMeasured: why }])) as RunFigures;
   const list = ratios(figures);
   const meta = { date: new Date().toISOString(), node: process.version, cores: availableParallelism(), pinned: PINNED, seconds: round((performance.now() - began) / 1000, 1) };
@@ -101,6 +117,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "rateLimited", title: "7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)", run: () => rateLimited() });
   await runPhase({ phase: "capacity", title: "10: 200 profiles through start, wait, a 1 s step and close with maxProfiles 5", run: () => capacity() });
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
+  await runPhase({ phase: "lease", title: "12: 50 profiles started with 2-4 s leases and never closed: lease end to close at the API", run: () => leasePhase() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
   // Node-RED start-up is a whole process of its own: give it every core.
@@ -109,7 +126,7 @@ async function main(): Promise<void> {
 
   const file = report("not run");
   if (failed.length) {
-    console.error(`bench: phase(s) ${failed.join(", ")} failed; every other figure is in ${file}`);
+    console.error(`bench: phase(s) ${failed.join(", ")} failed; every other figure is in ${file ?? "the table above"}`);
     process.exitCode = 1;
   }
 }
