@@ -14,7 +14,10 @@ export interface RunningProfilesAnswer {
 }
 
 export interface RunningProfilesRequest {
-  /** An answer whose read began at or after this time may be given (default: only a read not yet answered). */
+  /**
+   * An answer whose read began at or after this time may be given, a finished one included. Default:
+   * the read in flight, if there is one, else a new one.
+   */
   notBefore?: number;
   /** Stops this caller's wait; the read goes on for the others. */
   signal?: AbortSignal;
@@ -46,7 +49,7 @@ export class RunningProfilesReader {
   }
 
   read(request: RunningProfilesRequest = {}): Promise<RunningProfilesAnswer> {
-    const answer = this.answerFor(request.notBefore ?? this.now());
+    const answer = request.notBefore === undefined ? (this.inFlight?.answer ?? this.startRead()) : this.answerFor(request.notBefore);
     const signal = request.signal;
     if (!signal) return answer;
     if (signal.aborted) return Promise.reject(cancellationError(signal, { api: "local", notSent: true }));
