@@ -69,7 +69,10 @@ export async function leasePhase(): Promise<LeaseResult> {
   const emulator = await startEmulatorProcess({ profiles: LEASES });
   const timer = await closeTimer(emulator.localUrl);
   try {
-    const runtime = await BenchRuntime.startWith([{ id: "config-lease", emulator: { ...emulator, localUrl: timer.url } }], [{ id: "lease-start", type: "morelogin-start-profile", server: "config-lease" }]);
+    const runtime = await BenchRuntime.startWith(
+      [{ id: "config-lease", emulator: { ...emulator, localUrl: timer.url } }],
+      [{ id: "lease-start", type: "morelogin-start-profile", server: "config-lease" }],
+    );
     try {
       const until = new Map<string, number>();
       helper.getNode("collect").on("input", (msg: NodeMessage & { morelogin?: { profile?: { envId: string; leaseUntil?: string } } }) => {

@@ -52,9 +52,7 @@ const failed: string[] = [];
  * `npm run bench -- lease watch` (or BENCH_PHASES="lease watch") runs only the phases named; the others
  * are listed as not selected. No names: every phase.
  */
-const selected = new Set(
-  (process.argv.slice(2).length > 0 ? process.argv.slice(2) : (process.env.BENCH_PHASES ?? "").split(/[\s,]+/)).filter((name) => name !== ""),
-);
+const selected = new Set((process.argv.slice(2).length > 0 ? process.argv.slice(2) : (process.env.BENCH_PHASES ?? "").split(/[\s,]+/)).filter((name) => name !== ""));
 for (const name of selected) {
   if (!PHASES.includes(name as Phase)) throw new Error(`bench: no phase "${name}"; the phases are ${PHASES.join(", ")}`);
 }

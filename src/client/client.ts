@@ -284,7 +284,7 @@ export class MoreLoginClient {
   private execute(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
     const result = this.capacities.run(call, options, () => this.limited(call, options));
     // The lease hook: a start, close, power or delete that went through is entered in the lease book.
-    return call.capacity || call.path === DELETE_PROFILES ? result.then((read) => (noteCall(this.leases, call, read.data), read)) : result;
+    return call.capacity || call.path === DELETE_PROFILES ? result.then((read) => noteCall(this.leases, call, read)) : result;
   }
 
   /** A long operation first waits for its place under `concurrency`, then goes like any call. */

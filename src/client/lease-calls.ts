@@ -41,8 +41,9 @@ export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesRea
 
 const DELETE_PROFILES_PATH = ENDPOINTS.deleteProfiles.path;
 
-/** Tells the book what a successful call did: started, closed or deleted a profile, powered a phone. */
-export function noteCall(book: LeaseBook, call: NotedCall, data: unknown): void {
+/** Tells the book what a successful call did (started, closed or deleted a profile, powered a phone); returns its result. */
+export function noteCall<R extends { data: unknown }>(book: LeaseBook, call: NotedCall, result: R): R {
+  const data = result.data;
   if (call.capacity) {
     const id = targetOf(call.capacity, call.json, data);
     if (id !== "" && !id.startsWith("#")) book.noted(call.capacity, call.api, id);
@@ -50,6 +51,7 @@ export function noteCall(book: LeaseBook, call: NotedCall, data: unknown): void 
   } else if (call.path === DELETE_PROFILES_PATH && data !== false) {
     book.deleted("profiles", idsIn(call.json, "envIds"));
   }
+  return result;
 }
 
 function idsIn(json: string | undefined, field: string): string[] {

@@ -95,7 +95,11 @@ export class LeaseBook {
       const held = this.records.get(key);
       this.records.set(key, { ...held, kind: role.kind, id, api, since: this.now() });
     } else if (role.effect === "free") this.forget(role.kind, [id]);
-    else this.forget(role.kind, [...this.records.values()].filter((record) => record.kind === role.kind).map((record) => record.id));
+    else
+      this.forget(
+        role.kind,
+        [...this.records.values()].filter((record) => record.kind === role.kind).map((record) => record.id),
+      );
     this.persist();
     this.schedule();
   }

@@ -23,7 +23,17 @@ describe("client: one shared reader of the running profiles", () => {
   const reads = (): number => stub.requests.filter((request) => request.path === DEBUG_INFO).length;
 
   it("three callers at once share one read and its answer", async () => {
-    stub.otherwise = { body: { code: 0, msg: "success", data: [{ envId: "1", debugPort: "9001" }, { envId: "2", debugPort: "9002" }], requestId: "r1" } };
+    stub.otherwise = {
+      body: {
+        code: 0,
+        msg: "success",
+        data: [
+          { envId: "1", debugPort: "9001" },
+          { envId: "2", debugPort: "9002" },
+        ],
+        requestId: "r1",
+      },
+    };
     const answers = await Promise.all([client.runningProfiles.read(), client.runningProfiles.read(), client.runningProfiles.read()]);
     assert.equal(reads(), 1);
     for (const answer of answers) assert.deepEqual([...answer.ids], ["1", "2"]);

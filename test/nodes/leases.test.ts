@@ -70,7 +70,10 @@ describe("nodes: leases close what a flow started and never closed", function ()
     await waitUntil(() => closes() >= count, `${count} close(s) reached the emulator`, WAIT_MS);
     return Date.now();
   };
-  const isRunning = (envId: string): boolean => emulator().running().some((row) => row.envId === envId);
+  const isRunning = (envId: string): boolean =>
+    emulator()
+      .running()
+      .some((row) => row.envId === envId);
 
   before((done) => {
     helper.startServer(done);
@@ -94,14 +97,20 @@ describe("nodes: leases close what a flow started and never closed", function ()
     const [started] = await out.next(1, WAIT_MS);
     const until = Date.parse(profileOf(started).leaseUntil ?? "");
     assert.ok(Number.isFinite(until), "leaseUntil is an ISO time");
-    assert.ok(statusCalls(start).some((status) => status.text === `started, port ${(started as Msg & { payload: { debugPort: string } }).payload.debugPort} · 1 leases`), "the status shows the lease it holds");
+    assert.ok(
+      statusCalls(start).some((status) => status.text === `started, port ${(started as Msg & { payload: { debugPort: string } }).payload.debugPort} · 1 leases`),
+      "the status shows the lease it holds",
+    );
     const at = await closedAt(1);
     assert.ok(at >= until, "closed after the lease, not before");
     assert.ok(at - until <= FEW_SECONDS_MS, `closed within a few seconds of the lease's end (took ${at - until} ms)`);
     assert.equal(isRunning(envId), false);
     await waitUntil(() => warnings(start).length > 0, "the start node warned", WAIT_MS);
     assert.match(warnings(start)[0] ?? "", new RegExp(`lease of 1 s on profile ${envId} ran out`));
-    assert.ok(statusCalls(start).some((status) => status.text === `lease ran out: closed ${envId} · 0 leases`), "the status counts down");
+    assert.ok(
+      statusCalls(start).some((status) => status.text === `lease ran out: closed ${envId} · 0 leases`),
+      "the status counts down",
+    );
     // Once: a further read of the running set sends nothing more.
     const reads = requests(emulator(), DEBUG_INFO);
     await call(emulator().localUrl, "/api/env/start", { body: { envId } }); // started by hand: not ours to close
