@@ -1,4 +1,4 @@
-import { CapacityLimit, type CapacityKind, type CapacityRole, type CapacityUsage, type RunningReader } from "./capacity";
+import { CapacityLimit, type CapacityKind, type CapacityRole, type CapacityUsage, type RunningRead, type RunningReader } from "./capacity";
 import type { ApiName, HttpMethod } from "./types";
 import type { WaitOptions } from "./wait-queue";
 
@@ -32,6 +32,11 @@ export class Capacities {
       profiles: new CapacityLimit(settings.maxProfiles, readers.profiles, closed, "profiles"),
       phones: new CapacityLimit(settings.maxPhones, readers.phones, closed, "phones"),
     };
+  }
+
+  /** A read of the running set someone else asked for: the cap of that kind learns from it too. */
+  observed(kind: CapacityKind, answer: RunningRead): void {
+    this.limits[kind].observed(answer);
   }
 
   usage(kind: CapacityKind): CapacityUsage {

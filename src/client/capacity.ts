@@ -193,22 +193,39 @@ export class CapacityLimit {
     try {
       const answer = await this.read(api);
       readAt = Math.min(readAt, answer.readAt);
-      const read = new Set(answer.ids);
-      // Starts and closes of this client since the read was sent for are laid over it, in order.
-      for (const change of this.changes) {
-        if (change.at < answer.readAt) continue;
-        if (change.taken) read.add(change.key);
-        else read.delete(change.key);
-      }
-      this.running = read;
+      this.apply(answer);
     } catch {
       // The client could not say (it is down, or closing): go on with what this client counted itself.
     } finally {
       this.reading = false;
-      this.dropChangesBefore(readAt);
-      this.readAt = readAt;
+      this.readAt = Math.max(this.readAt ?? readAt, readAt);
+      this.dropChangesBefore(this.readAt);
     }
     if (!this.closed.aborted) this.pump();
+  }
+
+  /**
+   * A read of the running set made for someone else (a watch, a lease): the cap takes it as its own
+   * when it is newer than what it knows, so it need not read again while others read often enough.
+   */
+  observed(answer: RunningRead): void {
+    if (this.limit <= 0 || (this.readAt !== undefined && answer.readAt < this.readAt)) return;
+    this.apply(answer);
+    this.readAt = answer.readAt;
+    if (!this.reading) this.dropChangesBefore(answer.readAt);
+    this.pump();
+  }
+
+  /** The running set as read, with this client's starts and closes since the read was sent for laid over it, in order. */
+  private apply(answer: RunningRead): void {
+    if (this.readAt !== undefined && answer.readAt < this.readAt) return;
+    const read = new Set(answer.ids);
+    for (const change of this.changes) {
+      if (change.at < answer.readAt) continue;
+      if (change.taken) read.add(change.key);
+      else read.delete(change.key);
+    }
+    this.running = read;
   }
 
   private stopTimer(): void {

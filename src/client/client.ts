@@ -183,6 +183,7 @@ export class MoreLoginClient {
     this.runningProfiles = new RunningProfilesReader(() => this.call("runningProfiles", {}, { signal: closed }));
     this.leases = leaseBookFor(this, this.runningProfiles, closed);
     this.capacities = new Capacities(capacity, runningReaders(this, closed), closed);
+    this.runningProfiles.onAnswer((answer) => this.capacities.observed("profiles", answer));
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
     this.localHeaders = requestHeaders(this.localToken);
