@@ -180,7 +180,9 @@ export class CapacityLimit {
     const due = this.readAt === undefined ? 0 : Math.max(0, this.readAt + RUNNING_REREAD_MS - this.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.readRunning();
+      // Someone else's read (a watch's) since the timer was set may have made this one needless.
+      if (this.isFresh()) this.pump();
+      else void this.readRunning();
     }, due);
   }
 

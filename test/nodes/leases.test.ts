@@ -85,7 +85,12 @@ describe("nodes: leases close what a flow started and never closed", function ()
     await call(emulator().localUrl, "/api/env/closeAll", { body: {} });
     emulator().resetStats();
   });
-  afterEach(() => helper.unload());
+  afterEach(async () => {
+    // A config node keeps its leases in this process across a redeploy: none may reach the next test (or suite).
+    const config = helper.getNode(CONFIG_ID) as (Node & { client?: MoreLoginClient }) | null;
+    await config?.client?.leases.clear();
+    await helper.unload();
+  });
 
   it("closes a profile started with a lease and never closed: once, after the lease and within a few seconds; warns and counts", async () => {
     const [envId] = ids(0, 1);
