@@ -25,12 +25,13 @@ function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: Lea
   const { record } = end;
   const values = { id: record.id, lease: leaseText(record.seconds, t) };
   if (end.error !== undefined) {
-    config.warn(t(`morelogin.warnings.leaseCloseFailed.${record.kind}`, { ...values, reason: messageOf(end.error) }));
+    const key = record.kind === "profiles" ? "morelogin.warnings.leaseCloseFailed.profiles" : "morelogin.warnings.leaseCloseFailed.phones";
+    config.warn(t(key, { ...values, reason: messageOf(end.error) }));
     return;
   }
   if (!end.closed) return;
   const owner = record.owner ? RED.nodes.getNode(record.owner) : null;
-  const text = t(`morelogin.warnings.leaseClosed.${record.kind}`, values);
+  const text = t(record.kind === "profiles" ? "morelogin.warnings.leaseClosed.profiles" : "morelogin.warnings.leaseClosed.phones", values);
   if (!owner) {
     config.warn(text);
     return;
