@@ -5,6 +5,7 @@ import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
 import type { ColdStartResult } from "./cold-start";
+import type { LeaseResult } from "./lease";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
@@ -50,6 +51,7 @@ export interface Figures {
   capacity: CapacityResult;
   watch: WatchResult;
   batch: BatchResult;
+  lease: LeaseResult;
 }
 
 export type Phase = keyof Figures;
@@ -215,6 +217,18 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       ),
     ];
   },
+  lease: (lease) => [
+    {
+      ...atMost(
+        "lease_close_lag_p99_ms",
+        lease.p99Ms,
+        2000,
+        `ms from a lease's end (msg.morelogin.profile.leaseUntil) to its close arriving at the API, p99 over ${lease.leases} profiles started with 2-4 s leases and never closed; every one closed once, none before its end`,
+      ),
+      target: "<= 2000, all closed once, none early",
+      pass: lease.p99Ms <= 2000 && lease.closed === lease.leases && lease.duplicates === 0 && lease.earliestMs >= 0,
+    },
+  ],
 };
 
 /**
@@ -232,6 +246,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
   batch: ["batch_overhead_ms_per_item", "batch_overhead_growth"],
+  lease: ["lease_close_lag_p99_ms"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -319,6 +334,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       ),
   },
 
+  lease: {
+    label: "leases",
+    rows: (lease) => [
+      `| leases: ${lease.leases} profiles never closed, ms from lease end to close at the API (median / p99 / earliest) | ${lease.medianMs} / ${lease.p99Ms} / ${lease.earliestMs}; ${lease.closed} closed, ${lease.duplicates} closed twice |`,
+    ],
+  },
   startup: {
     label: "Node-RED start",
     rows: (startup) => [
@@ -378,6 +399,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("capacity", figures.capacity),
     ...otherRows("watch", figures.watch),
     ...otherRows("batch", figures.batch),
+    ...otherRows("lease", figures.lease),
     "",
     ...parsingRows(figures.exactJson),
     "",

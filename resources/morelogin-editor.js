@@ -189,6 +189,42 @@
     return text === "" || RULES.envReference.test(text) || RULES.wholeNumber.test(text);
   }
 
+  var DURATION_UNITS = [3600, 60, 1];
+
+  /** A duration in seconds: blank (the default), or a whole number, 0 or more (0 = none). */
+  function isDuration(value) {
+    var text = String(value === undefined ? "" : value).trim();
+    return text === "" || RULES.wholeNumber.test(text);
+  }
+
+  /**
+   * Keeps `#<id>` (seconds, the saved property) in step with `#<id>-amount` and `#<id>-unit`: a saved
+   * value shows in the largest unit it is a whole number of (1800 s as 30 minutes).
+   */
+  function durationField(id) {
+    var hidden = $("#" + id);
+    var amount = $("#" + id + "-amount");
+    var unit = $("#" + id + "-unit");
+    var seconds = String(hidden.val() || "").trim();
+    var shown = 1;
+    if (RULES.wholeNumber.test(seconds) && Number(seconds) > 0) {
+      shown = DURATION_UNITS.filter(function (size) {
+        return Number(seconds) % size === 0;
+      })[0];
+    }
+    unit.val(String(shown));
+    amount.val(seconds === "" ? "" : RULES.wholeNumber.test(seconds) ? String(Number(seconds) / shown) : seconds);
+    function sync() {
+      var text = String(amount.val() || "").trim();
+      var number = Number(text);
+      var value = text === "" ? "" : Number.isFinite(number) && number >= 0 ? String(Math.round(number * Number(unit.val()))) : text;
+      hidden.val(value).trigger("change");
+      amount.toggleClass("input-error", !isDuration(value));
+    }
+    amount.on("change keyup", sync);
+    unit.on("change", sync);
+  }
+
   /** "All pages" shows the item limit and hides the page number. */
   function syncAllPages() {
     var all = $("#node-input-all").is(":checked");
@@ -221,6 +257,8 @@
         defaults[field.name] = { value: false };
       } else if (field.input === "count") {
         defaults[field.name] = { value: field.default, validate: isCount };
+      } else if (field.input === "duration") {
+        defaults[field.name] = { value: "", validate: isDuration };
       } else {
         defaults[field.name] = { value: field.default };
       }
@@ -256,6 +294,7 @@
         var node = this;
         declaration.fields.forEach(function (field) {
           if (field.input === "typed") typedField(field);
+          if (field.input === "duration") durationField("node-input-" + field.name);
           // A node saved before the field existed shows (and keeps) the value it has always had.
           if (field.input === "select" && field.savedDefault !== undefined && node[field.name] === undefined) {
             $("#node-input-" + field.name).val(field.savedDefault);
@@ -292,6 +331,8 @@
     testConnection: testConnection,
     isUrl: isUrl,
     isPacing: isPacing,
+    isDuration: isDuration,
+    durationField: durationField,
     /** The config node's credentials and default URLs, as the runtime declares them. */
     credentials: SHARED.credentials,
     defaults: SHARED.defaults,

@@ -29,9 +29,26 @@ function control(field) {
     }
     case "count":
       return `<input type="text" id="${id}" style="width: 120px">`;
+    case "duration":
+      return durationControl(id, field.placeholder);
     default:
       throw new Error(`field ${field.name}: unknown input "${field.input}"`);
   }
+}
+
+/**
+ * A length of time typed as a number and a unit (seconds, minutes, hours); the property itself, in
+ * seconds, is the hidden input (resources/morelogin-editor.js keeps the two in step).
+ */
+export function durationControl(id, placeholder) {
+  const hint = placeholder ? ` data-i18n="[placeholder]${escapeHtml(placeholder)}"` : "";
+  return `<input type="hidden" id="${id}">
+        <input type="text" id="${id}-amount" style="width: 120px"${hint}>
+        <select id="${id}-unit" style="width: 110px">
+            <option value="1" data-i18n="morelogin.duration.seconds"></option>
+            <option value="60" data-i18n="morelogin.duration.minutes"></option>
+            <option value="3600" data-i18n="morelogin.duration.hours"></option>
+        </select>`;
 }
 
 function row(field) {

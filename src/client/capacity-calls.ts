@@ -1,4 +1,4 @@
-import { CapacityLimit, type CapacityKind, type CapacityRole, type CapacityUsage, type RunningReader } from "./capacity";
+import { CapacityLimit, type CapacityKind, type CapacityRole, type CapacityUsage, type RunningRead, type RunningReader } from "./capacity";
 import type { ApiName, HttpMethod } from "./types";
 import type { WaitOptions } from "./wait-queue";
 
@@ -34,6 +34,11 @@ export class Capacities {
     };
   }
 
+  /** A read of the running set someone else asked for: the cap of that kind learns from it too. */
+  observed(kind: CapacityKind, answer: RunningRead): void {
+    this.limits[kind].observed(answer);
+  }
+
   usage(kind: CapacityKind): CapacityUsage {
     return this.limits[kind].usage;
   }
@@ -52,6 +57,11 @@ export class Capacities {
     else limit.freed(keyOf(role.kind, call.json));
     return result;
   }
+}
+
+/** The profile or phone a start, close or power call acted on: the reply's own ID when it names one. */
+export function targetOf(role: CapacityRole, json: string | undefined, data: unknown): string {
+  return (role.effect === "take" ? startedId(role.kind, data) : undefined) ?? keyOf(role.kind, json);
 }
 
 /** The ID a call names: what the running set is keyed by. */

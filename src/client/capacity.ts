@@ -19,8 +19,17 @@ export interface CapacityUsage {
   limit: number;
 }
 
-/** Reads the IDs running now in the MoreLogin client, through the given API. */
-export type RunningReader = (api: ApiName) => Promise<Iterable<string>>;
+/** What runs in the MoreLogin client, and when the read that saw it was sent for (`Date.now()`). */
+export interface RunningRead {
+  ids: Iterable<string>;
+  readAt: number;
+}
+
+/** Reads the IDs running now in the MoreLogin client, through the given API (maybe sharing a read begun a moment ago). */
+export type RunningReader = (api: ApiName) => Promise<RunningRead>;
+
+/** A read of the running set begun this long before it is asked for (by a watch, say) is good enough for a cap. */
+export const SHARED_READ_MS = 1_000;
 
 /** The running set is read again at most this often, and only while a start has to wait. */
 export const RUNNING_REREAD_MS = 5_000;
@@ -47,8 +56,8 @@ export class CapacityLimit {
   private readonly queue: WaitQueue<Waiting>;
   private readAt: number | undefined;
   private reading = false;
-  /** What this client started and stopped while a read was under way: the read may not show it yet. */
-  private changedDuringRead: { taken: Set<string>; freed: Set<string> } | undefined;
+  /** What this client started and stopped lately, in order: a read begun before a change does not show it. */
+  private changes: Array<{ key: string; taken: boolean; at: number }> = [];
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -99,16 +108,14 @@ export class CapacityLimit {
   freed(key: string): void {
     if (this.limit <= 0) return;
     this.running.delete(key);
-    this.changedDuringRead?.freed.add(key);
-    this.changedDuringRead?.taken.delete(key);
+    this.changed(key, false);
     this.pump();
   }
 
   /** Everything was stopped (close all profiles). */
   freedAll(): void {
     if (this.limit <= 0) return;
-    for (const key of this.running) this.changedDuringRead?.freed.add(key);
-    this.changedDuringRead?.taken.clear();
+    for (const key of this.running) this.changed(key, false);
     this.running.clear();
     this.pump();
   }
@@ -116,9 +123,21 @@ export class CapacityLimit {
   private started(key: string, id: string): void {
     this.starting.delete(key);
     this.running.add(id);
-    this.changedDuringRead?.taken.add(id);
-    this.changedDuringRead?.freed.delete(id);
+    this.changed(id, true);
     this.pump();
+  }
+
+  /** Kept as long as a read (maybe begun up to SHARED_READ_MS before it was asked for) may miss them. */
+  private changed(key: string, taken: boolean): void {
+    if (this.limit <= 0) return;
+    const at = this.now();
+    this.changes.push({ key, taken, at });
+    if (!this.reading && this.changes.length > 256) this.dropChangesBefore(at - SHARED_READ_MS);
+  }
+
+  private dropChangesBefore(at: number): void {
+    const first = this.changes.findIndex((change) => change.at >= at);
+    this.changes = first < 0 ? [] : this.changes.slice(first);
   }
 
   private isRunning(key: string): boolean {
@@ -161,7 +180,9 @@ export class CapacityLimit {
     const due = this.readAt === undefined ? 0 : Math.max(0, this.readAt + RUNNING_REREAD_MS - this.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      void this.readRunning();
+      // Someone else's read (a watch's) since the timer was set may have made this one needless.
+      if (this.isFresh()) this.pump();
+      else void this.readRunning();
     }, due);
   }
 
@@ -169,22 +190,44 @@ export class CapacityLimit {
     const api = this.queue.peekFirst()?.api;
     if (api === undefined) return;
     this.reading = true;
-    const startedAt = this.now();
-    const changes = { taken: new Set<string>(), freed: new Set<string>() };
-    this.changedDuringRead = changes;
+    let readAt = this.now();
+    this.dropChangesBefore(readAt - SHARED_READ_MS);
     try {
-      const read = new Set(await this.read(api));
-      for (const key of changes.taken) read.add(key);
-      for (const key of changes.freed) read.delete(key);
-      this.running = read;
+      const answer = await this.read(api);
+      readAt = Math.min(readAt, answer.readAt);
+      this.apply(answer);
     } catch {
       // The client could not say (it is down, or closing): go on with what this client counted itself.
     } finally {
       this.reading = false;
-      this.changedDuringRead = undefined;
-      this.readAt = startedAt;
+      this.readAt = Math.max(this.readAt ?? readAt, readAt);
+      this.dropChangesBefore(this.readAt);
     }
     if (!this.closed.aborted) this.pump();
+  }
+
+  /**
+   * A read of the running set made for someone else (a watch, a lease): the cap takes it as its own
+   * when it is newer than what it knows, so it need not read again while others read often enough.
+   */
+  observed(answer: RunningRead): void {
+    if (this.limit <= 0 || (this.readAt !== undefined && answer.readAt < this.readAt)) return;
+    this.apply(answer);
+    this.readAt = answer.readAt;
+    if (!this.reading) this.dropChangesBefore(answer.readAt);
+    this.pump();
+  }
+
+  /** The running set as read, with this client's starts and closes since the read was sent for laid over it, in order. */
+  private apply(answer: RunningRead): void {
+    if (this.readAt !== undefined && answer.readAt < this.readAt) return;
+    const read = new Set(answer.ids);
+    for (const change of this.changes) {
+      if (change.at < answer.readAt) continue;
+      if (change.taken) read.add(change.key);
+      else read.delete(change.key);
+    }
+    this.running = read;
   }
 
   private stopTimer(): void {

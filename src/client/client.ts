@@ -6,6 +6,9 @@ import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefiniti
 import { readEnvelope, type ReadResult } from "./reply-reader";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginError, MoreLoginInputError, MoreLoginRateLimitError, cancellationError, messageOf } from "./errors";
 import { createRedactor } from "./redact";
+import { leaseBookFor, noteCall } from "./lease-calls";
+import type { LeaseBook } from "./leases";
+import { RunningProfilesReader } from "./running-profiles";
 import { runningReaders } from "./running-sets";
 import { bodyJson, PreparedBody, prepareBody } from "./request-body";
 import { DEFAULT_RETRY, isRateLimit, isRetryable, retryDelay, sleep, type Idempotency, type RetryPolicy } from "./retry";
@@ -83,6 +86,7 @@ interface PreparedCall {
   wholeReply?: boolean;
 }
 
+const DELETE_PROFILES = ENDPOINTS.deleteProfiles.path;
 const USER_AGENT = "node-red-contrib-morelogin";
 
 /** The headers of a call without a body, and of one with a JSON body. */
@@ -149,6 +153,10 @@ export class MoreLoginClient {
   private readonly gates: Record<ApiName, ApiGate>;
   private readonly concurrency: ConcurrencyLimit;
   private readonly capacities: Capacities;
+  /** The one reader of the running profiles: the caps, the leases and every profiles watch share its reads. */
+  readonly runningProfiles: RunningProfilesReader;
+  /** What this client started and still holds, with the leases that close it. */
+  readonly leases: LeaseBook;
   private readonly tokens: TokenCache;
   private readonly redact: (text: string) => string;
   private lastToken?: string;
@@ -172,7 +180,10 @@ export class MoreLoginClient {
     this.concurrency = new ConcurrencyLimit(pacing.concurrency, closed);
     const capacity = { ...DEFAULT_CAPACITY, ...settings.capacity };
     for (const [name, value] of Object.entries(capacity)) checkPacing(value, name);
+    this.runningProfiles = new RunningProfilesReader(() => this.call("runningProfiles", {}, { signal: closed }));
+    this.leases = leaseBookFor(this, this.runningProfiles, closed);
     this.capacities = new Capacities(capacity, runningReaders(this, closed), closed);
+    this.runningProfiles.onAnswer((answer) => this.capacities.observed("profiles", answer));
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     this.redact = createRedactor(() => [this.localToken, this.apiKey, this.lastToken]);
     this.localHeaders = requestHeaders(this.localToken);
@@ -272,7 +283,9 @@ export class MoreLoginClient {
 
   /** A start first waits for a free profile or phone under the caps, then for its place under `concurrency`. */
   private execute(call: PreparedCall, options: CallOptions): Promise<ReadResult> {
-    return this.capacities.run(call, options, () => this.limited(call, options));
+    const result = this.capacities.run(call, options, () => this.limited(call, options));
+    // The lease hook: a start, close, power or delete that went through is entered in the lease book.
+    return call.capacity || call.path === DELETE_PROFILES ? result.then((read) => noteCall(this.leases, call, read)) : result;
   }
 
   /** A long operation first waits for its place under `concurrency`, then goes like any call. */

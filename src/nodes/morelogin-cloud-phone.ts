@@ -6,6 +6,7 @@ import { single } from "./lib/output";
 import { waitForPower, type PowerAction } from "./lib/phone-power";
 import { onePhoneBody, phoneIds } from "./lib/phone-target";
 import { overlay, pick } from "./lib/properties";
+import { leaseFor } from "./lib/lease-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
 
@@ -40,9 +41,12 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
   return async (context) => {
     checkApi(context, endpoint);
     const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);
+    const lease = action === "powerOff" ? 0 : leaseFor(context.RED, context.def, context.msg);
     const options = { ...context.options, api: context.api };
     const result = await context.client.call(endpoint, body, options);
     const id = String(body.id);
+    // The lease starts when the power-on (restart) is answered; another one renews it.
+    if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
     if (context.def.wait !== true) return reply(context, result, result.data, [id]);
     const phone = await waitForPower(context.client, options, id, action);
     return reply(context, result, phone, [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running");

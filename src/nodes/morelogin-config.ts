@@ -1,6 +1,8 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
 import { capacityOf, pacingOf } from "./lib/pacing-settings";
+import { keepLeases, stopLeases } from "./lib/config-leases";
+import { configLeaseOf } from "./lib/lease-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
 import { createTranslator } from "./lib/i18n";
@@ -13,7 +15,12 @@ export = (RED: NodeAPI): void => {
     this.localUrl = def.localUrl;
     this.openUrl = def.openUrl;
     const credentials: ConfigCredentials = this.credentials ?? {};
+    this.leaseSeconds = 0;
+    let closeOnStop = false;
     try {
+      const leases = configLeaseOf(def);
+      this.leaseSeconds = leases.lease;
+      closeOnStop = leases.closeOnStop;
       this.client = new MoreLoginClient({
         localUrl: def.localUrl,
         openUrl: def.openUrl,
@@ -24,16 +31,18 @@ export = (RED: NodeAPI): void => {
         capacity: capacityOf(def),
       });
       if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
+      keepLeases(RED, this, this.client, t);
     } catch (error) {
       this.clientError = messageOf(error);
       this.error(t("morelogin.errors.configInvalid", { reason: this.clientError }));
     }
 
-    this.on("close", (_removed: boolean, done: () => void) => {
+    this.on("close", (removed: boolean, done: () => void) => {
       const client = this.client;
       this.client = undefined;
       if (!client) return done();
-      client.close().then(done, done);
+      const closeClient = (): void => void client.close().then(done, done);
+      stopLeases(this, client, closeOnStop, removed, t).then(closeClient, closeClient);
     });
   }
 

@@ -6,6 +6,7 @@ import { browserAddress, profileHandle } from "./lib/profile-handle";
 import { bodyFields } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import { fieldsToBody } from "./lib/properties";
+import { leaseFor } from "./lib/lease-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);
@@ -19,6 +20,7 @@ export = (RED: NodeAPI): void => {
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body);
+      const lease = leaseFor(RED, def, msg);
 
       const result = await client.call("startProfile", body, options);
       const address = await browserAddress(client, result.data.debugPort);
@@ -26,9 +28,13 @@ export = (RED: NodeAPI): void => {
       else if (!address.webSocketDebuggerUrl) node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl }));
       const envId = String(result.data.envId ?? body.envId ?? "");
       msg.topic = envId;
+      const profile = profileHandle(envId, result.data.debugPort, address);
+      // A lease starts when the start is answered; a start of a profile that runs already renews it.
+      if (lease > 0 && envId !== "") profile.leaseUntil = new Date(client.leases.grant("profiles", envId, "local", lease, node.id)).toISOString();
+      const leases = client.leases.heldBy(node.id);
       return {
-        messages: single(msg, { ...result.data, ...address }, { api: result.api, path: result.path, requestId: result.requestId, profile: profileHandle(envId, result.data.debugPort, address) }),
-        summary: t("morelogin.status.started", { port: result.data.debugPort }),
+        messages: single(msg, { ...result.data, ...address }, { api: result.api, path: result.path, requestId: result.requestId, profile }),
+        summary: leases > 0 ? t("morelogin.status.startedLeases", { port: result.data.debugPort, count: leases }) : t("morelogin.status.started", { port: result.data.debugPort }),
       };
     },
   });

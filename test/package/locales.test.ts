@@ -205,7 +205,8 @@ function declarationKeys(type: string): string[] {
   return credentialKeys.concat(
     declaration.fields.flatMap((field) => {
       const keys = [field.label];
-      if (field.input === "typed" && field.placeholder) keys.push(field.placeholder);
+      if ((field.input === "typed" || field.input === "duration") && field.placeholder) keys.push(field.placeholder);
+      if (field.input === "duration") keys.push("morelogin.duration.seconds", "morelogin.duration.minutes", "morelogin.duration.hours");
       if (field.input === "checkbox") keys.push(field.text);
       if (field.input === "select") keys.push(...field.options.flatMap((option) => (option.text ? [option.text] : [])));
       return keys.filter((key) => key !== "");

@@ -55,7 +55,16 @@ export interface CountField extends FieldBase {
   default: number;
 }
 
-export type FieldDeclaration = TypedField | CheckboxField | SelectField | CountField;
+/**
+ * A length of time, saved in seconds; the dialog offers seconds, minutes and hours. Blank = the
+ * config node's default. Not sent in the request body.
+ */
+export interface DurationField extends FieldBase {
+  input: "duration";
+  placeholder?: string;
+}
+
+export type FieldDeclaration = TypedField | CheckboxField | SelectField | CountField | DurationField;
 
 /** A secret typed in the dialog: a Node-RED credential of the node (type password), never in flows.json. */
 export interface CredentialField {

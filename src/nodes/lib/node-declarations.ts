@@ -1,6 +1,6 @@
 import { BROWSER_ACTIONS, CONTENT_FORMATS, WAIT_UNTIL } from "../../browser/steps";
 import { ENDPOINTS, type PagedEndpointName } from "../../client";
-import type { CheckboxField, FieldDeclaration, ListDeclaration, NodeDeclaration, SelectField, TypedField } from "./declaration";
+import type { CheckboxField, DurationField, FieldDeclaration, ListDeclaration, NodeDeclaration, SelectField, TypedField } from "./declaration";
 
 const OUTPUT: FieldDeclaration = {
   name: "output",
@@ -30,6 +30,9 @@ const API_OPTIONS = [
   { value: "local", text: "morelogin.api.local" },
   { value: "open", text: "morelogin.api.open" },
 ] as const;
+
+/** How long a started profile (a powered-on phone) may run before the config node closes it; blank = the config node's lease. */
+const LEASE: DurationField = { name: "lease", input: "duration", icon: "fa-hourglass-end", label: "morelogin.label.lease", placeholder: "morelogin.placeholder.lease" };
 
 const PROFILE: TypedField = {
   name: "envId",
@@ -97,6 +100,8 @@ const BROWSER_TYPE = "morelogin-browser";
 const PHONE_TYPE = "morelogin-cloud-phone";
 const AUTOMATION_TYPE = "morelogin-automation";
 const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
+/** The power actions that start a phone, and so take a lease. */
+export const LEASED_POWER_ACTIONS = ["powerOn", "restart"] as const;
 const PROXY_TYPE = "morelogin-proxy";
 const GROUP_TYPE = "morelogin-group";
 const TAG_TYPE = "morelogin-tag";
@@ -156,6 +161,7 @@ export const NODE_DECLARATIONS = {
       PROFILE,
       { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless" },
       { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion" },
+      LEASE,
       TIMEOUT,
     ],
   },
@@ -255,6 +261,7 @@ export const NODE_DECLARATIONS = {
       actionSelect(PHONE_TYPE, PHONE_ACTIONS, "info"),
       phoneField(),
       actionCheckbox(PHONE_TYPE, "wait", POWER_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
+      { ...LEASE, actions: LEASED_POWER_ACTIONS },
       actionField(PHONE_TYPE, "command", ["shell"], "fa-terminal"),
       actionField(PHONE_TYPE, "appVersionId", ["installApp"], "fa-download"),
       actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp", "restartApp", "uninstallApp"], "fa-cube"),

@@ -13,6 +13,10 @@ export interface ConfigNodeDef extends NodeDef {
   /** Profiles running and cloud phones powered on at once; blank, missing or 0 = no limit (added in 0.3). */
   maxProfiles?: string | number;
   maxPhones?: string | number;
+  /** The default lease of its nodes' starts and power-ons, in seconds; blank or 0 = none (added in 0.4). */
+  lease?: string | number;
+  /** Close every profile and power off every phone it started when it stops (added in 0.4). */
+  closeOnStop?: boolean;
 }
 
 export type ConfigCredentials = Partial<Record<CredentialName, string>>;
@@ -23,6 +27,8 @@ export interface ConfigNode extends Node<ConfigCredentials> {
   /** The shared client, or undefined when the settings are unusable (see `clientError`). */
   client?: MoreLoginClient;
   clientError?: string;
+  /** The default lease of its nodes' starts and power-ons, in seconds (0 = none). */
+  leaseSeconds: number;
 }
 
 /** What every operation node's definition has. */
@@ -37,6 +43,8 @@ export interface ProfileHandle {
   debugPort: string;
   cdpUrl?: string;
   webSocketDebuggerUrl?: string;
+  /** When the lease on it runs out (ISO time), when it was started with one. */
+  leaseUntil?: string;
 }
 
 /** What flows see as `msg.morelogin`. */

@@ -1,4 +1,4 @@
-import { MoreLoginResponseError, iteratePages, type ApiName, type CallOptions, type MoreLoginClient } from "../../../client";
+import { iteratePages, type ApiName, type CallOptions, type MoreLoginClient } from "../../../client";
 import type { WatchKind } from "./kinds";
 
 /** One profile, phone or run as a poll saw it. */
@@ -20,15 +20,18 @@ export interface Observation {
 
 const text = (value: unknown): string => (value === undefined || value === null ? "" : String(value));
 
+/** A read of the running profiles begun this long before a poll (by another watch or a cap) is shared with it. */
+export const SHARED_POLL_MS = 1_000;
+
+/** The config node's shared read of `getAllDebugInfo`: one read however many watches, caps and leases ask. */
 async function runningProfiles(client: MoreLoginClient, options: CallOptions): Promise<Observation> {
-  const result = await client.call("runningProfiles", {}, options);
-  if (!Array.isArray(result.data)) throw new MoreLoginResponseError("the list of running profiles is not an array", { api: result.api, path: result.path, requestId: result.requestId });
+  const answer = await client.runningProfiles.read({ notBefore: Date.now() - SHARED_POLL_MS, signal: options.signal });
   const seen = new Map<string, Seen>();
-  for (const row of result.data) {
+  for (const row of answer.rows) {
     const id = text(row.envId);
     if (id !== "") seen.set(id, { state: "running", name: text(row.envName), owner: id, item: { ...row } });
   }
-  return { seen, api: result.api, path: result.path, requestId: result.requestId };
+  return { seen, api: answer.api, path: answer.path, requestId: answer.requestId };
 }
 
 /** Every page of a list, each row keyed by its `id`. */

@@ -1,0 +1,105 @@
+import type { CapacityRole } from "./capacity";
+import { targetOf } from "./capacity-calls";
+import type { MoreLoginClient } from "./client";
+import { ENDPOINTS } from "./endpoints";
+import { LeaseBook } from "./leases";
+import type { RunningProfilesReader } from "./running-profiles";
+import { PHONE_POWERED_STATUSES } from "./running-sets";
+import type { ApiName } from "./types";
+
+/** What the lease book needs to know of a call that went through: where it went, its body, its role. */
+export interface NotedCall {
+  api: ApiName;
+  path: string;
+  json?: string;
+  capacity?: CapacityRole;
+}
+
+/**
+ * The client's lease book: it asks the shared reader whether a profile still runs (a read begun after
+ * the lease ran out), `cloudPhoneInfo` whether a phone is still on, and closes or powers off through the
+ * client itself, so the close is paced, frees its place under the caps and strikes the entry out.
+ */
+export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesReader, closed: AbortSignal): LeaseBook {
+  const book = new LeaseBook(
+    {
+      async isRunning(kind, id, api, since) {
+        if (kind === "profiles") return (await reader.read({ notBefore: since, signal: closed })).ids.has(id);
+        const { data } = await client.call("cloudPhoneInfo", { id }, { api, signal: closed });
+        return PHONE_POWERED_STATUSES.has(Number(data.envStatus));
+      },
+      close(kind, id, api) {
+        if (kind === "profiles") return client.call("closeProfile", { envId: id }, { signal: closed });
+        return client.call("powerOffCloudPhone", { id }, { api, signal: closed });
+      },
+    },
+    closed,
+  );
+  reader.onAnswer((answer) => book.sawRunning("profiles", answer.ids, answer.readAt));
+  return book;
+}
+
+const DELETE_PROFILES_PATH = ENDPOINTS.deleteProfiles.path;
+
+/** Tells the book what a successful call did (started, closed or deleted a profile, powered a phone); returns its result. */
+export function noteCall<R extends { data: unknown }>(book: LeaseBook, call: NotedCall, result: R): R {
+  const data = result.data;
+  if (call.capacity) {
+    const id = targetOf(call.capacity, call.json, data);
+    if (id !== "" && !id.startsWith("#")) book.noted(call.capacity, call.api, id);
+    else if (call.capacity.effect === "freeAll") book.noted(call.capacity, call.api, "");
+  } else if (call.path === DELETE_PROFILES_PATH && data !== false) {
+    book.deleted("profiles", idsIn(call.json, "envIds"));
+  }
+  return result;
+}
+
+function idsIn(json: string | undefined, field: string): string[] {
+  try {
+    const body = JSON.parse(json ?? "{}") as Record<string, unknown>;
+    const ids = body[field];
+    return Array.isArray(ids) ? ids.map(String) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** What closeOnStop did: how many it closed (powered off), and the failures, for one warning. */
+export interface ClosedOnStop {
+  closed: number;
+  failed: unknown[];
+}
+
+/**
+ * closeOnStop: closes every profile and powers off every phone the client started that still runs
+ * (one shared read for the profiles, `cloudPhoneInfo` per phone), then forgets them all.
+ */
+export async function closeEverything(client: MoreLoginClient): Promise<ClosedOnStop> {
+  const held = client.leases.entries();
+  const outcome: ClosedOnStop = { closed: 0, failed: [] };
+  const profiles = held.filter((record) => record.kind === "profiles");
+  const phones = held.filter((record) => record.kind === "phones");
+  const closes: Array<Promise<unknown>> = [];
+  if (profiles.length > 0) {
+    try {
+      const running = (await client.runningProfiles.read()).ids;
+      for (const record of profiles) if (running.has(record.id)) closes.push(client.call("closeProfile", { envId: record.id }));
+    } catch (error) {
+      outcome.failed.push(error);
+    }
+  }
+  for (const record of phones) {
+    closes.push(
+      client.call("cloudPhoneInfo", { id: record.id }, { api: record.api }).then(({ data }): Promise<unknown> | string => {
+        if (!PHONE_POWERED_STATUSES.has(Number(data.envStatus))) return "not running";
+        return client.call("powerOffCloudPhone", { id: record.id }, { api: record.api });
+      }),
+    );
+  }
+  for (const result of await Promise.allSettled(closes)) {
+    if (result.status === "rejected") outcome.failed.push(result.reason);
+    else if (result.value !== "not running") outcome.closed++;
+  }
+  await client.leases.clear();
+  return outcome;
+}

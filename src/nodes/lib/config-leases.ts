@@ -1,0 +1,59 @@
+import type { Node, NodeAPI } from "node-red";
+import { closeEverything, messageOf, type LeaseEnd, type MoreLoginClient } from "../../client";
+import type { Translate } from "./i18n";
+import { contextLeaseStore, forgetLeases } from "./lease-store";
+
+/** A lease as people read it: "90 s", "30 min", "2 h" (in the runtime's language). */
+export function leaseText(seconds: number | undefined, t: Translate): string {
+  const value = seconds ?? 0;
+  if (value > 0 && value % 3600 === 0) return t("morelogin.duration.hoursShort", { count: value / 3600 });
+  if (value > 0 && value % 60 === 0) return t("morelogin.duration.minutesShort", { count: value / 60 });
+  return t("morelogin.duration.secondsShort", { count: value });
+}
+
+/**
+ * The config node's side of the leases: they live in its context (so a persistent store carries them
+ * over a restart, and what ran out meanwhile is closed soon after), and when one closes a profile the
+ * node that started it warns, naming the profile and the lease, and shows how many it still holds.
+ */
+export function keepLeases(RED: NodeAPI, config: Node, client: MoreLoginClient, t: Translate): void {
+  client.leases.attach(contextLeaseStore(config)).catch((error: unknown) => config.warn(t("morelogin.warnings.leaseStore", { reason: messageOf(error) })));
+  client.leases.onEnd((end) => tellOwner(RED, config, client, end, t));
+}
+
+function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: LeaseEnd, t: Translate): void {
+  const { record } = end;
+  const values = { id: record.id, lease: leaseText(record.seconds, t) };
+  if (end.error !== undefined) {
+    const key = record.kind === "profiles" ? "morelogin.warnings.leaseCloseFailed.profiles" : "morelogin.warnings.leaseCloseFailed.phones";
+    config.warn(t(key, { ...values, reason: messageOf(end.error) }));
+    return;
+  }
+  if (!end.closed) return;
+  const owner = record.owner ? RED.nodes.getNode(record.owner) : null;
+  const text = t(record.kind === "profiles" ? "morelogin.warnings.leaseClosed.profiles" : "morelogin.warnings.leaseClosed.phones", values);
+  if (!owner) {
+    config.warn(text);
+    return;
+  }
+  owner.warn(text);
+  if (record.kind === "profiles") {
+    owner.status({ fill: "yellow", shape: "dot", text: t("morelogin.status.leaseClosed", { id: record.id, count: client.leases.heldBy(owner.id) }) });
+  }
+}
+
+/**
+ * The config node stops. With closeOnStop, everything it started that still runs is closed (powered
+ * off) first; otherwise the leases are only written down, for the next start of this config node.
+ */
+export async function stopLeases(config: Node, client: MoreLoginClient, closeOnStop: boolean, removed: boolean, t: Translate): Promise<void> {
+  if (closeOnStop) {
+    const outcome = await closeEverything(client);
+    if (outcome.failed.length > 0) {
+      config.warn(t("morelogin.warnings.closeOnStopFailed", { count: outcome.failed.length, reason: messageOf(outcome.failed[0]) }));
+    }
+  } else {
+    await client.leases.flushed();
+  }
+  if (removed) forgetLeases(config.id);
+}
