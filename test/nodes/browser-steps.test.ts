@@ -1,0 +1,308 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NodeMessage } from "node-red";
+import { call, dataOf } from "../support/http";
+import { CHROMIUM, browserSkipReason } from "../support/chromium";
+import { useEmulator } from "../support/emulator";
+import { Collector, catchNode, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
+import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
+import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
+
+/** A browser node of a chain: its action and fields, as a saved flow has them. */
+type Step = Record<string, unknown> & { action: string };
+
+interface Profile {
+  envId: string;
+  webSocketDebuggerUrl: string;
+}
+
+interface Outcome {
+  out: Msg[];
+  errors: Array<{ node: string; text: string; kind?: string }>;
+}
+
+const TEXT_FIELDS = ["url", "selector", "text", "expression", "endpoint", "attributes", "option", "key", "file"];
+
+/** The fields of a step as TypedInputs, as the editor saves them (scrollBy is a number field). */
+function browserNode(id: string, step: Step, next: string): FlowNode {
+  const node: FlowNode = { id, type: "morelogin-browser", z: TAB, wires: [[next]], ...step };
+  for (const name of TEXT_FIELDS) if (typeof step[name] === "string" && step[`${name}Type`] === undefined) node[`${name}Type`] = "str";
+  if (step.scrollBy !== undefined && step.scrollByType === undefined) node.scrollByType = "num";
+  return node;
+}
+
+/** The page's record of what it saw (see test/support/steps-page.ts). */
+const SEEN: Step = { action: "evaluate", expression: "window.seen" };
+
+/** Waits in the page until the page stops scrolling (the wheel scrolls smoothly), then notes where it is. */
+const noteScroll = (name: string): Step => ({
+  action: "evaluate",
+  expression: `await new Promise((resolve) => { let last = -1; const timer = setInterval(() => { if (scrollY === last) { clearInterval(timer); resolve(); } last = scrollY; }, 150); });
+window.${name} = { y: scrollY, wheels: seen.wheels }; return window.${name};`,
+});
+
+/** The gaps between successive keydowns, in ms. */
+/** The keys typed (fill's clearing sends a Delete first). */
+const typed = (keys: Seen["keys"]): Seen["keys"] => keys.filter((key) => key.key.length === 1);
+const gapsOf = (keys: Seen["keys"]): number[] => keys.slice(1).map((key, index) => key.t - (keys[index] as { t: number }).t);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+function spread(values: number[]): number {
+  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
+  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+}
+
+/** The farthest a path's points get from the straight line between its ends, in px. */
+function deviation(points: Array<{ x: number; y: number }>): number {
+  const start = points[0];
+  const end = points.at(-1);
+  if (!start || !end) return 0;
+  const length = Math.hypot(end.x - start.x, end.y - start.y) || 1;
+  return Math.max(...points.map((point) => Math.abs((end.x - start.x) * (point.y - start.y) - (end.y - start.y) * (point.x - start.x)) / length));
+}
+
+/** The moves from the pointer leaving #corner (10..50 px) to the click: the way to the button. */
+function wayTo(seen: Seen, click: Seen["clicks"][number]): Array<{ x: number; y: number }> {
+  const before = seen.moves.slice(0, click.movesBefore);
+  let from = before.length - 1;
+  while (from > 0 && !((before[from]?.x ?? 0) <= 50 && (before[from]?.y ?? 0) <= 50)) from--;
+  return before.slice(from);
+}
+
+describe("nodes: browser, human pace and the actions extract, select, press, hover, scroll, upload and setCookies", function () {
+  this.timeout(OUTCOME_MS * 2);
+  // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
+  before(function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
+      this.skip();
+    }
+  });
+  const { emulator } = useEmulator({ profiles: 2, browser: CHROMIUM });
+  useNodeRed();
+  let page: Awaited<ReturnType<typeof serveStepsPage>> | undefined;
+  let one: Profile;
+  let two: Profile;
+  let folder = "";
+
+  /** Starts a profile as the desktop client would (not through a node). */
+  async function startOutside(envId: string): Promise<Profile> {
+    const { debugPort } = dataOf<{ debugPort: string }>(await call(emulator().localUrl, "/api/env/start", { body: { envId } }));
+    const version = (await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+    return { envId, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
+  }
+
+  before(async () => {
+    page = await serveStepsPage();
+    folder = await mkdtemp(join(tmpdir(), "morelogin-steps-"));
+    const [first, second] = emulator().data.profiles.map((profile) => profile.id);
+    one = await startOutside(first as string);
+    two = await startOutside(second as string);
+  });
+
+  after(async () => {
+    await page?.close();
+    if (folder) await rm(folder, { recursive: true, force: true });
+    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+  });
+
+  const open = (): Step => ({ action: "open", url: page?.url });
+
+  /** Loads a flow of independent chains (first node of each gets one message), sends them and collects every outcome. */
+  async function runChains(chains: Array<{ steps: Step[]; input: Record<string, unknown> }>): Promise<Outcome[]> {
+    const flow: FlowNode[] = [{ id: TAB, type: "tab", label: "steps" }];
+    chains.forEach((chain, c) => {
+      chain.steps.forEach((step, index) => flow.push(browserNode(`c${c}s${index}`, step, index + 1 < chain.steps.length ? `c${c}s${index + 1}` : `out${c}`)));
+      flow.push({ id: `out${c}`, type: "helper", z: TAB });
+    });
+    flow.push({ id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] }, { id: "caught", type: "helper", z: TAB });
+    await helper.unload();
+    await helper.load([...NODE_MODULES, catchNode] as never, flow as never);
+    const outs = chains.map((_, c) => new Collector(`out${c}`));
+    const caught = new Collector("caught");
+    chains.forEach((chain, c) => {
+      helper.getNode(`c${c}s0`).receive(chain.input as NodeMessage);
+    });
+    await eventually(() => outs.reduce((sum, out) => sum + out.messages.length, 0) + caught.messages.length >= chains.length, "every chain's message came out or was caught");
+    return chains.map((_, c) => ({
+      out: outs[c]?.messages as Msg[],
+      errors: (caught.messages as Msg[])
+        .map((msg) => ({ msg, error: msg.error as { message: string; source: { id: string } } }))
+        .filter(({ error }) => error.source.id.startsWith(`c${c}s`))
+        .map(({ msg, error }) => ({ node: error.source.id, text: error.message, kind: infoOf(msg).error?.kind })),
+    }));
+  }
+
+  /** Runs one chain on a profile's browser (named by msg.morelogin.profile, so msg.payload is free) and replies its one message. */
+  async function passes(steps: Step[], fields: Record<string, unknown> = {}, profile: Profile = one, tab?: unknown): Promise<Msg> {
+    const [outcome] = await runChains([{ steps, input: { ...fields, morelogin: tab ? { profile, page: tab } : { profile } } }]);
+    assert.deepEqual(outcome?.errors, [], "no node failed");
+    assert.equal(outcome?.out.length, 1, "one message out");
+    return outcome?.out[0] as Msg;
+  }
+
+  describe("human", () => {
+    it("off: a click jumps to the element's centre in one move and keys follow each other within milliseconds, as before", async () => {
+      const msg = await passes([open(), { action: "type", selector: "#name", text: "quick" }, { action: "click", selector: "#go" }, { action: "hover", selector: "#menu" }, { action: "waitFor", selector: "#items", timeout: "5" }, SEEN]);
+      const seen = msg.payload as Seen;
+      const [click] = seen.clicks.filter((entry) => entry.id === "go");
+      assert.ok(click, "the button was clicked");
+      assert.ok(click.movesBefore <= 2, `${click.movesBefore} moves before the click`);
+      assert.ok(Math.abs(click.x - click.width / 2) <= 1 && Math.abs(click.y - click.height / 2) <= 1, `the click landed at its centre: ${JSON.stringify(click)}`);
+      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "quick");
+      assert.ok(median(gapsOf(typed(seen.keys))) < 40, `keys ${gapsOf(typed(seen.keys)).map(Math.round).join(", ")} ms apart`);
+    });
+
+    it("on: clicks come along curved paths of many moves to points off the centre; keys come a person's distance apart in an uneven rhythm; hover and type work", async () => {
+      const human = { human: true };
+      const toButton: Step[] = [
+        { action: "hover", selector: "#corner", ...human },
+        { action: "click", selector: "#go", ...human },
+      ];
+      const msg = await passes([
+        open(),
+        ...toButton,
+        ...toButton,
+        { action: "hover", selector: "#menu", ...human },
+        { action: "waitFor", selector: "#items", timeout: "5" },
+        { action: "type", selector: "#name", text: "hi there", ...human },
+        SEEN,
+      ]);
+      const seen = msg.payload as Seen;
+      const clicks = seen.clicks.filter((entry) => entry.id === "go");
+      assert.equal(clicks.length, 2);
+      for (const click of clicks) {
+        const way = wayTo(seen, click);
+        assert.ok(way.length >= 5, `the pointer took ${way.length} moves to the button`);
+        assert.ok(deviation(way) >= 3, `the way bends away from a straight line by ${deviation(way).toFixed(1)} px`);
+        assert.ok(click.x >= 0 && click.x <= click.width && click.y >= 0 && click.y <= click.height, "inside the button");
+      }
+      const offCentre = clicks.map((click) => Math.hypot(click.x - click.width / 2, click.y - click.height / 2));
+      assert.ok(
+        offCentre.some((distance) => distance > 2),
+        `not always the centre: ${offCentre.map((distance) => distance.toFixed(1)).join(", ")} px from it`,
+      );
+      assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
+
+      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hi there");
+      const gaps = gapsOf(typed(seen.keys));
+      assert.ok(Math.min(...gaps) >= 45, `keys at least a person's distance apart: ${gaps.map(Math.round).join(", ")} ms`);
+      assert.ok(spread(gaps) >= 15, `never a constant rhythm: the gaps spread by ${spread(gaps).toFixed(1)} ms`);
+    });
+  });
+
+  describe("the new actions", () => {
+    it("scroll: by pixels at once, by pixels in several wheel steps with human, and to an element", async () => {
+      const msg = await passes([
+        open(),
+        { action: "scroll", scrollBy: "1500" },
+        noteScroll("plain"),
+        { action: "scroll", scrollBy: "600", human: true },
+        noteScroll("wheeled"),
+        { action: "scroll", selector: "#bottom", human: true },
+        noteScroll("wheeledTo"),
+        { action: "scroll", scrollBy: "-100000" },
+        { action: "scroll", selector: "#bottom" },
+        {
+          action: "evaluate",
+          expression: "const box = document.querySelector('#bottom').getBoundingClientRect(); return { plain, wheeled, wheeledTo, inView: box.top >= 0 && box.bottom <= innerHeight, wheels: seen.wheels }",
+        },
+      ]);
+      const { plain, wheeled, wheeledTo, inView, wheels } = msg.payload as Record<string, { y: number; wheels: number }> & { inView: boolean; wheels: number };
+      assert.deepEqual(plain, { y: 1500, wheels: 0 }, "without human: exactly 1,500 px, no wheel event");
+      assert.ok(Math.abs((wheeled?.y ?? 0) - 2100) <= 5, `with human: 600 px further, at ${wheeled?.y}`);
+      assert.ok((wheeled?.wheels ?? 0) >= 3, `in ${wheeled?.wheels} wheel steps`);
+      assert.ok((wheeledTo?.wheels ?? 0) > (wheeled?.wheels ?? 0), "to an element with the wheel too");
+      assert.equal(inView, true, "without human, scrolled to #bottom");
+      assert.equal(wheels, wheeledTo?.wheels, "without human no wheel event");
+    });
+
+    it("extract: every matching element's visible text and the attributes asked for; none matching is an empty list", async () => {
+      const rows = await passes([open(), { action: "extract", selector: "#people tbody tr", attributes: "data-id, title" }]);
+      assert.deepEqual(
+        rows.payload,
+        PEOPLE.map((person) => ({ text: `${person.name}\t${person.age}`, "data-id": person.id, title: null })),
+      );
+      const none = await passes([open(), { action: "extract", selector: ".nothing-has-this-class" }]);
+      assert.deepEqual(none.payload, []);
+    });
+
+    it("select (by value or label), press (on an element or the page) and the options a select does not have", async () => {
+      const msg = await passes([
+        open(),
+        { action: "select", selector: "#color", option: "g" },
+        { action: "evaluate", expression: "window.byValue = document.querySelector('#color').value" },
+        { action: "select", selector: "#color", option: "Blue" },
+        { action: "type", selector: "#name", text: "Ada" },
+        { action: "press", key: "Tab" },
+        { action: "evaluate", expression: "window.focused = document.activeElement.id" },
+        // On the field, though the focus has moved on: Enter there submits its form.
+        { action: "press", selector: "#name", key: "Enter" },
+        { action: "evaluate", expression: "({ byValue, byLabel: document.querySelector('#color').value, focused, submitted: seen.submitted })" },
+      ]);
+      assert.deepEqual(msg.payload, { byValue: "g", byLabel: "b", focused: "color", submitted: "Ada" });
+      const [missing] = await runChains([{ steps: [open(), { action: "select", selector: "#color", option: "purple" }], input: { morelogin: { profile: one } } }]);
+      assert.deepEqual(missing?.errors, [{ node: "c0s1", kind: "page", text: 'browser failed: "#color" has no option "purple" (by value or label); it has "r" (Red), "g" (Green), "b" (Blue)' }]);
+    });
+
+    it("upload: msg.payload as a Buffer named by msg.filename, or a file path", async () => {
+      const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
+      // As after a read file node: msg.payload the file, msg.morelogin.page the tab an open step used.
+      const tab = infoOf(await passes([open()])).page;
+      const fromMsg = await passes([{ action: "upload", selector: "#file" }, fileSeen], { payload: Buffer.from("hello from a flow"), filename: "C:\\reports\\notes.txt" }, one, tab);
+      assert.deepEqual(fromMsg.payload, { name: "notes.txt", type: "text/plain", text: "hello from a flow" });
+      const path = join(folder, "data.csv");
+      await writeFile(path, "name,age\nAda,36\n");
+      const fromPath = await passes([open(), { action: "upload", selector: "#file", file: path }, fileSeen]);
+      assert.deepEqual(fromPath.payload, { name: "data.csv", type: "text/csv", text: "name,age\nAda,36\n" });
+    });
+
+    it("setCookies: the cookies one profile's read cookies gave go into another profile", async () => {
+      const read = await passes([open(), { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; return 1" }, { action: "cookies", url: page?.url }]);
+      const session = { name: "session", value: "s3cret", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" };
+      const moved = await passes([{ action: "setCookies" }, { action: "cookies", url: page?.url }], { payload: [...(read.payload as object[]), session] }, two);
+      const cookies = (moved.payload as Array<{ name: string; value: string; httpOnly: boolean }>).map(({ name, value, httpOnly }) => ({ name, value, httpOnly })).sort((a, b) => a.name.localeCompare(b.name));
+      assert.deepEqual(cookies, [
+        { name: "session", value: "s3cret", httpOnly: true },
+        { name: "visited", value: "yes", httpOnly: false },
+      ]);
+    });
+  });
+
+  it("bad input fails the message with kind input before the browser is looked for, and never shows a cookie's value", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Nothing answers here: a check made after looking for the browser would fail as network instead.
+    const nowhere = { morelogin: { profile: { envId: "1", webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/none` } } };
+    const cases: Array<[Step, Record<string, unknown>, string]> = [
+      [{ action: "extract" }, {}, "selector is missing: give a CSS selector (e.g. #login), or text=…, got nothing"],
+      [{ action: "extract", selector: "a", attributes: "href, text" }, {}, "attributes: text is already each element's visible text; name the attributes to read besides it"],
+      [{ action: "select", selector: "#color" }, {}, "option is missing: give the value or the label of the option to choose, got nothing"],
+      [{ action: "press" }, {}, "key is missing: give a key such as Enter, Tab or ArrowDown, or a chord such as Control+A, got nothing"],
+      [{ action: "scroll" }, {}, "scroll needs a selector (the element to scroll to) or scrollBy (pixels down, negative for up)"],
+      [{ action: "scroll", selector: "#bottom", scrollBy: "10" }, {}, "scroll takes a selector (scroll to that element) or scrollBy (pixels), not both"],
+      [{ action: "upload", selector: "#file", file: join(folder, "not-there.txt") }, {}, `file ${JSON.stringify(join(folder, "not-there.txt"))} does not exist (or cannot be read) on Node-RED's machine`],
+      [{ action: "upload", selector: "#file" }, { payload: { page: "not a file" } }, "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename"],
+      [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
+      [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
+      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, 'msg.payload[0] ("session") needs a domain (with a path) or a url'],
+    ];
+    const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));
+    outcomes.forEach((outcome, index) => {
+      assert.deepEqual(outcome.out, [], `case ${index}: nothing came out`);
+      assert.deepEqual(outcome.errors, [{ node: `c${index}s0`, kind: "input", text: `browser failed: ${cases[index]?.[2]}` }], `case ${index}`);
+    });
+    const [unknown] = await runChains([{ steps: [open(), { action: "press", key: "NotAKey" }], input: { morelogin: { profile: one } } }]);
+    assert.equal(unknown?.errors[0]?.kind, "input");
+    assert.equal(
+      unknown?.errors[0]?.text,
+      'browser failed: key "NotAKey" is not a key: use a key name such as Enter, Tab, Escape, ArrowDown or a, or a chord such as Control+A',
+    );
+  });
+});
