@@ -25,6 +25,16 @@ export function pointInside(box: Box): Point {
   return { x: box.x + box.width * between(0.15, 0.85), y: box.y + box.height * between(0.15, 0.85) };
 }
 
+/** At most this many moves per path: about what a mouse reports in the half second or so a hand takes (each move waits for the browser). */
+const MAX_MOVES = 24;
+
+/** Every n-th point, so a long curve keeps its shape in fewer moves; the last point is kept. */
+function thinned(points: Point[], most = MAX_MOVES): Point[] {
+  if (points.length <= most) return points;
+  const every = points.length / most;
+  return Array.from({ length: most }, (_, index) => points[Math.min(points.length - 1, Math.round((index + 1) * every) - 1)] as Point);
+}
+
 /** A small random wobble, as a hand's. */
 const jitter = (point: Point): Point => ({ x: Math.max(0, point.x + between(-0.7, 0.7)), y: Math.max(0, point.y + between(-0.7, 0.7)) });
 
@@ -38,9 +48,9 @@ export function humanPath(from: Point, to: Point): Point[] {
     const angle = between(0, 2 * Math.PI);
     const radius = between(8, 24);
     const beyond = { x: Math.max(0, to.x + Math.cos(angle) * radius), y: Math.max(0, to.y + Math.sin(angle) * radius) };
-    return [...path(from, beyond), ...path(beyond, to, { spreadOverride: 10 })].map(jitter).concat(to);
+    return [...thinned(path(from, beyond)), ...thinned(path(beyond, to, { spreadOverride: 10 }), MAX_MOVES / 3)].map(jitter).concat(to);
   }
-  return path(from, to).map(jitter).concat(to);
+  return thinned(path(from, to)).map(jitter).concat(to);
 }
 
 /** The tab's viewport size, as the page sees it (a profile's window has no fixed viewport). */
@@ -59,8 +69,12 @@ export async function moveLikeAPerson(page: Page, to: Point, signal: AbortSignal
     from = { x: between(0, width), y: between(0, height) };
   }
   for (const point of humanPath(from, to)) {
+    // A move every 6–12 ms: what the browser took to take the last one counts towards it.
+    const next = performance.now() + between(6, 12);
     await page.mouse.move(point.x, point.y);
-    await pause(between(4, 14), signal);
+    const left = next - performance.now();
+    if (left > 0) await pause(left, signal);
+    else signal.throwIfAborted();
   }
   pointers.set(page, to);
 }
