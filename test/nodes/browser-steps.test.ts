@@ -183,7 +183,8 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       }
       const offCentre = clicks.map((click) => Math.hypot(click.x - click.width / 2, click.y - click.height / 2));
       assert.ok(
-        offCentre.some((distance) => distance > 2),
+        // A click aimed at the very centre lands within 3 px of it (the button's border).
+        offCentre.some((distance) => distance > 5),
         `not always the centre: ${offCentre.map((distance) => distance.toFixed(1)).join(", ")} px from it`,
       );
       assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
