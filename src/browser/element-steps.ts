@@ -15,12 +15,28 @@ async function humanPosition(locator: Locator, context: StepContext): Promise<{ 
   return position;
 }
 
-/** Types each character with a person's varied gaps between keys. */
+/**
+ * Types each character with a person's varied gaps between keys. Each key goes down when it is due
+ * (the gap counted from the last key going down, so the browser's own time does not add to it), is
+ * held a moment and comes up; a character no key gives (中) is inserted as text.
+ */
 async function typeLikeAPerson(page: Page, text: string, signal: AbortSignal): Promise<void> {
-  let index = 0;
+  let due = performance.now();
   for (const character of text) {
-    if (index++ > 0) await pause(keyGapMs(), signal);
-    await page.keyboard.type(character, { delay: holdMs() });
+    const wait = due - performance.now();
+    if (wait > 0) await pause(wait, signal);
+    const down = await page.keyboard.down(character).then(
+      () => true,
+      () => false,
+    );
+    // Counted from when the browser had the key: a slow answer does not shorten the next gap.
+    due = performance.now() + keyGapMs();
+    if (!down) {
+      await page.keyboard.insertText(character);
+      continue;
+    }
+    await pause(Math.min(holdMs(), (due - performance.now()) * 0.8), signal);
+    await page.keyboard.up(character);
   }
 }
 

@@ -13,13 +13,10 @@ export function pause(ms: number, signal: AbortSignal): Promise<void> {
 /** How often a typist stops for a moment (to think, to look at the keys). */
 const THINKING_CHANCE = 0.08;
 
-/**
- * The time from one key to the next: mostly 50–250 ms, the middle of that range more often than its
- * ends (the sum of two random numbers), and now and then a longer pause of 0.3–0.9 s.
- */
+/** The time from one key going down to the next: anywhere in 50–250 ms, and now and then a longer pause of 0.3–0.9 s. */
 export function keyGapMs(): number {
   if (Math.random() < THINKING_CHANCE) return between(300, 900);
-  return 50 + (Math.random() + Math.random()) * 100;
+  return between(50, 250);
 }
 
 /** How long a key or a mouse button is held down. */

@@ -50,9 +50,9 @@ window.${name} = { y: scrollY, wheels: seen.wheels }; return window.${name};`,
 const typed = (keys: Seen["keys"]): Seen["keys"] => keys.filter((key) => key.key.length === 1);
 const gapsOf = (keys: Seen["keys"]): number[] => keys.slice(1).map((key, index) => key.t - (keys[index] as { t: number }).t);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-function spread(values: number[]): number {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  return Math.sqrt(values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / values.length);
+function medianDeviation(values: number[]): number {
+  const middle = median(values);
+  return median(values.map((value) => Math.abs(value - middle)));
 }
 
 /** The farthest a path's points get from the straight line between its ends, in px. */
@@ -169,7 +169,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         ...toButton,
         { action: "hover", selector: "#menu", ...human },
         { action: "waitFor", selector: "#items", timeout: "5" },
-        { action: "type", selector: "#name", text: "hi there", ...human },
+        { action: "type", selector: "#name", text: "hello, dear web", ...human },
         SEEN,
       ]);
       const seen = msg.payload as Seen;
@@ -189,10 +189,11 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       );
       assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
 
-      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hi there");
+      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hello, dear web");
       const gaps = gapsOf(typed(seen.keys));
       assert.ok(Math.min(...gaps) >= 45, `keys at least a person's distance apart: ${gaps.map(Math.round).join(", ")} ms`);
-      assert.ok(spread(gaps) >= 15, `never a constant rhythm: the gaps spread by ${spread(gaps).toFixed(1)} ms`);
+      // The median distance from the median gap: a fixed rhythm keeps it near 0 whatever stalls the machine adds now and then.
+      assert.ok(medianDeviation(gaps) >= 8, `never a constant rhythm: the gaps vary by ${medianDeviation(gaps).toFixed(1)} ms around their median`);
     });
   });
 
