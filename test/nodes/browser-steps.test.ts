@@ -50,10 +50,6 @@ window.${name} = { y: scrollY, wheels: seen.wheels }; return window.${name};`,
 const typed = (keys: Seen["keys"]): Seen["keys"] => keys.filter((key) => key.key.length === 1);
 const gapsOf = (keys: Seen["keys"]): number[] => keys.slice(1).map((key, index) => key.t - (keys[index] as { t: number }).t);
 const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
-function medianDeviation(values: number[]): number {
-  const middle = median(values);
-  return median(values.map((value) => Math.abs(value - middle)));
-}
 
 /** The farthest a path's points get from the straight line between its ends, in px. */
 function deviation(points: Array<{ x: number; y: number }>): number {
@@ -169,7 +165,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         ...toButton,
         { action: "hover", selector: "#menu", ...human },
         { action: "waitFor", selector: "#items", timeout: "5" },
-        { action: "type", selector: "#name", text: "hello, dear web", ...human },
+        { action: "type", selector: "#name", text: "hello, dear web page", ...human },
         SEEN,
       ]);
       const seen = msg.payload as Seen;
@@ -189,11 +185,12 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       );
       assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
 
-      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hello, dear web");
+      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hello, dear web page");
       const gaps = gapsOf(typed(seen.keys));
       assert.ok(Math.min(...gaps) >= 45, `keys at least a person's distance apart: ${gaps.map(Math.round).join(", ")} ms`);
-      // The median distance from the median gap: a fixed rhythm keeps it near 0 whatever stalls the machine adds now and then.
-      assert.ok(medianDeviation(gaps) >= 8, `never a constant rhythm: the gaps vary by ${medianDeviation(gaps).toFixed(1)} ms around their median`);
+      // A fixed rhythm puts nearly every gap near the median (only the machine's stalls stray); 50–250 ms at random puts most of them far from it.
+      const strays = gaps.filter((gap) => Math.abs(gap - median(gaps)) > 30).length;
+      assert.ok(strays >= 5, `never a constant rhythm: ${strays} of ${gaps.length} gaps are more than 30 ms off their median (${gaps.map(Math.round).join(", ")} ms)`);
     });
   });
 
