@@ -101,7 +101,9 @@ export const ELEMENT_STEPS = {
     if (!isSelect) throw new BrowserStepError("page", `${JSON.stringify(selector)} is not a <select>, so it has no options to choose`);
     const wanted = options.find((candidate) => candidate.value === option) ?? options.find((candidate) => candidate.label === option);
     if (!wanted) {
-      const listed = options.slice(0, MAX_LISTED_OPTIONS).map((candidate) => (candidate.label === candidate.value ? JSON.stringify(candidate.value) : `${JSON.stringify(candidate.value)} (${candidate.label})`));
+      const listed = options
+        .slice(0, MAX_LISTED_OPTIONS)
+        .map((candidate) => (candidate.label === candidate.value ? JSON.stringify(candidate.value) : `${JSON.stringify(candidate.value)} (${candidate.label})`));
       const more = options.length > MAX_LISTED_OPTIONS ? `, and ${options.length - MAX_LISTED_OPTIONS} more` : "";
       throw new BrowserStepError("page", `${JSON.stringify(selector)} has no option ${JSON.stringify(option)} (by value or label); it has ${listed.join(", ") || "none"}${more}`);
     }
@@ -144,7 +146,7 @@ export const ELEMENT_STEPS = {
     const items = await page.locator(selector).evaluateAll(
       (elements: PageElement[], attributeNames) =>
         elements.map((element) => {
-          // The text a person sees (innerText), as read the page's visible text does.
+          // biome-ignore lint/performance/useDomNodeTextContent: the text a person sees (innerText), as read the page's visible text does
           const item: Record<string, string | null> = { text: (element.innerText ?? element.textContent ?? "").trim() };
           for (const name of attributeNames) item[name] = element.getAttribute(name);
           return item;

@@ -74,7 +74,8 @@ export function scrollTargetOf(inputs: StepInputs): { selector: string } | { by:
   if (hasSelector) return { selector: selectorOf(inputs.selector) };
   if (!hasBy) throw inputError("scroll needs a selector (the element to scroll to) or scrollBy (pixels down, negative for up)");
   const by = typeof inputs.scrollBy === "number" ? inputs.scrollBy : typeof inputs.scrollBy === "string" ? Number(inputs.scrollBy.trim()) : Number.NaN;
-  if (!Number.isFinite(by) || Math.abs(by) > MAX_SCROLL_PX) throw inputError(`scrollBy must be a number of pixels (negative scrolls up), at most ${MAX_SCROLL_PX.toLocaleString("en")}, got ${describeValue(inputs.scrollBy)}`);
+  if (!Number.isFinite(by) || Math.abs(by) > MAX_SCROLL_PX)
+    throw inputError(`scrollBy must be a number of pixels (negative scrolls up), at most ${MAX_SCROLL_PX.toLocaleString("en")}, got ${describeValue(inputs.scrollBy)}`);
   return { by: Math.round(by) };
 }
 

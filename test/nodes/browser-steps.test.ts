@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { CHROMIUM, browserSkipReason } from "../support/chromium";
+import type { Emulator } from "../../src/emulator";
 import { useEmulator } from "../support/emulator";
 import { Collector, catchNode, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
 import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
@@ -68,6 +69,42 @@ function wayTo(seen: Seen, click: Seen["clicks"][number]): Array<{ x: number; y:
   return before.slice(from);
 }
 
+/** Starts a profile as the desktop client would (not through a node). */
+async function startOutside(emulator: Emulator, envId: string): Promise<Profile> {
+  const { debugPort } = dataOf<{ debugPort: string }>(await call(emulator.localUrl, "/api/env/start", { body: { envId } }));
+  const version = (await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  return { envId, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
+}
+
+interface Setting {
+  url: string;
+  one: Profile;
+  two: Profile;
+  /** The suite's own temporary folder. */
+  folder: string;
+}
+
+/** The test page, two started profiles and a temporary folder, for the whole suite. */
+function useSetting(emulator: () => Emulator): () => Setting {
+  let page: Awaited<ReturnType<typeof serveStepsPage>> | undefined;
+  let setting: Setting | undefined;
+  before(async () => {
+    page = await serveStepsPage();
+    const folder = await mkdtemp(join(tmpdir(), "morelogin-steps-"));
+    const [first, second] = emulator().data.profiles.map((profile) => profile.id);
+    setting = { url: page.url, folder, one: await startOutside(emulator(), first as string), two: await startOutside(emulator(), second as string) };
+  });
+  after(async () => {
+    await page?.close();
+    if (setting) await rm(setting.folder, { recursive: true, force: true });
+    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+  });
+  return () => {
+    assert.ok(setting, "the suite's page and profiles are ready");
+    return setting;
+  };
+}
+
 describe("nodes: browser, human pace and the actions extract, select, press, hover, scroll, upload and setCookies", function () {
   this.timeout(OUTCOME_MS * 2);
   // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
@@ -80,49 +117,26 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
   });
   const { emulator } = useEmulator({ profiles: 2, browser: CHROMIUM });
   useNodeRed();
-  let page: Awaited<ReturnType<typeof serveStepsPage>> | undefined;
-  let one: Profile;
-  let two: Profile;
-  let folder = "";
+  const setting = useSetting(emulator);
+  const one = (): Profile => setting().one;
+  const two = (): Profile => setting().two;
+  const folder = (): string => setting().folder;
 
-  /** Starts a profile as the desktop client would (not through a node). */
-  async function startOutside(envId: string): Promise<Profile> {
-    const { debugPort } = dataOf<{ debugPort: string }>(await call(emulator().localUrl, "/api/env/start", { body: { envId } }));
-    const version = (await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
-    return { envId, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
-  }
-
-  before(async () => {
-    page = await serveStepsPage();
-    folder = await mkdtemp(join(tmpdir(), "morelogin-steps-"));
-    const [first, second] = emulator().data.profiles.map((profile) => profile.id);
-    one = await startOutside(first as string);
-    two = await startOutside(second as string);
-  });
-
-  after(async () => {
-    await page?.close();
-    if (folder) await rm(folder, { recursive: true, force: true });
-    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
-  });
-
-  const open = (): Step => ({ action: "open", url: page?.url });
+  const open = (): Step => ({ action: "open", url: setting().url });
 
   /** Loads a flow of independent chains (first node of each gets one message), sends them and collects every outcome. */
   async function runChains(chains: Array<{ steps: Step[]; input: Record<string, unknown> }>): Promise<Outcome[]> {
     const flow: FlowNode[] = [{ id: TAB, type: "tab", label: "steps" }];
-    chains.forEach((chain, c) => {
-      chain.steps.forEach((step, index) => flow.push(browserNode(`c${c}s${index}`, step, index + 1 < chain.steps.length ? `c${c}s${index + 1}` : `out${c}`)));
+    for (const [c, chain] of chains.entries()) {
+      for (const [index, step] of chain.steps.entries()) flow.push(browserNode(`c${c}s${index}`, step, index + 1 < chain.steps.length ? `c${c}s${index + 1}` : `out${c}`));
       flow.push({ id: `out${c}`, type: "helper", z: TAB });
-    });
+    }
     flow.push({ id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] }, { id: "caught", type: "helper", z: TAB });
     await helper.unload();
     await helper.load([...NODE_MODULES, catchNode] as never, flow as never);
     const outs = chains.map((_, c) => new Collector(`out${c}`));
     const caught = new Collector("caught");
-    chains.forEach((chain, c) => {
-      helper.getNode(`c${c}s0`).receive(chain.input as NodeMessage);
-    });
+    for (const [c, chain] of chains.entries()) helper.getNode(`c${c}s0`).receive(chain.input as NodeMessage);
     await eventually(() => outs.reduce((sum, out) => sum + out.messages.length, 0) + caught.messages.length >= chains.length, "every chain's message came out or was caught");
     return chains.map((_, c) => ({
       out: outs[c]?.messages as Msg[],
@@ -134,7 +148,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
   }
 
   /** Runs one chain on a profile's browser (named by msg.morelogin.profile, so msg.payload is free) and replies its one message. */
-  async function passes(steps: Step[], fields: Record<string, unknown> = {}, profile: Profile = one, tab?: unknown): Promise<Msg> {
+  async function passes(steps: Step[], fields: Record<string, unknown> = {}, profile: Profile = one(), tab?: unknown): Promise<Msg> {
     const [outcome] = await runChains([{ steps, input: { ...fields, morelogin: tab ? { profile, page: tab } : { profile } } }]);
     assert.deepEqual(outcome?.errors, [], "no node failed");
     assert.equal(outcome?.out.length, 1, "one message out");
@@ -143,13 +157,25 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
 
   describe("human", () => {
     it("off: a click jumps to the element's centre in one move and keys follow each other within milliseconds, as before", async () => {
-      const msg = await passes([open(), { action: "type", selector: "#name", text: "quick" }, { action: "click", selector: "#go" }, { action: "hover", selector: "#menu" }, { action: "waitFor", selector: "#items", timeout: "5" }, SEEN]);
+      const msg = await passes([
+        open(),
+        { action: "type", selector: "#name", text: "quick" },
+        { action: "click", selector: "#go" },
+        { action: "hover", selector: "#menu" },
+        { action: "waitFor", selector: "#items", timeout: "5" },
+        SEEN,
+      ]);
       const seen = msg.payload as Seen;
       const [click] = seen.clicks.filter((entry) => entry.id === "go");
       assert.ok(click, "the button was clicked");
       assert.ok(click.movesBefore <= 2, `${click.movesBefore} moves before the click`);
       assert.ok(Math.abs(click.x - click.width / 2) <= 1 && Math.abs(click.y - click.height / 2) <= 1, `the click landed at its centre: ${JSON.stringify(click)}`);
-      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "quick");
+      assert.equal(
+        typed(seen.keys)
+          .map((key) => key.key)
+          .join(""),
+        "quick",
+      );
       assert.ok(median(gapsOf(typed(seen.keys))) < 40, `keys ${gapsOf(typed(seen.keys)).map(Math.round).join(", ")} ms apart`);
     });
 
@@ -185,7 +211,12 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       );
       assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
 
-      assert.equal(typed(seen.keys).map((key) => key.key).join(""), "hello, dear web page");
+      assert.equal(
+        typed(seen.keys)
+          .map((key) => key.key)
+          .join(""),
+        "hello, dear web page",
+      );
       const gaps = gapsOf(typed(seen.keys));
       assert.ok(Math.min(...gaps) >= 45, `keys at least a person's distance apart: ${gaps.map(Math.round).join(", ")} ms`);
       // A fixed rhythm puts nearly every gap near the median (only the machine's stalls stray); 50–250 ms at random puts most of them far from it.
@@ -208,7 +239,8 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         { action: "scroll", selector: "#bottom" },
         {
           action: "evaluate",
-          expression: "const box = document.querySelector('#bottom').getBoundingClientRect(); return { plain, wheeled, wheeledTo, inView: box.top >= 0 && box.bottom <= innerHeight, wheels: seen.wheels }",
+          expression:
+            "const box = document.querySelector('#bottom').getBoundingClientRect(); return { plain, wheeled, wheeledTo, inView: box.top >= 0 && box.bottom <= innerHeight, wheels: seen.wheels }",
         },
       ]);
       const { plain, wheeled, wheeledTo, inView, wheels } = msg.payload as Record<string, { y: number; wheels: number }> & { inView: boolean; wheels: number };
@@ -244,7 +276,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         { action: "evaluate", expression: "({ byValue, byLabel: document.querySelector('#color').value, focused, submitted: seen.submitted })" },
       ]);
       assert.deepEqual(msg.payload, { byValue: "g", byLabel: "b", focused: "color", submitted: "Ada" });
-      const [missing] = await runChains([{ steps: [open(), { action: "select", selector: "#color", option: "purple" }], input: { morelogin: { profile: one } } }]);
+      const [missing] = await runChains([{ steps: [open(), { action: "select", selector: "#color", option: "purple" }], input: { morelogin: { profile: one() } } }]);
       assert.deepEqual(missing?.errors, [{ node: "c0s1", kind: "page", text: 'browser failed: "#color" has no option "purple" (by value or label); it has "r" (Red), "g" (Green), "b" (Blue)' }]);
     });
 
@@ -252,19 +284,21 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
       // As after a read file node: msg.payload the file, msg.morelogin.page the tab an open step used.
       const tab = infoOf(await passes([open()])).page;
-      const fromMsg = await passes([{ action: "upload", selector: "#file" }, fileSeen], { payload: Buffer.from("hello from a flow"), filename: "C:\\reports\\notes.txt" }, one, tab);
+      const fromMsg = await passes([{ action: "upload", selector: "#file" }, fileSeen], { payload: Buffer.from("hello from a flow"), filename: "C:\\reports\\notes.txt" }, one(), tab);
       assert.deepEqual(fromMsg.payload, { name: "notes.txt", type: "text/plain", text: "hello from a flow" });
-      const path = join(folder, "data.csv");
+      const path = join(folder(), "data.csv");
       await writeFile(path, "name,age\nAda,36\n");
       const fromPath = await passes([open(), { action: "upload", selector: "#file", file: path }, fileSeen]);
       assert.deepEqual(fromPath.payload, { name: "data.csv", type: "text/csv", text: "name,age\nAda,36\n" });
     });
 
     it("setCookies: the cookies one profile's read cookies gave go into another profile", async () => {
-      const read = await passes([open(), { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; return 1" }, { action: "cookies", url: page?.url }]);
+      const read = await passes([open(), { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; return 1" }, { action: "cookies", url: setting().url }]);
       const session = { name: "session", value: "s3cret", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" };
-      const moved = await passes([{ action: "setCookies" }, { action: "cookies", url: page?.url }], { payload: [...(read.payload as object[]), session] }, two);
-      const cookies = (moved.payload as Array<{ name: string; value: string; httpOnly: boolean }>).map(({ name, value, httpOnly }) => ({ name, value, httpOnly })).sort((a, b) => a.name.localeCompare(b.name));
+      const moved = await passes([{ action: "setCookies" }, { action: "cookies", url: setting().url }], { payload: [...(read.payload as object[]), session] }, two());
+      const cookies = (moved.payload as Array<{ name: string; value: string; httpOnly: boolean }>)
+        .map(({ name, value, httpOnly }) => ({ name, value, httpOnly }))
+        .sort((a, b) => a.name.localeCompare(b.name));
       assert.deepEqual(cookies, [
         { name: "session", value: "s3cret", httpOnly: true },
         { name: "visited", value: "yes", httpOnly: false },
@@ -286,8 +320,16 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       [{ action: "press" }, {}, "key is missing: give a key such as Enter, Tab or ArrowDown, or a chord such as Control+A, got nothing"],
       [{ action: "scroll" }, {}, "scroll needs a selector (the element to scroll to) or scrollBy (pixels down, negative for up)"],
       [{ action: "scroll", selector: "#bottom", scrollBy: "10" }, {}, "scroll takes a selector (scroll to that element) or scrollBy (pixels), not both"],
-      [{ action: "upload", selector: "#file", file: join(folder, "not-there.txt") }, {}, `file ${JSON.stringify(join(folder, "not-there.txt"))} does not exist (or cannot be read) on Node-RED's machine`],
-      [{ action: "upload", selector: "#file" }, { payload: { page: "not a file" } }, "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename"],
+      [
+        { action: "upload", selector: "#file", file: join(folder(), "not-there.txt") },
+        {},
+        `file ${JSON.stringify(join(folder(), "not-there.txt"))} does not exist (or cannot be read) on Node-RED's machine`,
+      ],
+      [
+        { action: "upload", selector: "#file" },
+        { payload: { page: "not a file" } },
+        "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename",
+      ],
       [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
       [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
       [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, 'msg.payload[0] ("session") needs a domain (with a path) or a url'],
@@ -297,11 +339,8 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       assert.deepEqual(outcome.out, [], `case ${index}: nothing came out`);
       assert.deepEqual(outcome.errors, [{ node: `c${index}s0`, kind: "input", text: `browser failed: ${cases[index]?.[2]}` }], `case ${index}`);
     });
-    const [unknown] = await runChains([{ steps: [open(), { action: "press", key: "NotAKey" }], input: { morelogin: { profile: one } } }]);
+    const [unknown] = await runChains([{ steps: [open(), { action: "press", key: "NotAKey" }], input: { morelogin: { profile: one() } } }]);
     assert.equal(unknown?.errors[0]?.kind, "input");
-    assert.equal(
-      unknown?.errors[0]?.text,
-      'browser failed: key "NotAKey" is not a key: use a key name such as Enter, Tab, Escape, ArrowDown or a, or a chord such as Control+A',
-    );
+    assert.equal(unknown?.errors[0]?.text, 'browser failed: key "NotAKey" is not a key: use a key name such as Enter, Tab, Escape, ArrowDown or a, or a chord such as Control+A');
   });
 });
