@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,10 +8,16 @@ import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { CHROMIUM, browserSkipReason } from "../support/chromium";
 import type { Emulator } from "../../src/emulator";
+import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
 import { useEmulator } from "../support/emulator";
-import { Collector, catchNode, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
 import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
 import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
+
+/** Node-RED's own nodes an example uses, from the Node-RED under test. */
+const coreNodes = ["common/20-inject.js", "common/90-comment.js", "function/15-change.js", "parsers/70-CSV.js", "storage/10-file.js"].map(
+  (file) => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [require.resolve("node-red/package.json")] })) as unknown,
+);
 
 /** A browser node of a chain: its action and fields, as a saved flow has them. */
 type Step = Record<string, unknown> & { action: string };
@@ -303,6 +309,41 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         { name: "session", value: "s3cret", httpOnly: true },
         { name: "visited", value: "yes", httpOnly: false },
       ]);
+    });
+  });
+
+  describe("example 17, Read a table into a flow", () => {
+    it("reads the price list's rows into named columns and writes them as CSV (it closes the first profile: it runs last)", async () => {
+      const examples = loadExamples({ localUrl: emulator().localUrl, openUrl: emulator().openUrl });
+      const nodes = [...examples.byExample.entries()].find(([name]) => name.startsWith("17 "))?.[1];
+      assert.ok(nodes, "example 17 exists");
+      const csvFile = join(folder(), "price-list.csv");
+      const byName = (name: string): FlowNode => nodes.find((node) => node.name === name) as FlowNode;
+      // Its Debug nodes become helpers the test listens to, its file goes to the suite's folder.
+      const flow = nodes.map((node) => {
+        if (node.type === "debug") return { id: node.id, type: "helper", z: TAB };
+        const copy = { ...node, z: TAB, ...(node.type === "file" ? { filename: csvFile } : {}) };
+        return node.server === EXAMPLE_CONFIG_ID ? { ...copy, server: CONFIG_ID } : copy;
+      });
+      const config = examples.flows.find((node) => node.id === EXAMPLE_CONFIG_ID) as FlowNode;
+      await helper.unload();
+      await helper.load(
+        [...NODE_MODULES, catchNode, ...coreNodes] as never,
+        [{ id: TAB, type: "tab", label: "17" }, { ...config, id: CONFIG_ID, localRpm: "0", openRpm: "0" }, ...flow] as never,
+        credentialsFor(emulator()) as never,
+      );
+      const rows = new Collector(byName("rows").id);
+      const saved = new Collector(byName("saved").id);
+      const failed = new Collector(byName("error").id);
+      helper.getNode(byName("the first profile").id).receive({ payload: "" } as NodeMessage);
+      await eventually(() => saved.messages.length + failed.messages.length > 0, "the file was saved, or a step failed");
+      assert.deepEqual(failed.messages, []);
+      const products = rows.messages[0]?.payload as Array<Record<string, unknown>>;
+      assert.equal(products.length, 8);
+      assert.deepEqual(products[0], { sku: "A-100", product: "Desk lamp", price: 24.9, inStock: 12 });
+      const csv = (await readFile(csvFile, "utf8")).trim().split("\n");
+      assert.deepEqual(csv.slice(0, 2), ["sku,product,price,inStock", "A-100,Desk lamp,24.9,12"]);
+      assert.equal(csv.length, 9, "a header and 8 rows");
     });
   });
 
