@@ -15,7 +15,7 @@ const PRODUCTS: ReadonlyArray<readonly [sku: string, name: string, price: string
   ["A-107", "Desk mat", "15.60", "0"],
 ];
 
-const escape = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+const escapeHtml = (text: string): string => text.replace(/&/g, "&amp;").replace(/</g, "&lt;");
 
 export const DEMO_TABLE_PAGE = `<!doctype html>
 <html lang="en">
@@ -36,7 +36,7 @@ export const DEMO_TABLE_PAGE = `<!doctype html>
 <table id="products">
 <thead><tr><th>SKU</th><th>Product</th><th>Price</th><th>In stock</th></tr></thead>
 <tbody>
-${PRODUCTS.map(([sku, name, price, stock]) => `<tr data-sku="${sku}"><td>${sku}</td><td><a href="/demo?product=${sku}">${escape(name)}</a></td><td class="price">${price}</td><td class="stock">${stock}</td></tr>`).join("\n")}
+${PRODUCTS.map(([sku, name, price, stock]) => `<tr data-sku="${sku}"><td>${sku}</td><td><a href="/demo?product=${sku}">${escapeHtml(name)}</a></td><td class="price">${price}</td><td class="stock">${stock}</td></tr>`).join("\n")}
 </tbody>
 </table>
 </body>
