@@ -12,6 +12,7 @@ import { coldStart } from "./cold-start";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
 import { exactJson } from "./exact-json";
+import { extractVsRaw } from "./extract";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
@@ -47,7 +48,28 @@ const say = (text: string): void => console.error(`[bench ${round((performance.n
 const measuredSoFar: Partial<RunFigures> = {};
 const failed: string[] = [];
 
+/**
+ * `npm run bench -- --only extract,browser`: run only the phases named (as in bench/results.json);
+ * the others are listed as not measured. Without it, every phase runs.
+ */
+function selectedPhases(argv: readonly string[]): ReadonlySet<Phase> | undefined {
+  const at = argv.indexOf("--only");
+  if (at === -1) return undefined;
+  const names = (argv[at + 1] ?? "").split(",").filter((name) => name !== "");
+  const unknown = names.filter((name) => !PHASES.includes(name as Phase));
+  if (names.length === 0 || unknown.length > 0) {
+    console.error(`bench: --only takes phase names separated by commas, from: ${PHASES.join(", ")}${unknown.length ? ` (not a phase: ${unknown.join(", ")})` : ""}`);
+    process.exit(2);
+  }
+  return new Set(names as Phase[]);
+}
+const selected = selectedPhases(process.argv.slice(2));
+
 async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRun<P>): Promise<void> {
+  if (selected && !selected.has(phase)) {
+    measuredSoFar[phase] = { notMeasured: "not selected (--only)" };
+    return;
+  }
   if (missing) {
     say(`${title}: skipped, ${missing}`);
     measuredSoFar[phase] = { notMeasured: `skipped: ${missing}` };
@@ -103,6 +125,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
+  await runPhase({ phase: "extract", title: "12: the browser node's extract of 1,000 rows against playwright-core's $$eval on a held connection", run: () => extractVsRaw(), missing: noBrowser });
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   await runPhase({ phase: "startup", title: "6: Node-RED start with and without the package", run: () => startup() });
