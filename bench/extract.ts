@@ -64,6 +64,7 @@ export async function extractVsRaw(): Promise<ExtractResult> {
       const viaNode = (): Promise<void> => runtime.run("step-extract", msg);
       // What a script with its own held connection writes for the same result.
       const raw = (): Promise<Row[]> =>
+        // biome-ignore lint/performance/useDomNodeTextContent: the same visible text the node's extract reads
         page.$$eval(SELECTOR, (elements) => elements.map((element) => ({ text: ((element as unknown as { innerText: string }).innerText ?? "").trim(), "data-id": element.getAttribute("data-id") })));
       let fromNode: unknown;
       (helper.getNode("collect") as Node).once("input", (out: NodeMessage) => {
