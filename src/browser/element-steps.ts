@@ -15,6 +15,9 @@ async function humanPosition(locator: Locator, context: StepContext): Promise<{ 
   return position;
 }
 
+/** Characters typed with a key of their own name. */
+const KEY_OF_CHARACTER: Record<string, string> = { "\n": "Enter", "\r": "Enter", "\t": "Tab" };
+
 /**
  * Types each character with a person's varied gaps between keys. Each key goes down when it is due
  * (the gap counted from the last key going down, so the browser's own time does not add to it), is
@@ -25,7 +28,8 @@ async function typeLikeAPerson(page: Page, text: string, signal: AbortSignal): P
   for (const character of text) {
     const wait = due - performance.now();
     if (wait > 0) await pause(wait, signal);
-    const down = await page.keyboard.down(character).then(
+    const key = KEY_OF_CHARACTER[character] ?? character;
+    const down = await page.keyboard.down(key).then(
       () => true,
       () => false,
     );
@@ -36,7 +40,7 @@ async function typeLikeAPerson(page: Page, text: string, signal: AbortSignal): P
       continue;
     }
     await pause(Math.min(holdMs(), (due - performance.now()) * 0.8), signal);
-    await page.keyboard.up(character);
+    await page.keyboard.up(key);
   }
 }
 

@@ -228,6 +228,9 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       // A fixed rhythm puts nearly every gap near the median (only the machine's stalls stray); 50–250 ms at random puts most of them far from it.
       const strays = gaps.filter((gap) => Math.abs(gap - median(gaps)) > 30).length;
       assert.ok(strays >= 5, `never a constant rhythm: ${strays} of ${gaps.length} gaps are more than 30 ms off their median (${gaps.map(Math.round).join(", ")} ms)`);
+      // A character no key gives is inserted as text, in the same rhythm.
+      const chinese = await passes([open(), { action: "type", selector: "#name", text: "中文 ok", ...human }, { action: "evaluate", expression: "document.querySelector('#name').value" }]);
+      assert.equal(chinese.payload, "中文 ok");
     });
   });
 
