@@ -6,6 +6,7 @@ import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browse
 import type { CapacityResult } from "./capacity";
 import type { ColdStartResult } from "./cold-start";
 import type { LeaseResult } from "./lease";
+import { extractRatios, type ExtractResult } from "./extract";
 import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json";
 import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
@@ -48,6 +49,7 @@ export interface Figures {
   rateLimited: RateLimitedResult;
   exactJson: ExactJsonResult;
   browser: BrowserResult;
+  extract: ExtractResult;
   capacity: CapacityResult;
   watch: WatchResult;
   batch: BatchResult;
@@ -174,6 +176,14 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       `ms from start profile's reply to the first browser step's result (connect, new tab, demo page loaded), median of ${browser.firstActionMs.length} freshly started profiles`,
     ),
   ],
+  extract: (extract) => [
+    pairedAtLeast(
+      "extract_vs_raw",
+      medianWithSpread(extractRatios(extract)),
+      0.8,
+      `extracts of a ${extract.rows.toLocaleString("en")}-row table (each row's visible text and one attribute) through the browser node's extract ÷ the same through playwright-core's $$eval on a held connection, same tab of a real Chromium, median of the per-round ratios`,
+    ),
+  ],
   capacity: (cap) => [
     {
       ...atLeast(
@@ -241,6 +251,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   allPages: ["all_pages_vs_raw", "all_pages_rss_growth_mb", "split_vs_array_plus_core_split"],
   rateLimited: ["rate_limited_efficiency", "rate_limited_unpaced"],
   browser: ["browser_vs_direct", "browser_first_action_ms"],
+  extract: ["extract_vs_raw"],
   capacity: ["capacity_efficiency"],
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
@@ -304,6 +315,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
     rows: (browser) => [
       `| browser node: ${browser.steps} evaluate steps, node / direct, steps per second per round | ${browser.rounds.map((entry) => `${entry.node} / ${entry.direct}`).join(", ")} |`,
       `| browser node: first step after start profile, ms | ${browser.firstActionMs.join(", ")} |`,
+    ],
+  },
+  extract: {
+    label: "browser node extract",
+    rows: (extract) => [
+      `| browser node: extract of ${extract.rows.toLocaleString("en")} rows, node / $$eval, extracts per second per round | ${extract.rounds.map((entry) => `${entry.node} / ${entry.raw}`).join(", ")} |`,
     ],
   },
   capacity: {
@@ -394,6 +411,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("coldStart", figures.coldStart),
     ...otherRows("allPages", figures.allPages),
     ...otherRows("browser", figures.browser),
+    ...otherRows("extract", figures.extract),
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),

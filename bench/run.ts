@@ -14,6 +14,7 @@ import { leasePhase } from "./lease";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
 import { startEmulatorProcess } from "./emulator-process";
 import { exactJson } from "./exact-json";
+import { extractVsRaw } from "./extract";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
@@ -118,6 +119,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "lease", title: "13: 50 profiles started with 2-4 s leases and never closed: lease end to close at the API", run: () => leasePhase() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
+  await runPhase({ phase: "extract", title: "14: the browser node's extract of 1,000 rows against playwright-core's $$eval on a held connection", run: () => extractVsRaw(), missing: noBrowser });
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   await runPhase({ phase: "startup", title: "6: Node-RED start with and without the package", run: () => startup() });

@@ -2,7 +2,8 @@ import type { Browser, Page } from "playwright-core";
 import { BrowserConnections } from "./connections";
 import { webSocketUrlOf } from "./endpoint";
 import { browserStepError, BrowserStepError, untilAborted, withDeadline } from "./errors";
-import { checkInputs, STEPS, type BrowserAction, type StepInputs, type StepResult } from "./steps";
+import { readyInputs, STEPS, type BrowserAction } from "./steps";
+import type { StepInputs, StepResult } from "./step-types";
 import { findTab, firstTab, newTab, tabCount, targetIdOf, type PageHandle } from "./tabs";
 
 export interface StepRequest {
@@ -34,7 +35,7 @@ export class BrowserSteps {
     const { action, inputs, timeoutMs, signal } = request;
     const step = { action, timeoutMs, selector: typeof inputs.selector === "string" ? inputs.selector : undefined, url: action === "open" && typeof inputs.url === "string" ? inputs.url : undefined };
     try {
-      checkInputs(action, inputs);
+      const ready = await untilAborted(readyInputs(action, inputs), signal);
       const webSocketUrl = await untilAborted(webSocketUrlOf(request.address, timeoutMs), signal);
       const browser = await untilAborted(this.connections.get(webSocketUrl, timeoutMs), signal);
       const named = request.page?.webSocketDebuggerUrl === webSocketUrl ? request.page.targetId : undefined;
@@ -44,11 +45,15 @@ export class BrowserSteps {
         await untilAborted(this.closeTab(browser, page, timeoutMs), signal);
         return { detail: "" };
       }
-      const result = await untilAborted(withDeadline(STEPS[action](page, inputs, timeoutMs), timeoutMs, action), signal).catch(async (error: unknown) => {
-        // A tab opened for a page that then failed to load would be left behind with no message naming it.
-        if (opened) await page.close().catch(() => undefined);
-        throw error;
-      });
+      // Ends a human-like step's pauses once its deadline or the node's stop has come, so it stops acting in the page.
+      const ended = new AbortController();
+      const result = await untilAborted(withDeadline(STEPS[action](page, ready, { timeoutMs, signal: ended.signal }), timeoutMs, action), signal)
+        .catch(async (error: unknown) => {
+          // A tab opened for a page that then failed to load would be left behind with no message naming it.
+          if (opened) await page.close().catch(() => undefined);
+          throw error;
+        })
+        .finally(() => ended.abort());
       return { ...result, page: handle };
     } catch (error) {
       throw browserStepError(error, step);

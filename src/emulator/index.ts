@@ -1,5 +1,6 @@
 import type { Server } from "node:http";
 import { DEMO_PAGE, DEMO_PATH } from "./demo-page";
+import { DEMO_TABLE_PAGE, DEMO_TABLE_PATH } from "./demo-table";
 import { listen, type Listener } from "./http-listener";
 import { localRoutes } from "./local-routes";
 import { openRoutes } from "./open-routes";
@@ -32,7 +33,20 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const resolved = resolveOptions(options);
   const state = new EmulatorState(resolved);
   const started: Listener[] = [];
-  const local = await listenOrClose(createApiServer("local", localRoutes(state), state, new Map([[DEMO_PATH, DEMO_PAGE]])), resolved.host, resolved.localPort, started);
+  const local = await listenOrClose(
+    createApiServer(
+      "local",
+      localRoutes(state),
+      state,
+      new Map([
+        [DEMO_PATH, DEMO_PAGE],
+        [DEMO_TABLE_PATH, DEMO_TABLE_PAGE],
+      ]),
+    ),
+    resolved.host,
+    resolved.localPort,
+    started,
+  );
   const open = await listenOrClose(createApiServer("open", openRoutes(state), state), resolved.host, resolved.openPort, started);
 
   let closing: Promise<void> | undefined;

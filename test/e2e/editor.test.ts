@@ -282,15 +282,45 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const action = page.locator("#node-input-action");
     const rowOf = (field: string) => page.locator(`.form-row:has(#node-input-${field})`);
     const shown = async (): Promise<Record<string, boolean>> => {
-      const fields = ["url", "waitUntil", "selector", "text", "expression", "format", "fullPage", "endpoint", "timeout"];
+      const fields = ["url", "waitUntil", "selector", "text", "expression", "format", "fullPage", "attributes", "option", "key", "scrollBy", "file", "human", "endpoint", "timeout"];
       return Object.fromEntries(await Promise.all(fields.map(async (field) => [field, await rowOf(field).isVisible()] as const)));
     };
-    const none = { url: false, waitUntil: false, selector: false, text: false, expression: false, format: false, fullPage: false, endpoint: true, timeout: true };
+    const none = {
+      url: false,
+      waitUntil: false,
+      selector: false,
+      text: false,
+      expression: false,
+      format: false,
+      fullPage: false,
+      attributes: false,
+      option: false,
+      key: false,
+      scrollBy: false,
+      file: false,
+      human: false,
+      endpoint: true,
+      timeout: true,
+    };
     assert.equal(await page.locator("#node-input-server").count(), 0, "no config node to choose");
     assert.equal(await action.inputValue(), "open", "a new node's action");
     assert.deepEqual(await shown(), { ...none, url: true, waitUntil: true }, "open");
     await action.selectOption("type");
-    assert.deepEqual(await shown(), { ...none, selector: true, text: true }, "type");
+    assert.deepEqual(await shown(), { ...none, selector: true, text: true, human: true }, "type");
+    const onlyTheirs: Array<[string, Record<string, boolean>]> = [
+      ["click", { selector: true, human: true }],
+      ["hover", { selector: true, human: true }],
+      ["extract", { selector: true, attributes: true }],
+      ["select", { selector: true, option: true }],
+      ["press", { selector: true, key: true }],
+      ["scroll", { selector: true, scrollBy: true, human: true }],
+      ["upload", { selector: true, file: true }],
+      ["setCookies", {}],
+    ];
+    for (const [name, rows] of onlyTheirs) {
+      await action.selectOption(name);
+      assert.deepEqual(await shown(), { ...none, ...rows }, name);
+    }
     await action.selectOption("evaluate");
     assert.deepEqual(await shown(), { ...none, expression: true }, "evaluate");
     await action.selectOption("screenshot");

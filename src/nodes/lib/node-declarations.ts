@@ -1,4 +1,4 @@
-import { BROWSER_ACTIONS, CONTENT_FORMATS, WAIT_UNTIL } from "../../browser/steps";
+import { BROWSER_ACTIONS, CONTENT_FORMATS, HUMAN_ACTIONS, WAIT_UNTIL } from "../../browser/steps";
 import { ENDPOINTS, type PagedEndpointName } from "../../client";
 import type { CheckboxField, DurationField, FieldDeclaration, ListDeclaration, NodeDeclaration, SelectField, TypedField } from "./declaration";
 
@@ -402,8 +402,13 @@ export const NODE_DECLARATIONS = {
         options: WAIT_UNTIL.map((value) => ({ value, text: `${BROWSER_TYPE}.waitUntil.${value}` })),
         actions: ["open"],
       },
-      actionField(BROWSER_TYPE, "selector", ["click", "type", "waitFor"], "fa-crosshairs"),
+      actionField(BROWSER_TYPE, "selector", ["click", "type", "waitFor", "extract", "select", "press", "hover", "scroll", "upload"], "fa-crosshairs"),
       actionField(BROWSER_TYPE, "text", ["type"], "fa-keyboard-o"),
+      actionField(BROWSER_TYPE, "attributes", ["extract"], "fa-list"),
+      actionField(BROWSER_TYPE, "option", ["select"], "fa-check-square-o"),
+      actionField(BROWSER_TYPE, "key", ["press"], "fa-keyboard-o"),
+      actionField(BROWSER_TYPE, "scrollBy", ["scroll"], "fa-arrows-v", { defaultType: "num" }),
+      actionField(BROWSER_TYPE, "file", ["upload"], "fa-file-o"),
       actionField(BROWSER_TYPE, "expression", ["evaluate"], "fa-code"),
       {
         name: "format",
@@ -415,6 +420,7 @@ export const NODE_DECLARATIONS = {
         actions: ["content"],
       },
       actionCheckbox(BROWSER_TYPE, "fullPage", ["screenshot"], "fa-arrows-v", `${BROWSER_TYPE}.label.capture`),
+      actionCheckbox(BROWSER_TYPE, "human", HUMAN_ACTIONS, "fa-hand-pointer-o", `${BROWSER_TYPE}.label.pace`),
       { name: "endpoint", input: "typed", defaultType: "str", icon: "fa-plug", label: `${BROWSER_TYPE}.label.endpoint`, placeholder: `${BROWSER_TYPE}.placeholder.endpoint` },
       TIMEOUT,
     ],

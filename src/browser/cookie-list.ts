@@ -1,0 +1,56 @@
+import { isPlainObjectValue } from "../client";
+import { inputError } from "./errors";
+
+/** A cookie as Playwright's addCookies takes it, and as the cookies action gives it. */
+export interface CookieToSet {
+  name: string;
+  value: string;
+  url?: string;
+  domain?: string;
+  path?: string;
+  expires?: number;
+  httpOnly?: boolean;
+  secure?: boolean;
+  sameSite?: "Strict" | "Lax" | "None";
+}
+
+const SAME_SITE = ["Strict", "Lax", "None"] as const;
+
+/** What a value is, without showing it: cookies hold sessions, so their values never go into an error text. */
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  return `a ${typeof value}`;
+}
+
+function cookieOf(value: unknown, index: number): CookieToSet {
+  const where = `msg.payload[${index}]`;
+  if (!isPlainObjectValue(value)) throw inputError(`${where} must be a cookie object {name, value, domain, path, …}, got ${kindOf(value)}`);
+  const { name, url, domain, path, expires, httpOnly, secure, sameSite } = value;
+  if (typeof name !== "string" || name === "") throw inputError(`${where} has no name`);
+  const label = `${where} (${JSON.stringify(name)})`;
+  if (typeof value.value !== "string") throw inputError(`${label}: value must be a string, got ${kindOf(value.value)}`);
+  const cookie: CookieToSet = { name, value: value.value };
+  if (typeof url === "string" && url !== "") cookie.url = url;
+  else if (typeof domain === "string" && domain !== "") {
+    cookie.domain = domain;
+    cookie.path = typeof path === "string" && path !== "" ? path : "/";
+  } else throw inputError(`${label} needs a domain (with a path) or a url`);
+  if (expires !== undefined && expires !== null) {
+    if (typeof expires !== "number" || !Number.isFinite(expires)) throw inputError(`${label}: expires must be seconds since 1970 (or -1 for a session cookie), got ${kindOf(expires)}`);
+    cookie.expires = expires;
+  }
+  if (typeof httpOnly === "boolean") cookie.httpOnly = httpOnly;
+  if (typeof secure === "boolean") cookie.secure = secure;
+  if (sameSite !== undefined && sameSite !== null) {
+    if (!SAME_SITE.includes(sameSite as (typeof SAME_SITE)[number])) throw inputError(`${label}: sameSite must be Strict, Lax or None`);
+    cookie.sameSite = sameSite as CookieToSet["sameSite"];
+  }
+  return cookie;
+}
+
+/** setCookies' msg.payload: an array of cookies in the shape the cookies action replies (extra fields are ignored). */
+export function cookiesToSet(payload: unknown): CookieToSet[] {
+  if (!Array.isArray(payload)) throw inputError(`setCookies needs msg.payload to be an array of cookies, as read cookies gives, got ${kindOf(payload)}`);
+  return payload.map(cookieOf);
+}

@@ -1,0 +1,21 @@
+/**
+ * The few browser objects the functions we run in the page use: the project compiles without the DOM
+ * library (its code runs in Node), so these say what the page offers. Only types: a function sent to
+ * the page takes nothing from this module.
+ */
+export interface PageWindow {
+  innerWidth: number;
+  innerHeight: number;
+  scrollY: number;
+  scrollBy(options: { top: number; behavior: "instant" }): void;
+}
+
+export interface PageElement {
+  tagName: string;
+  textContent: string | null;
+  /** Only HTML elements have it (an SVG element does not). */
+  innerText?: string;
+  getAttribute(name: string): string | null;
+  /** A <select>'s options. */
+  options?: ArrayLike<{ value: string; label: string }>;
+}

@@ -1,0 +1,65 @@
+import { readFile, stat } from "node:fs/promises";
+import { basename, extname } from "node:path";
+import { inputError } from "./errors";
+import type { StepInputs } from "./step-types";
+
+/** A file for a file input, as Playwright takes it: sent as bytes, so it works with a browser on another machine too. */
+export interface FileToUpload {
+  name: string;
+  mimeType: string;
+  buffer: Buffer;
+}
+
+/** Playwright refuses bigger files sent as bytes. */
+export const MAX_UPLOAD_BYTES = 50 * 1024 * 1024;
+
+const MIME_TYPES: Record<string, string> = {
+  ".csv": "text/csv",
+  ".gif": "image/gif",
+  ".html": "text/html",
+  ".jpeg": "image/jpeg",
+  ".jpg": "image/jpeg",
+  ".json": "application/json",
+  ".pdf": "application/pdf",
+  ".png": "image/png",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain",
+  ".webp": "image/webp",
+  ".xml": "application/xml",
+  ".zip": "application/zip",
+};
+
+const mimeTypeOf = (name: string): string => MIME_TYPES[extname(name).toLowerCase()] ?? "application/octet-stream";
+
+/** The name a browser shows for the file: the last part of a path, whichever slashes it uses. */
+const fileNameOf = (path: string): string => basename(path.replaceAll("\\", "/"));
+
+function tooBig(what: string, bytes: number): Error {
+  return inputError(`${what} is ${Math.round(bytes / 1024 / 1024)} MB; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB can be uploaded this way`);
+}
+
+/**
+ * The file upload sends: the node's `file` path when given (read here, on Node-RED's machine), else
+ * msg.payload as a Buffer named by msg.filename. A path that does not exist, or no file at all, is bad input.
+ */
+export async function fileToUpload(inputs: StepInputs): Promise<FileToUpload> {
+  if (typeof inputs.file === "string" && inputs.file.trim() !== "") {
+    const path = inputs.file.trim();
+    const found = await stat(path).catch(() => undefined);
+    if (!found) throw inputError(`file ${JSON.stringify(path)} does not exist (or cannot be read) on Node-RED's machine`);
+    if (!found.isFile()) throw inputError(`file ${JSON.stringify(path)} is not a file (a folder?)`);
+    if (found.size > MAX_UPLOAD_BYTES) throw tooBig(`file ${JSON.stringify(path)}`, found.size);
+    const name = fileNameOf(path);
+    return { name, mimeType: mimeTypeOf(name), buffer: await readFile(path) };
+  }
+  if (inputs.file !== undefined && inputs.file !== "") throw inputError("file must be a path (text)");
+  if (!Buffer.isBuffer(inputs.payload)) {
+    throw inputError("upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename");
+  }
+  if (typeof inputs.filename !== "string" || fileNameOf(inputs.filename.trim()) === "") {
+    throw inputError("msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it");
+  }
+  if (inputs.payload.length > MAX_UPLOAD_BYTES) throw tooBig("msg.payload", inputs.payload.length);
+  const name = fileNameOf(inputs.filename.trim());
+  return { name, mimeType: mimeTypeOf(name), buffer: inputs.payload };
+}

@@ -1,0 +1,390 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { NodeMessage } from "node-red";
+import { call, dataOf } from "../support/http";
+import { CHROMIUM, browserSkipReason } from "../support/chromium";
+import type { Emulator } from "../../src/emulator";
+import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
+import { useEmulator } from "../support/emulator";
+import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
+import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
+import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
+
+/** Node-RED's own nodes an example uses, from the Node-RED under test. */
+const coreNodes = ["common/20-inject.js", "common/90-comment.js", "function/15-change.js", "parsers/70-CSV.js", "storage/10-file.js"].map(
+  (file) => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [require.resolve("node-red/package.json")] })) as unknown,
+);
+
+/** A browser node of a chain: its action and fields, as a saved flow has them. */
+type Step = Record<string, unknown> & { action: string };
+
+interface Profile {
+  envId: string;
+  webSocketDebuggerUrl: string;
+}
+
+interface Outcome {
+  out: Msg[];
+  errors: Array<{ node: string; text: string; kind?: string }>;
+}
+
+const TEXT_FIELDS = ["url", "selector", "text", "expression", "endpoint", "attributes", "option", "key", "file"];
+
+/** The fields of a step as TypedInputs, as the editor saves them (scrollBy is a number field). */
+function browserNode(id: string, step: Step, next: string): FlowNode {
+  const node: FlowNode = { id, type: "morelogin-browser", z: TAB, wires: [[next]], ...step };
+  for (const name of TEXT_FIELDS) if (typeof step[name] === "string" && step[`${name}Type`] === undefined) node[`${name}Type`] = "str";
+  if (step.scrollBy !== undefined && step.scrollByType === undefined) node.scrollByType = "num";
+  return node;
+}
+
+/** The page's record of what it saw (see test/support/steps-page.ts). */
+const SEEN: Step = { action: "evaluate", expression: "window.seen" };
+
+/** Waits in the page until the page stops scrolling (the wheel scrolls smoothly), then notes where it is. */
+const noteScroll = (name: string): Step => ({
+  action: "evaluate",
+  expression: `await new Promise((resolve) => { let last = -1; const timer = setInterval(() => { if (scrollY === last) { clearInterval(timer); resolve(); } last = scrollY; }, 150); });
+window.${name} = { y: scrollY, wheels: seen.wheels }; return window.${name};`,
+});
+
+/** The gaps between successive keydowns, in ms. */
+/** The keys typed (fill's clearing sends a Delete first). */
+const typed = (keys: Seen["keys"]): Seen["keys"] => keys.filter((key) => key.key.length === 1);
+const gapsOf = (keys: Seen["keys"]): number[] => keys.slice(1).map((key, index) => key.t - (keys[index] as { t: number }).t);
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+/** The farthest a path's points get from the straight line between its ends, in px. */
+function deviation(points: Array<{ x: number; y: number }>): number {
+  const start = points[0];
+  const end = points.at(-1);
+  if (!start || !end) return 0;
+  const length = Math.hypot(end.x - start.x, end.y - start.y) || 1;
+  return Math.max(...points.map((point) => Math.abs((end.x - start.x) * (point.y - start.y) - (end.y - start.y) * (point.x - start.x)) / length));
+}
+
+/** The moves from the pointer leaving #corner (10..50 px) to the click: the way to the button. */
+function wayTo(seen: Seen, click: Seen["clicks"][number]): Array<{ x: number; y: number }> {
+  const before = seen.moves.slice(0, click.movesBefore);
+  let from = before.length - 1;
+  while (from > 0 && !((before[from]?.x ?? 0) <= 50 && (before[from]?.y ?? 0) <= 50)) from--;
+  return before.slice(from);
+}
+
+/** Starts a profile as the desktop client would (not through a node). */
+async function startOutside(emulator: Emulator, envId: string): Promise<Profile> {
+  const { debugPort } = dataOf<{ debugPort: string }>(await call(emulator.localUrl, "/api/env/start", { body: { envId } }));
+  const version = (await (await fetch(`http://127.0.0.1:${debugPort}/json/version`)).json()) as { webSocketDebuggerUrl: string };
+  return { envId, webSocketDebuggerUrl: version.webSocketDebuggerUrl };
+}
+
+interface Setting {
+  url: string;
+  one: Profile;
+  two: Profile;
+  /** The suite's own temporary folder. */
+  folder: string;
+}
+
+/** The test page, two started profiles and a temporary folder, for the whole suite. */
+function useSetting(emulator: () => Emulator): () => Setting {
+  let page: Awaited<ReturnType<typeof serveStepsPage>> | undefined;
+  let setting: Setting | undefined;
+  before(async () => {
+    page = await serveStepsPage();
+    const folder = await mkdtemp(join(tmpdir(), "morelogin-steps-"));
+    const [first, second] = emulator().data.profiles.map((profile) => profile.id);
+    setting = { url: page.url, folder, one: await startOutside(emulator(), first as string), two: await startOutside(emulator(), second as string) };
+  });
+  after(async () => {
+    await page?.close();
+    if (setting) await rm(setting.folder, { recursive: true, force: true });
+    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+  });
+  return () => {
+    assert.ok(setting, "the suite's page and profiles are ready");
+    return setting;
+  };
+}
+
+describe("nodes: browser, human pace and the actions extract, select, press, hover, scroll, upload and setCookies", function () {
+  this.timeout(OUTCOME_MS * 2);
+  // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
+  before(function () {
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
+      this.skip();
+    }
+  });
+  const { emulator } = useEmulator({ profiles: 2, browser: CHROMIUM });
+  useNodeRed();
+  const setting = useSetting(emulator);
+  const one = (): Profile => setting().one;
+  const two = (): Profile => setting().two;
+  const folder = (): string => setting().folder;
+
+  const open = (): Step => ({ action: "open", url: setting().url });
+
+  /** Loads a flow of independent chains (first node of each gets one message), sends them and collects every outcome. */
+  async function runChains(chains: Array<{ steps: Step[]; input: Record<string, unknown> }>): Promise<Outcome[]> {
+    const flow: FlowNode[] = [{ id: TAB, type: "tab", label: "steps" }];
+    for (const [c, chain] of chains.entries()) {
+      for (const [index, step] of chain.steps.entries()) flow.push(browserNode(`c${c}s${index}`, step, index + 1 < chain.steps.length ? `c${c}s${index + 1}` : `out${c}`));
+      flow.push({ id: `out${c}`, type: "helper", z: TAB });
+    }
+    flow.push({ id: "catch1", type: "catch", z: TAB, scope: null, uncaught: false, wires: [["caught"]] }, { id: "caught", type: "helper", z: TAB });
+    await helper.unload();
+    await helper.load([...NODE_MODULES, catchNode] as never, flow as never);
+    const outs = chains.map((_, c) => new Collector(`out${c}`));
+    const caught = new Collector("caught");
+    for (const [c, chain] of chains.entries()) helper.getNode(`c${c}s0`).receive(chain.input as NodeMessage);
+    await eventually(() => outs.reduce((sum, out) => sum + out.messages.length, 0) + caught.messages.length >= chains.length, "every chain's message came out or was caught");
+    return chains.map((_, c) => ({
+      out: outs[c]?.messages as Msg[],
+      errors: (caught.messages as Msg[])
+        .map((msg) => ({ msg, error: msg.error as { message: string; source: { id: string } } }))
+        .filter(({ error }) => error.source.id.startsWith(`c${c}s`))
+        .map(({ msg, error }) => ({ node: error.source.id, text: error.message, kind: infoOf(msg).error?.kind })),
+    }));
+  }
+
+  /** Runs one chain on a profile's browser (named by msg.morelogin.profile, so msg.payload is free) and replies its one message. */
+  async function passes(steps: Step[], fields: Record<string, unknown> = {}, profile: Profile = one(), tab?: unknown): Promise<Msg> {
+    const [outcome] = await runChains([{ steps, input: { ...fields, morelogin: tab ? { profile, page: tab } : { profile } } }]);
+    assert.deepEqual(outcome?.errors, [], "no node failed");
+    assert.equal(outcome?.out.length, 1, "one message out");
+    return outcome?.out[0] as Msg;
+  }
+
+  describe("human", () => {
+    it("off: a click jumps to the element's centre in one move and keys follow each other within milliseconds, as before", async () => {
+      const msg = await passes([
+        open(),
+        { action: "type", selector: "#name", text: "quick" },
+        { action: "click", selector: "#go" },
+        { action: "hover", selector: "#menu" },
+        { action: "waitFor", selector: "#items", timeout: "5" },
+        SEEN,
+      ]);
+      const seen = msg.payload as Seen;
+      const [click] = seen.clicks.filter((entry) => entry.id === "go");
+      assert.ok(click, "the button was clicked");
+      assert.ok(click.movesBefore <= 2, `${click.movesBefore} moves before the click`);
+      assert.ok(Math.abs(click.x - click.width / 2) <= 1 && Math.abs(click.y - click.height / 2) <= 1, `the click landed at its centre: ${JSON.stringify(click)}`);
+      assert.equal(
+        typed(seen.keys)
+          .map((key) => key.key)
+          .join(""),
+        "quick",
+      );
+      assert.ok(median(gapsOf(typed(seen.keys))) < 40, `keys ${gapsOf(typed(seen.keys)).map(Math.round).join(", ")} ms apart`);
+    });
+
+    it("on: clicks come along curved paths of many moves to points off the centre; keys come a person's distance apart in an uneven rhythm; hover and type work", async () => {
+      const human = { human: true };
+      const toButton: Step[] = [
+        { action: "hover", selector: "#corner", ...human },
+        { action: "click", selector: "#go", ...human },
+      ];
+      const msg = await passes([
+        open(),
+        ...toButton,
+        ...toButton,
+        { action: "hover", selector: "#menu", ...human },
+        { action: "waitFor", selector: "#items", timeout: "5" },
+        { action: "type", selector: "#name", text: "hello, dear web page", ...human },
+        SEEN,
+      ]);
+      const seen = msg.payload as Seen;
+      const clicks = seen.clicks.filter((entry) => entry.id === "go");
+      assert.equal(clicks.length, 2);
+      for (const click of clicks) {
+        const way = wayTo(seen, click);
+        assert.ok(way.length >= 5, `the pointer took ${way.length} moves to the button`);
+        assert.ok(deviation(way) >= 3, `the way bends away from a straight line by ${deviation(way).toFixed(1)} px`);
+        assert.ok(click.x >= 0 && click.x <= click.width && click.y >= 0 && click.y <= click.height, "inside the button");
+      }
+      const offCentre = clicks.map((click) => Math.hypot(click.x - click.width / 2, click.y - click.height / 2));
+      assert.ok(
+        // A click aimed at the very centre lands within 3 px of it (the button's border).
+        offCentre.some((distance) => distance > 5),
+        `not always the centre: ${offCentre.map((distance) => distance.toFixed(1)).join(", ")} px from it`,
+      );
+      assert.equal(new Set(clicks.map((click) => `${click.x},${click.y}`)).size, 2, "two different points");
+
+      assert.equal(
+        typed(seen.keys)
+          .map((key) => key.key)
+          .join(""),
+        "hello, dear web page",
+      );
+      const gaps = gapsOf(typed(seen.keys));
+      assert.ok(Math.min(...gaps) >= 45, `keys at least a person's distance apart: ${gaps.map(Math.round).join(", ")} ms`);
+      // A fixed rhythm puts nearly every gap near the median (only the machine's stalls stray); 50–250 ms at random puts most of them far from it.
+      const strays = gaps.filter((gap) => Math.abs(gap - median(gaps)) > 30).length;
+      assert.ok(strays >= 5, `never a constant rhythm: ${strays} of ${gaps.length} gaps are more than 30 ms off their median (${gaps.map(Math.round).join(", ")} ms)`);
+      // A character no key gives is inserted as text, in the same rhythm.
+      const chinese = await passes([open(), { action: "type", selector: "#name", text: "中文 ok", ...human }, { action: "evaluate", expression: "document.querySelector('#name').value" }]);
+      assert.equal(chinese.payload, "中文 ok");
+    });
+  });
+
+  describe("the new actions", () => {
+    it("scroll: by pixels at once, by pixels in several wheel steps with human, and to an element", async () => {
+      const msg = await passes([
+        open(),
+        { action: "scroll", scrollBy: "1500" },
+        noteScroll("plain"),
+        { action: "scroll", scrollBy: "600", human: true },
+        noteScroll("wheeled"),
+        { action: "scroll", selector: "#bottom", human: true },
+        noteScroll("wheeledTo"),
+        { action: "scroll", scrollBy: "-100000" },
+        { action: "scroll", selector: "#bottom" },
+        {
+          action: "evaluate",
+          expression:
+            "const box = document.querySelector('#bottom').getBoundingClientRect(); return { plain, wheeled, wheeledTo, inView: box.top >= 0 && box.bottom <= innerHeight, wheels: seen.wheels }",
+        },
+      ]);
+      const { plain, wheeled, wheeledTo, inView, wheels } = msg.payload as Record<string, { y: number; wheels: number }> & { inView: boolean; wheels: number };
+      assert.deepEqual(plain, { y: 1500, wheels: 0 }, "without human: exactly 1,500 px, no wheel event");
+      assert.ok(Math.abs((wheeled?.y ?? 0) - 2100) <= 5, `with human: 600 px further, at ${wheeled?.y}`);
+      assert.ok((wheeled?.wheels ?? 0) >= 3, `in ${wheeled?.wheels} wheel steps`);
+      assert.ok((wheeledTo?.wheels ?? 0) > (wheeled?.wheels ?? 0), "to an element with the wheel too");
+      assert.equal(inView, true, "without human, scrolled to #bottom");
+      assert.equal(wheels, wheeledTo?.wheels, "without human no wheel event");
+    });
+
+    it("extract: every matching element's visible text and the attributes asked for; none matching is an empty list", async () => {
+      const rows = await passes([open(), { action: "extract", selector: "#people tbody tr", attributes: "data-id, title" }]);
+      assert.deepEqual(
+        rows.payload,
+        PEOPLE.map((person) => ({ text: `${person.name}\t${person.age}`, "data-id": person.id, title: null })),
+      );
+      const none = await passes([open(), { action: "extract", selector: ".nothing-has-this-class" }]);
+      assert.deepEqual(none.payload, []);
+    });
+
+    it("select (by value or label), press (on an element or the page) and the options a select does not have", async () => {
+      const msg = await passes([
+        open(),
+        { action: "select", selector: "#color", option: "g" },
+        { action: "evaluate", expression: "window.byValue = document.querySelector('#color').value" },
+        { action: "select", selector: "#color", option: "Blue" },
+        { action: "type", selector: "#name", text: "Ada" },
+        { action: "press", key: "Tab" },
+        { action: "evaluate", expression: "window.focused = document.activeElement.id" },
+        // On the field, though the focus has moved on: Enter there submits its form.
+        { action: "press", selector: "#name", key: "Enter" },
+        { action: "evaluate", expression: "({ byValue, byLabel: document.querySelector('#color').value, focused, submitted: seen.submitted })" },
+      ]);
+      assert.deepEqual(msg.payload, { byValue: "g", byLabel: "b", focused: "color", submitted: "Ada" });
+      const [missing] = await runChains([{ steps: [open(), { action: "select", selector: "#color", option: "purple" }], input: { morelogin: { profile: one() } } }]);
+      assert.deepEqual(missing?.errors, [{ node: "c0s1", kind: "page", text: 'browser failed: "#color" has no option "purple" (by value or label); it has "r" (Red), "g" (Green), "b" (Blue)' }]);
+    });
+
+    it("upload: msg.payload as a Buffer named by msg.filename, or a file path", async () => {
+      const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
+      // As after a read file node: msg.payload the file, msg.morelogin.page the tab an open step used.
+      const tab = infoOf(await passes([open()])).page;
+      const fromMsg = await passes([{ action: "upload", selector: "#file" }, fileSeen], { payload: Buffer.from("hello from a flow"), filename: "C:\\reports\\notes.txt" }, one(), tab);
+      assert.deepEqual(fromMsg.payload, { name: "notes.txt", type: "text/plain", text: "hello from a flow" });
+      const path = join(folder(), "data.csv");
+      await writeFile(path, "name,age\nAda,36\n");
+      const fromPath = await passes([open(), { action: "upload", selector: "#file", file: path }, fileSeen]);
+      assert.deepEqual(fromPath.payload, { name: "data.csv", type: "text/csv", text: "name,age\nAda,36\n" });
+    });
+
+    it("setCookies: the cookies one profile's read cookies gave go into another profile", async () => {
+      const read = await passes([open(), { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; return 1" }, { action: "cookies", url: setting().url }]);
+      const session = { name: "session", value: "s3cret", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: true, secure: false, sameSite: "Lax" };
+      const moved = await passes([{ action: "setCookies" }, { action: "cookies", url: setting().url }], { payload: [...(read.payload as object[]), session] }, two());
+      const cookies = (moved.payload as Array<{ name: string; value: string; httpOnly: boolean }>)
+        .map(({ name, value, httpOnly }) => ({ name, value, httpOnly }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+      assert.deepEqual(cookies, [
+        { name: "session", value: "s3cret", httpOnly: true },
+        { name: "visited", value: "yes", httpOnly: false },
+      ]);
+    });
+  });
+
+  describe("example 17, Read a table into a flow", () => {
+    it("reads the price list's rows into named columns and writes them as CSV (it closes the first profile: it runs last)", async () => {
+      const examples = loadExamples({ localUrl: emulator().localUrl, openUrl: emulator().openUrl });
+      const nodes = [...examples.byExample.entries()].find(([name]) => name.startsWith("17 "))?.[1];
+      assert.ok(nodes, "example 17 exists");
+      const csvFile = join(folder(), "price-list.csv");
+      const byName = (name: string): FlowNode => nodes.find((node) => node.name === name) as FlowNode;
+      // Its Debug nodes become helpers the test listens to, its file goes to the suite's folder.
+      const flow = nodes.map((node) => {
+        if (node.type === "debug") return { id: node.id, type: "helper", z: TAB };
+        const copy = { ...node, z: TAB, ...(node.type === "file" ? { filename: csvFile } : {}) };
+        return node.server === EXAMPLE_CONFIG_ID ? { ...copy, server: CONFIG_ID } : copy;
+      });
+      const config = examples.flows.find((node) => node.id === EXAMPLE_CONFIG_ID) as FlowNode;
+      await helper.unload();
+      await helper.load(
+        [...NODE_MODULES, catchNode, ...coreNodes] as never,
+        [{ id: TAB, type: "tab", label: "17" }, { ...config, id: CONFIG_ID, localRpm: "0", openRpm: "0" }, ...flow] as never,
+        credentialsFor(emulator()) as never,
+      );
+      const rows = new Collector(byName("rows").id);
+      const saved = new Collector(byName("saved").id);
+      const failed = new Collector(byName("error").id);
+      helper.getNode(byName("the first profile").id).receive({ payload: "" } as NodeMessage);
+      await eventually(() => saved.messages.length + failed.messages.length > 0, "the file was saved, or a step failed");
+      assert.deepEqual(failed.messages, []);
+      const products = rows.messages[0]?.payload as Array<Record<string, unknown>>;
+      assert.equal(products.length, 8);
+      assert.deepEqual(products[0], { sku: "A-100", product: "Desk lamp", price: 24.9, inStock: 12 });
+      const csv = (await readFile(csvFile, "utf8")).trim().split("\n");
+      assert.deepEqual(csv.slice(0, 2), ["sku,product,price,inStock", "A-100,Desk lamp,24.9,12"]);
+      assert.equal(csv.length, 9, "a header and 8 rows");
+    });
+  });
+
+  it("bad input fails the message with kind input before the browser is looked for, and never shows a cookie's value", async () => {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    // Nothing answers here: a check made after looking for the browser would fail as network instead.
+    const nowhere = { morelogin: { profile: { envId: "1", webSocketDebuggerUrl: `ws://127.0.0.1:${port}/devtools/browser/none` } } };
+    const cases: Array<[Step, Record<string, unknown>, string]> = [
+      [{ action: "extract" }, {}, "selector is missing: give a CSS selector (e.g. #login), or text=…, got nothing"],
+      [{ action: "extract", selector: "a", attributes: "href, text" }, {}, "attributes: text is already each element's visible text; name the attributes to read besides it"],
+      [{ action: "select", selector: "#color" }, {}, "option is missing: give the value or the label of the option to choose, got nothing"],
+      [{ action: "press" }, {}, "key is missing: give a key such as Enter, Tab or ArrowDown, or a chord such as Control+A, got nothing"],
+      [{ action: "scroll" }, {}, "scroll needs a selector (the element to scroll to) or scrollBy (pixels down, negative for up)"],
+      [{ action: "scroll", selector: "#bottom", scrollBy: "10" }, {}, "scroll takes a selector (scroll to that element) or scrollBy (pixels), not both"],
+      [
+        { action: "upload", selector: "#file", file: join(folder(), "not-there.txt") },
+        {},
+        `file ${JSON.stringify(join(folder(), "not-there.txt"))} does not exist (or cannot be read) on Node-RED's machine`,
+      ],
+      [
+        { action: "upload", selector: "#file" },
+        { payload: { page: "not a file" } },
+        "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename",
+      ],
+      [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
+      [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
+      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, 'msg.payload[0] ("session") needs a domain (with a path) or a url'],
+    ];
+    const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));
+    outcomes.forEach((outcome, index) => {
+      assert.deepEqual(outcome.out, [], `case ${index}: nothing came out`);
+      assert.deepEqual(outcome.errors, [{ node: `c${index}s0`, kind: "input", text: `browser failed: ${cases[index]?.[2]}` }], `case ${index}`);
+    });
+    const [unknown] = await runChains([{ steps: [open(), { action: "press", key: "NotAKey" }], input: { morelogin: { profile: one() } } }]);
+    assert.equal(unknown?.errors[0]?.kind, "input");
+    assert.equal(unknown?.errors[0]?.text, 'browser failed: key "NotAKey" is not a key: use a key name such as Enter, Tab, Escape, ArrowDown or a, or a chord such as Control+A');
+  });
+});
