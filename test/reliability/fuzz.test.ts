@@ -9,6 +9,8 @@ import { hostileMessage, hostileValues, mulberry32 } from "./hostile-values";
 
 const PER_TYPE = 2_000;
 const CONCURRENCY = 50;
+/** How long no message may end before the run counts as stalled (a hung node, not a busy machine). */
+const STALL_MS = 30_000;
 const TYPES: Array<[string, Record<string, unknown>]> = [
   ["morelogin-list-profiles", { pageNo: "page", pageNoType: "msg", pageSize: "", pageSizeType: "num", envName: "payload.envName", envNameType: "msg", output: "array" }],
   ["morelogin-list-cloud-phones", { output: "split" }],
@@ -88,7 +90,11 @@ describe("reliability: hostile input", function () {
     await new Promise<void>((resolve, reject) => {
       let sent = 0;
       let done = 0;
-      const watchdog = setTimeout(() => reject(new Error(`stalled: ${done}/${total} messages ended`)), 240_000);
+      // Stalled means no message ended for a while, not a slow machine: the watchdog restarts with every outcome.
+      let lastEnded = Date.now();
+      const watchdog = setInterval(() => {
+        if (Date.now() - lastEnded > STALL_MS) reject(new Error(`stalled: ${done}/${total} messages ended, none in the last ${STALL_MS / 1000} s`));
+      }, 1_000);
       const ended = (msg: NodeMessage & { fuzz?: number }, kind: "output" | "error" | "completion"): void => {
         if (msg.fuzz === undefined) return;
         const entry = outcomes.get(msg.fuzz) ?? { outputs: 0, errors: 0, completions: 0 };
@@ -101,9 +107,10 @@ describe("reliability: hostile input", function () {
         // An input ends once: with its first output, its error, or (nothing sent) its completion.
         if (!first) return;
         done++;
+        lastEnded = Date.now();
         if (sent < total) next();
         else if (done === total) {
-          clearTimeout(watchdog);
+          clearInterval(watchdog);
           resolve();
         }
       };
@@ -125,7 +132,7 @@ describe("reliability: hostile input", function () {
           node.receive({ ...hostileMessage(random, values), fuzz: seq } as NodeMessage);
           if (seq % 500 === 0) scanner.scanRuntime(node);
         } catch (error) {
-          clearTimeout(watchdog);
+          clearInterval(watchdog);
           reject(error instanceof Error ? error : new Error(String(error)));
         }
       };
