@@ -210,6 +210,11 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
 
+/** The phase called `name`, or the one that gives the ratio called `name`. */
+export function phaseNamed(name: string): Phase | undefined {
+  return PHASES.find((phase) => phase === name || RATIO_NAMES[phase].includes(name));
+}
+
 function phaseRatios<P extends Phase>(phase: P, figure: Figures[P] | NotMeasured): Ratio[] {
   const why = reasonMissing(figure);
   if (why !== undefined) return RATIO_NAMES[phase].map((name) => ({ name, value: null, target: "(not measured)", pass: null, means: `not measured: ${why}`, notMeasured: why }));

@@ -15,7 +15,7 @@ import { exactJson } from "./exact-json";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
-import { PHASES, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
+import { PHASES, phaseNamed, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
 import { startup } from "./startup";
 import { watchPhase } from "./watch";
 import { CHROMIUM, chromiumInstalled } from "../test/support/chromium";
@@ -47,7 +47,31 @@ const say = (text: string): void => console.error(`[bench ${round((performance.n
 const measuredSoFar: Partial<RunFigures> = {};
 const failed: string[] = [];
 
+/**
+ * `npm run bench -- <name> ...` runs only the phases named, by phase (`perRequest`) or by a ratio it
+ * gives (`node_vs_raw_c64`); the others are reported as not selected. No name: every phase.
+ */
+const SELECTED = selectedPhases(process.argv.slice(2));
+
+function selectedPhases(names: readonly string[]): ReadonlySet<Phase> | undefined {
+  if (names.length === 0) return undefined;
+  const chosen = new Set<Phase>();
+  for (const name of names) {
+    const phase = phaseNamed(name);
+    if (!phase) {
+      console.error(`bench: no phase or ratio named "${name}"; phases: ${PHASES.join(", ")}`);
+      process.exit(2);
+    }
+    chosen.add(phase);
+  }
+  return chosen;
+}
+
 async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRun<P>): Promise<void> {
+  if (SELECTED && !SELECTED.has(phase)) {
+    measuredSoFar[phase] = { notMeasured: "not selected" };
+    return;
+  }
   if (missing) {
     say(`${title}: skipped, ${missing}`);
     measuredSoFar[phase] = { notMeasured: `skipped: ${missing}` };
