@@ -13,6 +13,8 @@ export interface ConfigNodeDef extends NodeDef {
   /** Profiles running and cloud phones powered on at once; blank, missing or 0 = no limit (added in 0.3). */
   maxProfiles?: string | number;
   maxPhones?: string | number;
+  /** MoreLogin's server edition: log in with the API ID and Key before Local calls (added in 0.4; missing = off). */
+  localLogin?: boolean | string;
 }
 
 export type ConfigCredentials = Partial<Record<CredentialName, string>>;
@@ -20,6 +22,8 @@ export type ConfigCredentials = Partial<Record<CredentialName, string>>;
 export interface ConfigNode extends Node<ConfigCredentials> {
   localUrl: string;
   openUrl: string;
+  /** Whether the client logs in to MoreLogin's server edition (the `localLogin` checkbox). */
+  localLogin: boolean;
   /** The shared client, or undefined when the settings are unusable (see `clientError`). */
   client?: MoreLoginClient;
   clientError?: string;
