@@ -35,6 +35,34 @@ describe("emulator: Local API token", () => {
   });
 });
 
+describe("emulator: --login, MoreLogin's server edition", () => {
+  const { emulator } = useEmulator({ login: true, apiId: "1690000000000777", apiKey: "server-key-5150" });
+  const login = (body: object) => call(emulator().localUrl, "/api/user/login", { body });
+
+  it("refuses every Local call but the login until one succeeds, serves them after it, and refuses them again once forgotten", async () => {
+    emulator().forgetLogin();
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    expectError(await call(emulator().localUrl, "/api/envtag/all", { method: "GET" }), 200, 35001);
+    expectError(await login({ apiId: "1690000000000777", apiKey: "wrong" }), 200, 35002, "API authentication failed");
+    expectError(await login({ apiId: "1690000000000778", apiKey: "server-key-5150" }), 200, 35002);
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    assert.equal((await login({ apiId: "1690000000000777", apiKey: "server-key-5150" })).json?.code, 0);
+    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
+    dataOf(await call(emulator().localUrl, "/api/envtag/all", { method: "GET" }));
+    emulator().forgetLogin();
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    assert.deepEqual((await call(emulator().localUrl, "/status", { body: {} })).json, { status: "ok" });
+  });
+});
+
+describe("emulator: without --login", () => {
+  const { emulator } = useEmulator();
+  it("serves Local calls without a login, and has no login route", async () => {
+    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
+    expectError(await call(emulator().localUrl, "/api/user/login", { body: { apiId: "x", apiKey: "y" } }), 404, 404);
+  });
+});
+
 describe("emulator: Open API OAuth", () => {
   // The default lifetime (3600 s): the suite's tests make several calls with one token, which a short
   // lifetime would race on a busy machine. Expiry is tested on an emulator of its own below.
