@@ -9,6 +9,7 @@ import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json
 import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
+import type { ServerLoginResult } from "./server-login";
 import type { StartupResult } from "./startup";
 import { watchRatios, type WatchResult } from "./watch";
 
@@ -48,6 +49,7 @@ export interface Figures {
   browser: BrowserResult;
   capacity: CapacityResult;
   watch: WatchResult;
+  serverLogin: ServerLoginResult;
 }
 
 export type Phase = keyof Figures;
@@ -190,6 +192,15 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       ),
     ),
   watch: (watch) => watchRatios(watch),
+  serverLogin: (login) => [
+    {
+      name: "login_calls_per_1000",
+      value: round((login.logins * 1000) / login.messages),
+      target: "== 1, 0 failures",
+      pass: login.logins === 1 && login.messages === 1000 && login.succeeded === login.messages,
+      means: `server logins for ${login.messages} concurrent list-profiles messages from a cold config node with localLogin (all must succeed)`,
+    },
+  ],
 };
 
 /**
@@ -206,6 +217,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
+  serverLogin: ["login_calls_per_1000"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -295,6 +307,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
     ],
   },
+  serverLogin: {
+    label: "server login",
+    rows: (login) => [
+      `| server edition: ${login.messages} concurrent list-profiles messages from a cold config node with localLogin | ${login.succeeded} succeeded, ${login.logins} login(s), ${login.pageRequests} list requests, ${login.seconds} s |`,
+    ],
+  },
   rateLimited: {
     label: "under a rate limit",
     rows: (limited) =>
@@ -347,6 +365,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
     ...otherRows("watch", figures.watch),
+    ...otherRows("serverLogin", figures.serverLogin),
     "",
     ...parsingRows(figures.exactJson),
     "",

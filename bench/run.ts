@@ -15,6 +15,7 @@ import { exactJson } from "./exact-json";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
+import { serverLogin } from "./server-login";
 import { PHASES, phaseNamed, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
 import { startup } from "./startup";
 import { watchPhase } from "./watch";
@@ -125,6 +126,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "rateLimited", title: "7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)", run: () => rateLimited() });
   await runPhase({ phase: "capacity", title: "10: 200 profiles through start, wait, a 1 s step and close with maxProfiles 5", run: () => capacity() });
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
+  await runPhase({ phase: "serverLogin", title: "12: the server edition's login, 1,000 concurrent list-profiles messages from a cold config node", run: () => serverLogin() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
   // Node-RED start-up is a whole process of its own: give it every core.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { App } from "../../src/emulator";
-import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { type ShiftedClock, shiftClock } from "../support/clock";
 import { bearer, useEmulator } from "../support/emulator";
 
@@ -46,7 +46,7 @@ describe("emulator: --login, MoreLogin's server edition", () => {
     expectError(await login({ apiId: "1690000000000777", apiKey: "wrong" }), 200, 35002, "API authentication failed");
     expectError(await login({ apiId: "1690000000000778", apiKey: "server-key-5150" }), 200, 35002);
     expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
-    assert.equal((await login({ apiId: "1690000000000777", apiKey: "server-key-5150" })).json?.code, 0);
+    assert.equal(envelopeOf(await login({ apiId: "1690000000000777", apiKey: "server-key-5150" })).code, 0);
     dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
     dataOf(await call(emulator().localUrl, "/api/envtag/all", { method: "GET" }));
     emulator().forgetLogin();

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { exitOf, exitUnlessStarted, runCli as run, waitFor } from "../support/cli";
 
 describe("emulator: CLI", function () {
@@ -51,7 +51,7 @@ describe("emulator: CLI", function () {
     const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
     assert.ok(localUrl, out);
     expectError(await call(localUrl, "/api/env/page", { body: {} }), 200, 35001);
-    assert.equal((await call(localUrl, "/api/user/login", { body: { apiId: "1690000000000001", apiKey: "emulator-api-key" } })).json?.code, 0);
+    assert.equal(envelopeOf(await call(localUrl, "/api/user/login", { body: { apiId: "1690000000000001", apiKey: "emulator-api-key" } })).code, 0);
     dataOf(await call(localUrl, "/api/env/page", { body: {} }));
     child.kill("SIGTERM");
     assert.equal((await exited).code, 0);
