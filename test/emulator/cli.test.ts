@@ -45,15 +45,18 @@ describe("emulator: CLI", function () {
   it("acts as MoreLogin's server edition with --login, and exits 0 on SIGTERM too", async () => {
     const child = run(["--local-port", "0", "--open-port", "0", "--login"]);
     const exited = exitOf(child);
-    const out = await waitFor(child, /Press Ctrl\+C/);
-    assert.match(out, /Login:\s+required/);
-    assert.match(out, /curl .*\/api\/user\/login/);
-    const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
-    assert.ok(localUrl, out);
-    expectError(await call(localUrl, "/api/env/page", { body: {} }), 200, 35001);
-    assert.equal(envelopeOf(await call(localUrl, "/api/user/login", { body: { apiId: "1690000000000001", apiKey: "emulator-api-key" } })).code, 0);
-    dataOf(await call(localUrl, "/api/env/page", { body: {} }));
-    child.kill("SIGTERM");
+    try {
+      const out = await waitFor(child, /Press Ctrl\+C/);
+      assert.match(out, /Login:\s+required/);
+      assert.match(out, /curl .*\/api\/user\/login/);
+      const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
+      assert.ok(localUrl, out);
+      expectError(await call(localUrl, "/api/env/page", { body: {} }), 200, 35001);
+      assert.equal(envelopeOf(await call(localUrl, "/api/user/login", { body: { apiId: "1690000000000001", apiKey: "emulator-api-key" } })).code, 0);
+      dataOf(await call(localUrl, "/api/env/page", { body: {} }));
+    } finally {
+      child.kill("SIGTERM");
+    }
     assert.equal((await exited).code, 0);
   });
 
