@@ -107,6 +107,15 @@ describe("nodes: MoreLogin's server edition (localLogin) against the emulator's 
       "the Local API is not called after a refused login",
     );
 
+    // A stored API Key goes to the Local API only when the deployed config node sends it there.
+    await helper.unload();
+    emulator().resetStats();
+    await loadFlow(flowWith(emulator(), LIST), credentialsFor(emulator()));
+    const switched = await post({ id: CONFIG_ID, localLogin: true, credentials: { apiId: emulator().credentials.apiId, apiKey: "__PWRD__" } });
+    assert.equal(switched.status, 400);
+    assert.match(switched.body.error, /sent to the Local API only when the server login was deployed on/);
+    assert.deepEqual(emulator().requestLog, []);
+
     // The warnings are given when the config node starts; nothing is sent to these addresses.
     const warningsFor = async (localUrl: string, localLogin: boolean): Promise<string[]> => {
       await helper.unload();
