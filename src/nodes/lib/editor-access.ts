@@ -136,7 +136,10 @@ export function clientForSettings(settings: EditorSettings, deployed: DeployedCo
   const sameUrls = Boolean(node) && localUrl === node?.localUrl && openUrl === node?.openUrl && (!localLogin || node?.localLogin === true);
   const posted = settings.credentials;
   if (!sameUrls && CREDENTIAL_NAMES.some((name) => posted[name] === STORED)) {
-    throw new EditorRequestError(400, "stored credentials are only used with the URLs they were deployed with (and sent to the Local API only when the server login was deployed on): deploy first, or type the credentials again");
+    throw new EditorRequestError(
+      400,
+      "stored credentials are only used with the URLs they were deployed with (and sent to the Local API only when the server login was deployed on): deploy first, or type the credentials again",
+    );
   }
   const credential = (name: CredentialName): string | undefined => {
     const value = posted[name];
