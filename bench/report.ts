@@ -11,6 +11,7 @@ import { PARSE_LABELS, PARSE_VARIANTS, type ExactJsonResult } from "./exact-json
 import { median, percentile, round, type Throughput } from "./measure";
 import { LABELS, LOADS, VARIANTS, type PerRequestResult, type Variant } from "./per-request";
 import type { RateLimitedFigure, RateLimitedResult } from "./rate-limited";
+import type { ServerLoginResult } from "./server-login";
 import type { StartupResult } from "./startup";
 import { watchRatios, type WatchResult } from "./watch";
 import type { BatchResult } from "./batch";
@@ -54,6 +55,7 @@ export interface Figures {
   watch: WatchResult;
   batch: BatchResult;
   lease: LeaseResult;
+  serverLogin: ServerLoginResult;
 }
 
 export type Phase = keyof Figures;
@@ -133,7 +135,12 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       pairedAtLeast("node_vs_raw_c64", paired("ours", "raw", 64), 0.9, "list-profiles node requests/s ÷ raw undici requests/s, concurrency 64, median of the per-round ratios"),
       // At one request at a time Node-RED's own cost is most of the time (floor_vs_raw_c1 about 0.86), so a
       // raw target would measure the runtime's noise: our node is judged against the floor instead.
-      pairedAtLeast("node_vs_floor_c1", paired("ours", "floor", 1), 0.95, "list-profiles node ÷ the minimal node doing raw undici, concurrency 1: what our own code costs, median of the per-round ratios"),
+      pairedAtLeast(
+        "node_vs_floor_c1",
+        paired("ours", "floor", 1),
+        0.95,
+        "list-profiles node ÷ the minimal node doing raw undici, concurrency 1: what our own code costs, median of the per-round ratios",
+      ),
       pairedAtLeast("node_vs_core_http_c64", paired("ours", "coreHttp", 64), 2, "list-profiles node requests/s ÷ core http request flow requests/s, concurrency 64, median of the per-round ratios"),
       // Not targets: what explains the per-request ratios.
       explains("floor_vs_raw_c64", paired("floor", "raw", 64), "minimal Node-RED node doing raw undici ÷ raw undici, concurrency 64: the runtime's own ceiling"),
@@ -239,6 +246,15 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       pass: lease.p99Ms <= 2000 && lease.closed === lease.leases && lease.duplicates === 0 && lease.earliestMs >= 0,
     },
   ],
+  serverLogin: (login) => [
+    {
+      name: "login_calls_per_1000",
+      value: round((login.logins * 1000) / login.messages),
+      target: "== 1, 0 failures",
+      pass: login.logins === 1 && login.messages === 1000 && login.succeeded === login.messages,
+      means: `server logins for ${login.messages} concurrent list-profiles messages from a cold config node with localLogin (all must succeed)`,
+    },
+  ],
 };
 
 /**
@@ -258,9 +274,15 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
   batch: ["batch_overhead_ms_per_item", "batch_overhead_growth"],
   lease: ["lease_close_lag_p99_ms"],
+  serverLogin: ["login_calls_per_1000"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
+
+/** The phase called `name`, or the one that gives the ratio called `name`. */
+export function phaseNamed(name: string): Phase | undefined {
+  return PHASES.find((phase) => phase === name || RATIO_NAMES[phase].includes(name));
+}
 
 function phaseRatios<P extends Phase>(phase: P, figure: Figures[P] | NotMeasured): Ratio[] {
   const why = reasonMissing(figure);
@@ -363,6 +385,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       `| Node-RED start without / with the package (median of ${startup.samples}) | ${startup.withoutMs} ms / ${startup.withMs} ms (${startup.addedMs >= 0 ? "+" : ""}${startup.addedMs} ms) |`,
     ],
   },
+  serverLogin: {
+    label: "server login",
+    rows: (login) => [
+      `| server edition: ${login.messages} concurrent list-profiles messages from a cold config node with localLogin | ${login.succeeded} succeeded, ${login.logins} login(s), ${login.pageRequests} list requests, ${login.seconds} s |`,
+    ],
+  },
   rateLimited: {
     label: "under a rate limit",
     rows: (limited) =>
@@ -418,6 +446,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("watch", figures.watch),
     ...otherRows("batch", figures.batch),
     ...otherRows("lease", figures.lease),
+    ...otherRows("serverLogin", figures.serverLogin),
     "",
     ...parsingRows(figures.exactJson),
     "",

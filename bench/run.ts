@@ -18,7 +18,8 @@ import { extractVsRaw } from "./extract";
 import { round } from "./measure";
 import { perRequest } from "./per-request";
 import { rateLimited } from "./rate-limited";
-import { PHASES, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
+import { serverLogin } from "./server-login";
+import { PHASES, phaseNamed, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
 import { startup } from "./startup";
 import { watchPhase } from "./watch";
 import { CHROMIUM, chromiumInstalled } from "../test/support/chromium";
@@ -49,17 +50,30 @@ const say = (text: string): void => console.error(`[bench ${round((performance.n
 /** What has been measured so far: the deadline writes it too. */
 const measuredSoFar: Partial<RunFigures> = {};
 const failed: string[] = [];
-/** `npm run bench -- batch watch`: only the phases named (see PHASES in report.ts); none named = all. */
-const selected = process.argv.slice(2);
-const unknownPhases = selected.filter((name) => !(PHASES as string[]).includes(name));
-if (unknownPhases.length > 0) {
-  console.error(`bench: no phase named ${unknownPhases.join(", ")}; the phases are ${PHASES.join(", ")}`);
-  process.exit(2);
+
+/**
+ * `npm run bench -- <name> ...` runs only the phases named, by phase (`perRequest`) or by a ratio it
+ * gives (`node_vs_raw_c64`); the others are reported as not selected. No name: every phase.
+ */
+const SELECTED = selectedPhases(process.argv.slice(2));
+
+function selectedPhases(names: readonly string[]): ReadonlySet<Phase> | undefined {
+  if (names.length === 0) return undefined;
+  const chosen = new Set<Phase>();
+  for (const name of names) {
+    const phase = phaseNamed(name);
+    if (!phase) {
+      console.error(`bench: no phase or ratio named "${name}"; phases: ${PHASES.join(", ")}`);
+      process.exit(2);
+    }
+    chosen.add(phase);
+  }
+  return chosen;
 }
 
 async function runPhase<P extends Phase>({ phase, title, run, missing }: PhaseRun<P>): Promise<void> {
-  if (selected.length > 0 && !selected.includes(phase)) {
-    measuredSoFar[phase] = { notMeasured: "not selected in this run" };
+  if (SELECTED && !SELECTED.has(phase)) {
+    measuredSoFar[phase] = { notMeasured: "not selected" };
     return;
   }
   if (missing) {
@@ -117,6 +131,7 @@ async function main(): Promise<void> {
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
   await runPhase({ phase: "batch", title: "12: the batch node, 1,000 and 10,000 no-op items at parallel 50 against a plain loop (localfilesystem)", run: () => batchPhase() });
   await runPhase({ phase: "lease", title: "13: 50 profiles started with 2-4 s leases and never closed: lease end to close at the API", run: () => leasePhase() });
+  await runPhase({ phase: "serverLogin", title: "15: the server edition's login, 1,000 concurrent list-profiles messages from a cold config node", run: () => serverLogin() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
   await runPhase({ phase: "extract", title: "14: the browser node's extract of 1,000 rows against playwright-core's $$eval on a held connection", run: () => extractVsRaw(), missing: noBrowser });

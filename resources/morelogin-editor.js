@@ -49,6 +49,8 @@
       openUrl: $("#node-config-input-openUrl").val(),
       credentials: {},
     };
+    var login = $("#node-config-input-localLogin");
+    if (login.length) settings.localLogin = login.is(":checked");
     CREDENTIALS.forEach(function (name) {
       var value = $("#node-config-input-" + name).val();
       if (value) settings.credentials[name] = value;
@@ -122,7 +124,7 @@
     post("test", settingsFromConfigDialog(configId))
       .done(function (reply) {
         box.empty();
-        [reply.local, reply.open].forEach(function (result) {
+        [reply.login, reply.local, reply.open].filter(Boolean).forEach(function (result) {
           var icon = result.ok === true ? "fa-check" : result.ok === false ? "fa-times" : "fa-minus";
           var line = $("<div>", { class: "morelogin-test-line morelogin-test-" + (result.ok === true ? "ok" : result.ok === false ? "failed" : "skipped") });
           $("<i>", { class: "fa " + icon }).appendTo(line);

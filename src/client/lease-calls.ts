@@ -4,6 +4,7 @@ import type { MoreLoginClient } from "./client";
 import { ENDPOINTS } from "./endpoints";
 import { LeaseBook } from "./leases";
 import type { RunningProfilesReader } from "./running-profiles";
+import type { Stage } from "./stages";
 import { PHONE_POWERED_STATUSES } from "./running-sets";
 import type { ApiName } from "./types";
 
@@ -102,4 +103,19 @@ export async function closeEverything(client: MoreLoginClient): Promise<ClosedOn
   }
   await client.leases.clear();
   return outcome;
+}
+
+/**
+ * The leases' stage, first in every call's way: a start, close, power or delete that went through is
+ * entered in the lease book; any other call passes straight on.
+ */
+export function leaseStage(book: LeaseBook): Stage {
+  return {
+    name: "leases",
+    through(exchange, next) {
+      const { call } = exchange;
+      if (!call.capacity && call.path !== DELETE_PROFILES_PATH) return next(exchange);
+      return next(exchange).then((read) => noteCall(book, call, read));
+    },
+  };
 }

@@ -127,7 +127,7 @@ function httpReason(status: number): string {
 
 /** Codes whose fix lies in the config node, not in the message. */
 function hintFor(code: number): string {
-  if (code === 35001) return ": the desktop client requires a Local API token; set it in the MoreLogin config node";
+  if (code === 35001) return ": the desktop client requires a Local API token; set it in the MoreLogin config node (for MoreLogin's server edition, tick Server login instead)";
   if (code === 35002) return ": the Local API token does not match the one in the desktop client's API settings";
   return "";
 }

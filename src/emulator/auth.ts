@@ -10,6 +10,11 @@ export function checkLocalToken(header: string | undefined, token: string | unde
   return undefined;
 }
 
+/** With the `login` option: a Local call before the server has logged in (the code is assumed: MoreLogin's "API authentication info missing"). */
+export function checkServerLogin(state: { options: { login: boolean }; loggedIn: boolean }): Reply | undefined {
+  return state.options.login && !state.loggedIn ? fail(CODES.authMissing, "API authentication info missing: log in with /api/user/login first") : undefined;
+}
+
 export const invalidToken = (): Reply => fail(CODES.invalidToken, "Token expired or invalid", 401);
 
 const base64url = (value: string | Buffer): string => Buffer.from(value).toString("base64url");

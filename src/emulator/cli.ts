@@ -13,6 +13,9 @@ Options:
   --local-port <port>     Local API port (default 40100; 0 = any free port)
   --open-port <port>      Open API port (default 40101; 0 = any free port)
   --local-token <token>   require "Authorization: <token>" on Local API requests
+  --login                 act as MoreLogin's server edition: refuse every Local API call
+                          (code 35001) until POST /api/user/login {"apiId","apiKey"}
+                          with the API ID and key below succeeds
   --api-id <id>           Open API client_id (default 1690000000000001)
   --api-key <key>         Open API client_secret (default emulator-api-key)
   --token-lifetime <s>    Open API token lifetime in seconds (default 3600)
@@ -67,6 +70,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       "local-port": { type: "string" },
       "open-port": { type: "string" },
       "local-token": { type: "string" },
+      login: { type: "boolean" },
       "api-id": { type: "string" },
       "api-key": { type: "string" },
       "token-lifetime": { type: "string" },
@@ -89,6 +93,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     localPort: integer("local-port", values["local-port"], 0, 65535) ?? 40100,
     openPort: integer("open-port", values["open-port"], 0, 65535) ?? 40101,
     localToken: values["local-token"],
+    login: values.login,
     apiId: values["api-id"],
     apiKey: values["api-key"],
     tokenLifetimeSeconds: integer("token-lifetime", values["token-lifetime"], 1),
@@ -144,9 +149,11 @@ async function main(): Promise<void> {
       `  API ID:      ${apiId}`,
       `  API key:     ${apiKey}`,
       `  Local token: ${localToken ?? "(none: Local API authentication is off)"}`,
+      `  Login:       ${options.login ? "required (server edition): POST /api/user/login with the API ID and key above" : "(none: see --login)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
       "Try:",
+      ...(options.login ? [`  curl -s -X POST ${emulator.localUrl}/api/user/login -H 'Content-Type: application/json' -d '{"apiId":"${apiId}","apiKey":"${apiKey}"}'`] : []),
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,
       "Press Ctrl+C to stop.",
       "",

@@ -71,6 +71,9 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     stepAutomationRun: (id) => state.automation.stepNow(id),
     setFaults: (rates) => state.faults.setRates(rates),
     script: (fault) => state.faults.script(fault),
+    forgetLogin: () => {
+      state.loggedIn = false;
+    },
     setLocalToken: (token) => {
       state.localToken = token === "" ? undefined : token;
     },

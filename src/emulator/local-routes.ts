@@ -9,6 +9,7 @@ import { accountRoutes } from "./account-routes";
 import { automationRoutes } from "./automation-routes";
 import { cloudBrowserRoutes } from "./cloud-browser-routes";
 import { cloudStorageRoutes } from "./cloud-storage-routes";
+import { loginRoutes } from "./login-routes";
 import { phoneFileRoutes } from "./phone-file-routes";
 import { phoneFleetRoutes } from "./phone-fleet-routes";
 import { phoneMultipartRoutes } from "./phone-multipart-upload";
@@ -117,6 +118,7 @@ export function localRoutes(state: EmulatorState): RouteTable {
     ...[
       cloudBrowserRoutes,
       cloudStorageRoutes,
+      loginRoutes,
       accountRoutes,
       phoneScreenRoutes,
       phoneFleetRoutes,

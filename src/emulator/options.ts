@@ -26,6 +26,7 @@ export interface ResolvedOptions {
   appInstallMs: number;
   requestLogSize: number;
   browser: string | undefined;
+  login: boolean;
 }
 
 function count(name: string, value: number | undefined, fallback: number): number {
@@ -72,5 +73,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     appInstallMs: count("appInstallMs", options.appInstallMs, 1000),
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
     browser: executable("browser", options.browser),
+    login: options.login ?? false,
   };
 }

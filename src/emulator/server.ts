@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { checkLocalToken, invalidToken } from "./auth";
+import { checkLocalToken, checkServerLogin, invalidToken } from "./auth";
 import { parseJson, readBody, type ParsedBody, type RawBody } from "./body";
 import { CODES } from "./codes";
 import { badRequest, fail, notFound, paramError, rateLimitExceeded, tooLarge, unknownError, type Reply } from "./replies";
@@ -100,7 +100,7 @@ function routeBody(route: Route, raw: RawBody, parsed: ParsedBody | undefined): 
 function authenticate(api: ApiName, route: Route, req: IncomingMessage, state: EmulatorState): Reply | undefined {
   if (!route.auth) return undefined;
   const header = headerText(req.headers.authorization);
-  if (api === "local") return checkLocalToken(header, state.localToken);
+  if (api === "local") return checkServerLogin(state) ?? checkLocalToken(header, state.localToken);
   return state.tokens.isValid(header) ? undefined : invalidToken();
 }
 

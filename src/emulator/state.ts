@@ -32,6 +32,8 @@ export class EmulatorState {
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
   localToken: string | undefined;
+  /** With the `login` option: whether a login has succeeded since start (or since `forgetLogin`). */
+  loggedIn = false;
   /** Whether a rate-limited reply carries Retry-After (the published one does not). */
   rateLimitRetryAfter: boolean;
 

@@ -92,6 +92,11 @@ export interface EmulatorOptions {
    * profile's debug port only answers `/json/version` and `/json/list`.
    */
   browser?: string;
+  /**
+   * MoreLogin's server edition: the Local API refuses every call but `POST /api/user/login` (code
+   * 35001, assumed) until a login with `apiId` and `apiKey` succeeds. Default false.
+   */
+  login?: boolean;
 }
 
 export interface LoggedRequest {
@@ -285,6 +290,8 @@ export interface Emulator {
   setFaults(rates: FaultRates): void;
   script(fault: ScriptedFault): void;
   setLocalToken(token: string | undefined): void;
+  /** With `login`: forgets the login, as a restart of MoreLogin's server does; Local calls are refused until the next one. */
+  forgetLogin(): void;
   /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */
   setRateLimit(perMinute: number | undefined, options?: { retryAfter?: boolean }): void;
   /**

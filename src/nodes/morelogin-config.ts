@@ -8,12 +8,26 @@ import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
 
+/** A checkbox as saved: true (or "true" from a hand-written flow). */
+const isOn = (value: unknown): boolean => value === true || value === "true";
+
+/**
+ * What a config node says once about a Local API URL on another machine: without the server login the
+ * desktop client is not there; with it, a plain http:// URL carries the API Key in clear text.
+ */
+function remoteLocalWarning(client: MoreLoginClient): string | undefined {
+  if (client.localIsLoopback) return undefined;
+  if (!client.localLogin) return "morelogin.warnings.remoteLocal";
+  return client.local.origin.startsWith("http:") ? "morelogin.warnings.loginClearText" : undefined;
+}
+
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   function MoreLoginConfigNode(this: ConfigNode, def: ConfigNodeDef): void {
     RED.nodes.createNode(this, def);
     this.localUrl = def.localUrl;
     this.openUrl = def.openUrl;
+    this.localLogin = isOn(def.localLogin);
     const credentials: ConfigCredentials = this.credentials ?? {};
     this.leaseSeconds = 0;
     let closeOnStop = false;
@@ -29,8 +43,10 @@ export = (RED: NodeAPI): void => {
         apiKey: credentials.apiKey,
         pacing: pacingOf(def),
         capacity: capacityOf(def),
+        localLogin: this.localLogin,
       });
-      if (!this.client.localIsLoopback) this.warn(t("morelogin.warnings.remoteLocal"));
+      const warning = remoteLocalWarning(this.client);
+      if (warning) this.warn(t(warning, { host: this.client.local.hostname }));
       keepLeases(RED, this, this.client, t);
     } catch (error) {
       this.clientError = messageOf(error);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { App } from "../../src/emulator";
-import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { type ShiftedClock, shiftClock } from "../support/clock";
 import { bearer, useEmulator } from "../support/emulator";
 
@@ -32,6 +32,34 @@ describe("emulator: Local API token", () => {
     emulator().setLocalToken("other");
     expectError(await call(emulator().localUrl, "/api/env/page", { body: {}, headers: { Authorization: "local-secret" } }), 200, 35002);
     dataOf(await call(emulator().localUrl, "/api/env/page", { body: {}, headers: { Authorization: "other" } }));
+  });
+});
+
+describe("emulator: --login, MoreLogin's server edition", () => {
+  const { emulator } = useEmulator({ login: true, apiId: "1690000000000777", apiKey: "server-key-5150" });
+  const login = (body: object) => call(emulator().localUrl, "/api/user/login", { body });
+
+  it("refuses every Local call but the login until one succeeds, serves them after it, and refuses them again once forgotten", async () => {
+    emulator().forgetLogin();
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    expectError(await call(emulator().localUrl, "/api/envtag/all", { method: "GET" }), 200, 35001);
+    expectError(await login({ apiId: "1690000000000777", apiKey: "wrong" }), 200, 35002, "API authentication failed");
+    expectError(await login({ apiId: "1690000000000778", apiKey: "server-key-5150" }), 200, 35002);
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    assert.equal(envelopeOf(await login({ apiId: "1690000000000777", apiKey: "server-key-5150" })).code, 0);
+    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
+    dataOf(await call(emulator().localUrl, "/api/envtag/all", { method: "GET" }));
+    emulator().forgetLogin();
+    expectError(await call(emulator().localUrl, "/api/env/page", { body: {} }), 200, 35001);
+    assert.deepEqual((await call(emulator().localUrl, "/status", { body: {} })).json, { status: "ok" });
+  });
+});
+
+describe("emulator: without --login", () => {
+  const { emulator } = useEmulator();
+  it("serves Local calls without a login, and has no login route", async () => {
+    dataOf(await call(emulator().localUrl, "/api/env/page", { body: {} }));
+    expectError(await call(emulator().localUrl, "/api/user/login", { body: { apiId: "x", apiKey: "y" } }), 404, 404);
   });
 });
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { call, dataOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { exitOf, exitUnlessStarted, runCli as run, waitFor } from "../support/cli";
 
 describe("emulator: CLI", function () {
@@ -42,11 +42,21 @@ describe("emulator: CLI", function () {
     }
   });
 
-  it("exits 0 on SIGTERM too", async () => {
-    const child = run(["--local-port", "0", "--open-port", "0"]);
+  it("acts as MoreLogin's server edition with --login, and exits 0 on SIGTERM too", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0", "--login"]);
     const exited = exitOf(child);
-    await waitFor(child, /Press Ctrl\+C/);
-    child.kill("SIGTERM");
+    try {
+      const out = await waitFor(child, /Press Ctrl\+C/);
+      assert.match(out, /Login:\s+required/);
+      assert.match(out, /curl .*\/api\/user\/login/);
+      const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
+      assert.ok(localUrl, out);
+      expectError(await call(localUrl, "/api/env/page", { body: {} }), 200, 35001);
+      assert.equal(envelopeOf(await call(localUrl, "/api/user/login", { body: { apiId: "1690000000000001", apiKey: "emulator-api-key" } })).code, 0);
+      dataOf(await call(localUrl, "/api/env/page", { body: {} }));
+    } finally {
+      child.kill("SIGTERM");
+    }
     assert.equal((await exited).code, 0);
   });
 

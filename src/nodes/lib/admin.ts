@@ -97,17 +97,26 @@ export function registerAdminRoutes(RED: NodeAPI): void {
 
   RED.httpAdmin.post("/morelogin/test", canRead, (req: Request, res: Response) => {
     void serve(RED, req, res, async (client) => {
-      const local = await client.call("listProfiles", { pageNo: 1, pageSize: 1 }).then(
-        (result) => ({ ok: true, message: `Local API reachable: ${result.data.total} profiles` }),
-        (error: unknown) => ({ ok: false, message: `Local API: ${messageOf(error)}` }),
-      );
+      const login = client.localLogin
+        ? await client.logIn().then(
+            () => ({ ok: true, message: "Server login: logged in with the API ID and API Key" }),
+            (error: unknown) => ({ ok: false, message: `Server login: ${messageOf(error)}` }),
+          )
+        : undefined;
+      const local =
+        login?.ok === false
+          ? { ok: null, message: "Local API: not checked (the server login failed)" }
+          : await client.call("listProfiles", { pageNo: 1, pageSize: 1 }).then(
+              (result) => ({ ok: true, message: `Local API reachable: ${result.data.total} profiles` }),
+              (error: unknown) => ({ ok: false, message: `Local API: ${messageOf(error)}` }),
+            );
       const open = client.hasOpenCredentials
         ? await client.call("listApps", { pageNum: 1, pageSize: 1 }).then(
             () => ({ ok: true, message: "Open API: signed in with the API ID and API Key" }),
             (error: unknown) => ({ ok: false, message: `Open API: ${messageOf(error)}` }),
           )
         : { ok: null, message: "Open API: not checked (no API ID and API Key set)" };
-      return { local, open };
+      return login ? { login, local, open } : { local, open };
     });
   });
 }

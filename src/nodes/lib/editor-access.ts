@@ -11,13 +11,15 @@ export interface EditorSettings {
   id?: string;
   localUrl?: string;
   openUrl?: string;
+  /** The dialog's Server login checkbox; absent = as deployed. */
+  localLogin?: boolean;
   credentials: Partial<Record<CredentialName, string>>;
 }
 
 /** A config node as deployed: the live node, and its settings and credentials as saved (before `${...}`). */
 interface DeployedConfig {
   node: ConfigNode;
-  saved: { localUrl?: unknown; openUrl?: unknown };
+  saved: { localUrl?: unknown; openUrl?: unknown; localLogin?: unknown };
   savedCredentials: ConfigCredentials;
 }
 
@@ -51,7 +53,15 @@ export function parseEditorSettings(body: unknown): EditorSettings {
     const value = text(`credentials.${name}`, posted[name]);
     if (value !== undefined) credentials[name] = value;
   }
-  return { id: text("id", body.id) || undefined, localUrl: text("localUrl", body.localUrl), openUrl: text("openUrl", body.openUrl), credentials };
+  const localLogin = body.localLogin;
+  if (localLogin !== undefined && localLogin !== null && typeof localLogin !== "boolean") throw new EditorRequestError(400, "localLogin must be true or false");
+  return {
+    id: text("id", body.id) || undefined,
+    localUrl: text("localUrl", body.localUrl),
+    openUrl: text("openUrl", body.openUrl),
+    ...(typeof localLogin === "boolean" ? { localLogin } : {}),
+    credentials,
+  };
 }
 
 export function findDeployedConfig(RED: NodeAPI, id: string | undefined): DeployedConfig | undefined {
@@ -79,6 +89,7 @@ export function changesFromDeployed(settings: EditorSettings, deployed: Deployed
   const differs = (posted: string | undefined, saved: unknown): boolean => posted !== undefined && posted !== (saved ?? "");
   if (differs(settings.localUrl, deployed.saved.localUrl)) changes.push("a Local API URL other than the deployed one");
   if (differs(settings.openUrl, deployed.saved.openUrl)) changes.push("an Open API URL other than the deployed one");
+  if (settings.localLogin !== undefined && settings.localLogin !== deployed.node.localLogin) changes.push("a server login setting other than the deployed one");
   for (const name of CREDENTIAL_NAMES) {
     const posted = settings.credentials[name];
     const stored = deployed.savedCredentials[name];
@@ -120,10 +131,15 @@ export function clientForSettings(settings: EditorSettings, deployed: DeployedCo
   const node = deployed?.node;
   const localUrl = substituteEnv(settings.localUrl) ?? node?.localUrl;
   const openUrl = substituteEnv(settings.openUrl) ?? node?.openUrl;
-  const sameUrls = Boolean(node) && localUrl === node?.localUrl && openUrl === node?.openUrl;
+  const localLogin = settings.localLogin ?? node?.localLogin ?? false;
+  // With the server login the API Key also goes to the Local API URL: only where the deployed node sends it.
+  const sameUrls = Boolean(node) && localUrl === node?.localUrl && openUrl === node?.openUrl && (!localLogin || node?.localLogin === true);
   const posted = settings.credentials;
   if (!sameUrls && CREDENTIAL_NAMES.some((name) => posted[name] === STORED)) {
-    throw new EditorRequestError(400, "stored credentials are only used with the URLs they were deployed with: deploy first, or type the credentials again");
+    throw new EditorRequestError(
+      400,
+      "stored credentials are only used with the URLs they were deployed with (and sent to the Local API only when the server login was deployed on): deploy first, or type the credentials again",
+    );
   }
   const credential = (name: CredentialName): string | undefined => {
     const value = posted[name];
@@ -136,6 +152,7 @@ export function clientForSettings(settings: EditorSettings, deployed: DeployedCo
     localToken: credential("localToken"),
     apiId: credential("apiId"),
     apiKey: credential("apiKey"),
+    localLogin,
     retry: { attempts: 1 },
     timeouts: { request: 8_000, token: 8_000 },
   };

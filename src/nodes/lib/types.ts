@@ -17,6 +17,8 @@ export interface ConfigNodeDef extends NodeDef {
   lease?: string | number;
   /** Close every profile and power off every phone it started when it stops (added in 0.4). */
   closeOnStop?: boolean;
+  /** MoreLogin's server edition: log in with the API ID and Key before Local calls (added in 0.4; missing = off). */
+  localLogin?: boolean | string;
 }
 
 export type ConfigCredentials = Partial<Record<CredentialName, string>>;
@@ -24,6 +26,8 @@ export type ConfigCredentials = Partial<Record<CredentialName, string>>;
 export interface ConfigNode extends Node<ConfigCredentials> {
   localUrl: string;
   openUrl: string;
+  /** Whether the client logs in to MoreLogin's server edition (the `localLogin` checkbox). */
+  localLogin: boolean;
   /** The shared client, or undefined when the settings are unusable (see `clientError`). */
   client?: MoreLoginClient;
   clientError?: string;

@@ -1,0 +1,71 @@
+import type { ApiGate } from "./api-gate";
+import type { Capacities } from "./capacity-calls";
+import type { ConcurrencyLimit } from "./concurrency";
+import { readEnvelope, type ReadResult } from "./reply-reader";
+import type { Exchange, Send, Stage } from "./stages";
+import type { Transport } from "./transport";
+import type { ApiName } from "./types";
+import type { BaseUrl } from "./urls";
+
+/** A start first waits for a free profile or phone under the caps; a close frees one. */
+export function capacityStage(capacities: Capacities): Stage {
+  return { name: "capacity", through: (exchange, next) => capacities.run(exchange.call, exchange.options, () => next(exchange)) };
+}
+
+/** A long operation (start, power-on) waits for its place under `concurrency`; other calls pass. */
+export function concurrencyStage(limit: ConcurrencyLimit): Stage {
+  return {
+    name: "concurrency",
+    through: async (exchange, next) => {
+      if (!exchange.call.limited) return next(exchange);
+      const release = await limit.acquire(exchange.options, exchange.call);
+      try {
+        return await next(exchange);
+      } finally {
+        release();
+      }
+    },
+  };
+}
+
+/** Each request waits until the API's gate lets it through (pacing, a rate-limit hold), and tells the gate when it is over. */
+export function gateStage(gates: Record<ApiName, ApiGate>): Stage {
+  return {
+    name: "gate",
+    through: (exchange, next) => {
+      const gate = gates[exchange.call.api];
+      const go = (): Promise<ReadResult> => next(exchange).finally(() => gate.leave());
+      const waiting = gate.enter(exchange.options, exchange.resent, exchange.call);
+      return waiting ? waiting.then(go) : go();
+    },
+  };
+}
+
+/** The end of every chain: the request on the wire, and its reply read as an envelope (or the typed error). */
+export function sendAndRead(transport: Transport, bases: Record<ApiName, BaseUrl>, redact: (text: string) => string): Send {
+  return ({ call, options, headers }: Exchange) => {
+    const base = bases[call.api];
+    return transport
+      .send({
+        api: call.api,
+        origin: base.origin,
+        method: call.method,
+        path: base.basePath + call.path,
+        displayPath: call.path,
+        headers: call.json === undefined ? headers.plain : headers.json,
+        body: call.json,
+        timeoutMs: call.timeoutMs,
+        signal: options.signal,
+      })
+      .then((response) =>
+        readEnvelope(response, {
+          api: call.api,
+          method: call.method,
+          path: call.path,
+          allowBareJson: call.allowBareJson,
+          wholeReply: call.wholeReply,
+          redact,
+        }),
+      );
+  };
+}
