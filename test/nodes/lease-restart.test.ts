@@ -78,6 +78,8 @@ describe("nodes: leases across a Node-RED restart (localfilesystem context store
     assert.ok(Date.now() - restarted <= SOON_MS, `soon after the restart (${Date.now() - restarted} ms)`);
     assert.equal(running(long), true, "the 600 s lease keeps its deadline");
     assert.equal(closes(), 1);
-    assert.match(nodeRed.output(), new RegExp(`lease of 3 s on profile ${short} ran out`));
+    // The warning follows the close's reply: wait for it in the log, as a person reading it would.
+    const warning = new RegExp(`lease of 3 s on profile ${short} ran out`);
+    await eventually(() => warning.test(nodeRed?.output() ?? ""), "the start node's warning names the profile and its lease");
   });
 });
