@@ -18,7 +18,7 @@ export = (RED: NodeAPI): void => {
       if (def.isHeadless === true) ownFields.isHeadless = true;
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
-      requireProfile(body);
+      requireProfile(body, msg.payload);
 
       const result = await client.call("startProfile", body, options);
       const address = await browserAddress(client, result.data.debugPort);
