@@ -97,7 +97,7 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     const socket = await openSocket(`${nodeRed.url}/dashboard`);
     const table = tableId(flow, "Profiles");
     await waitForRow(socket, table, profile.id);
-    await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "start", action: "button_click" });
+    await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "action", action: "button_click" });
     const deadline = Date.now() + 30_000;
     while (!emulator.running().some((running) => running.envId === profile.id)) {
       if (Date.now() > deadline) assert.fail("the profile did not start");
