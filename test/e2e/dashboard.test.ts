@@ -92,7 +92,9 @@ describe("dashboard: example 14's control panel, in chromium", function () {
 
   /** Waits until the row's button says `label`. */
   async function waitForButton(table: string, name: string, label: string, timeout = 30_000): Promise<void> {
-    await button(table, name).filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) }).waitFor({ timeout });
+    await button(table, name)
+      .filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) })
+      .waitFor({ timeout });
   }
 
   /** Waits until the row's State cell says `state`. */

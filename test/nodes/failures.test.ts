@@ -56,12 +56,28 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: { envId: 1993244721490239488 } }, /^start profile failed: envId .* not a safe integer/],
       [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "" }, /^start profile failed: no profile given: set the profile ID in the node/],
       // What was given and why it is no profile: a number that lost digits, a plain number, a name.
-      // biome-ignore lint/correctness/noPrecisionLoss: the rounded 19-digit ID is what this case refuses
-      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: 1993244721490239488 }, /^start profile failed: msg.payload 1993244721490239500 is a number beyond 2\^53, so its last digits are already lost and it names no profile: send the profile ID as a string/],
-      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: 42 }, /^start profile failed: msg.payload 42 is a number, not a profile ID \(an inject node sends the time as a number\)/],
-      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "Shop 3" }, /^start profile failed: msg.payload "Shop 3" is not a profile ID \(IDs are decimal strings .*\): if it is a profile's name, pick the profile in the node's profile field .* or find its ID with list profiles$/],
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        // biome-ignore lint/correctness/noPrecisionLoss: the rounded 19-digit ID is what this case refuses
+        { payload: 1993244721490239488 },
+        /^start profile failed: msg.payload 1993244721490239500 is a number beyond 2\^53, so its last digits are already lost and it names no profile: send the profile ID as a string/,
+      ],
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        { payload: 42 },
+        /^start profile failed: msg.payload 42 is a number, not a profile ID \(an inject node sends the time as a number\)/,
+      ],
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        { payload: "Shop 3" },
+        /^start profile failed: msg.payload "Shop 3" is not a profile ID \(IDs are decimal strings .*\): if it is a profile's name, pick the profile in the node's profile field .* or find its ID with list profiles$/,
+      ],
       [{ type: "morelogin-start-profile", envId: "Shop 3", envIdType: "str" }, { payload: "" }, /^start profile failed: envId must be a decimal ID such as "\d+", got "Shop 3": a name is not an ID/],
-      [{ type: "morelogin-profile", action: "delete", envId: "", envIdType: "str" }, { payload: 42 }, /^profile failed: msg.payload 42 is a number, not a profile ID .*send an ID, an array of IDs, or the profiles from list profiles$/],
+      [
+        { type: "morelogin-profile", action: "delete", envId: "", envIdType: "str" },
+        { payload: 42 },
+        /^profile failed: msg.payload 42 is a number, not a profile ID .*send an ID, an array of IDs, or the profiles from list profiles$/,
+      ],
       // A string that is not a decimal ID names no profile: nothing of it reaches a request.
       [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: msg.payload "12ab\\r\\nHost: x" is not a profile ID/],
       [{ type: "morelogin-close-profile", envId: "12ab\r\nHost: x", envIdType: "str" }, { payload: 1 }, /^close profile failed: envId must be a decimal ID/],

@@ -579,7 +579,10 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       const { nodes, waitFor } = await watchExample("12");
       // The example watches one profile of the emulator's seeded data (its Only field).
       const envId = String(nodes.find((node) => node.type === "morelogin-watch")?.ids ?? "");
-      assert.ok(emulator.data.profiles.some((profile) => profile.id === envId), `the watched profile ${envId} is one of the emulator's`);
+      assert.ok(
+        emulator.data.profiles.some((profile) => profile.id === envId),
+        `the watched profile ${envId} is one of the emulator's`,
+      );
       const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
       assert.equal(started.status, 200);
       const messages = await waitFor("saved", 1);
