@@ -212,7 +212,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     assert.equal(isRunning(unlisted), false);
   });
 
-  it("the page as the README shows it, with no page error", async () => {
+  it("the page as docs/CONTROL-PANEL.md shows it, with no page error", async () => {
     await page.screenshot({ path: join(SHOTS, "dashboard.png") });
     assert.deepEqual(errors, []);
   });

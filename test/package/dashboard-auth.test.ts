@@ -89,8 +89,8 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     assert.equal((await fetch(`${nodeRed.url}${CONTROL_PANEL_PATH}`, { headers: { authorization: login } })).status, 200);
   });
 
-  // What the README warns of: Dashboard 2's socket is not behind httpNodeAuth. Should a Dashboard
-  // release close it, this fails, and the README's "Control panel" section must change with it.
+  // What docs/CONTROL-PANEL.md warns of: Dashboard 2's socket is not behind httpNodeAuth. Should a
+  // Dashboard release close it, this fails, and that page must change with it.
   it("but its socket is not: a client with no login presses Start on a listed profile", async () => {
     const profile = emulator.data.profiles[0];
     assert.ok(profile);
