@@ -80,101 +80,125 @@ function listenForCommands(emulator: EmulatorProcess): void {
   });
 }
 
-async function main(): Promise<void> {
-  let emulator: EmulatorProcess | undefined;
-  let nodeRed: RunningNodeRed | undefined;
-  let stopping = false;
-  const stopAll = async (): Promise<void> => {
-    stopping = true;
-    await nodeRed?.stop();
-    await emulator?.stop();
-  };
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      say("\nStopping Node-RED and the emulator…\n");
-      stopAll().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
+/** The running parts of the demo, and how to stop them. */
+class Demo {
+  emulator: EmulatorProcess | undefined;
+  nodeRed: RunningNodeRed | undefined;
+  stopping = false;
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.nodeRed?.stop();
+    await this.emulator?.stop();
   }
 
-  say("Packing the package and installing it into .demo/node-red (as a user's Node-RED gets it)…\n");
-  mkdirSync(DEMO_DIR, { recursive: true });
-  const tarball = await packPackage(join(DEMO_DIR, "pack"));
-  const userDir = join(DEMO_DIR, "node-red");
-  await prepareUserDir(userDir, tarball, { fresh: true });
+  /** Stops everything, then exits with `code`. */
+  exit(code: number): void {
+    this.stop().then(
+      () => process.exit(code),
+      () => process.exit(1),
+    );
+  }
+}
 
-  const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
-  let config: Record<string, unknown>;
-  let browser: string | undefined;
-  let credentials: Record<string, string>;
-  if (realLocalUrl) {
-    config = { name: "MoreLogin", localUrl: realLocalUrl, openUrl: process.env.MORELOGIN_OPEN_URL || "https://api.morelogin.com" };
-    credentials = {
+/** What the examples' config node points at. */
+interface Target {
+  config: Record<string, unknown>;
+  credentials: Record<string, string>;
+  /** The banner's lines about it. */
+  describe: () => string;
+}
+
+function desktopClient(localUrl: string): Target {
+  return {
+    config: { name: "MoreLogin", localUrl, openUrl: process.env.MORELOGIN_OPEN_URL || "https://api.morelogin.com" },
+    credentials: {
       localToken: process.env.MORELOGIN_LOCAL_TOKEN ?? "",
       apiId: process.env.MORELOGIN_API_ID ?? "",
       apiKey: process.env.MORELOGIN_API_KEY ?? "",
-    };
-  } else {
-    browser = findBrowser();
-    if (browser === undefined) {
-      say("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.\n");
-    }
-    const localPort = await freePort(ANY_PORT ? 0 : 40100);
-    const openPort = await freePort(ANY_PORT ? 0 : 40101);
-    const started = new EmulatorProcess({ localPort, openPort, ...EMULATOR_CREDENTIALS, browser }, say, (how) => {
-      if (!stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
-    });
-    emulator = started;
-    // However this process ends, the emulator (a process group of its own) does not outlive it.
-    process.on("exit", () => started.killNow());
-    await started.start();
-    config = { name: "MoreLogin emulator", localUrl: started.localUrl, openUrl: started.openUrl };
-    credentials = { ...EMULATOR_CREDENTIALS };
+    },
+    describe: () => `MoreLogin desktop client: ${localUrl}`,
+  };
+}
+
+/** Starts the emulator's process, supervised by `demo`. */
+async function emulatorTarget(demo: Demo): Promise<Target> {
+  const browser = findBrowser();
+  if (browser === undefined) {
+    say("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.\n");
   }
+  const localPort = await freePort(ANY_PORT ? 0 : 40100);
+  const openPort = await freePort(ANY_PORT ? 0 : 40101);
+  const emulator = new EmulatorProcess({ localPort, openPort, ...EMULATOR_CREDENTIALS, browser }, say, (how) => {
+    if (!demo.stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
+  });
+  demo.emulator = emulator;
+  // However this process ends, the emulator (a process group of its own) does not outlive it.
+  process.on("exit", () => emulator.killNow());
+  await emulator.start();
+  return {
+    config: { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
+    credentials: { ...EMULATOR_CREDENTIALS },
+    describe: () => emulatorLines(emulator, browser),
+  };
+}
 
-  try {
-    await startNodeRedWithExamples();
-  } catch (error) {
-    await stopAll();
-    throw error;
-  }
+/** Node-RED with the examples deployed against `target`, its log shown and kept; stops the demo if Node-RED dies. */
+async function runNodeRed(demo: Demo, userDir: string, target: Target): Promise<void> {
+  const logFile = join(DEMO_DIR, "node-red.log");
+  const log = nodeRedLog(logFile);
+  const port = await freePort(ANY_PORT ? 0 : Number(process.env.PORT) || 1880);
+  const nodeRed = await startNodeRed({ userDir, port, onOutput: log.write });
+  demo.nodeRed = nodeRed;
+  nodeRed.exited.then((how) => {
+    log.flush();
+    if (demo.stopping) return;
+    say(`\nNode-RED ${how}; its log is in ${logFile}. Stopping the emulator.\n`);
+    demo.exit(1);
+  });
+  const examples = loadExamples(target.config);
+  const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials: target.credentials } : node));
+  await deploy(nodeRed.url, flows);
 
-  async function startNodeRedWithExamples(): Promise<void> {
-    const logFile = join(DEMO_DIR, "node-red.log");
-    const log = nodeRedLog(logFile);
-    const port = await freePort(ANY_PORT ? 0 : Number(process.env.PORT) || 1880);
-    nodeRed = await startNodeRed({ userDir, port, onOutput: log.write });
-    nodeRed.exited.then((how) => {
-      log.flush();
-      if (stopping) return;
-      say(`\nNode-RED ${how}; its log is in ${logFile}. Stopping the emulator.\n`);
-      stopAll().then(
-        () => process.exit(1),
-        () => process.exit(1),
-      );
-    });
-    const examples = loadExamples(config);
-    const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node));
-    await deploy(nodeRed.url, flows);
-
-    const pages = dashboardPages(nodeRed.url, flows);
-    say(`
+  say(`
   Node-RED with node-red-contrib-morelogin is running: ${nodeRed.url}/
-  Control panel (Dashboard 2, example 14): ${pages.join(", ")}
+  Control panel (Dashboard 2, example 14): ${dashboardPages(nodeRed.url, flows).join(", ")}
   Node-RED's log: below, each line starting with [node-red], and kept in ${logFile}
-  ${emulator ? emulatorLines(emulator, browser) : `MoreLogin desktop client: ${realLocalUrl}`}
+  ${target.describe()}
 
   Open the editor, pick the tab "01 List profiles" and click the inject node's button:
   the profiles appear in the Debug sidebar (the bug icon, top right). Every example is on its own tab.
   The MoreLogin nodes are in the palette's "MoreLogin" category.
 
-  Ctrl-C stops Node-RED${emulator ? " and the emulator" : ""}.
+  Ctrl-C stops Node-RED${demo.emulator ? " and the emulator" : ""}.
 `);
-    if (emulator) listenForCommands(emulator);
+}
+
+async function main(): Promise<void> {
+  const demo = new Demo();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (demo.stopping) return;
+      say("\nStopping Node-RED and the emulator…\n");
+      demo.exit(0);
+    });
   }
+
+  const userDir = join(DEMO_DIR, "node-red");
+  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
+  mkdirSync(DEMO_DIR, { recursive: true });
+  const tarball = await packPackage(join(DEMO_DIR, "pack"));
+  await prepareUserDir(userDir, tarball, { fresh: true });
+
+  const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
+  try {
+    const target = realLocalUrl ? desktopClient(realLocalUrl) : await emulatorTarget(demo);
+    await runNodeRed(demo, userDir, target);
+  } catch (error) {
+    await demo.stop();
+    throw error;
+  }
+  if (demo.emulator) listenForCommands(demo.emulator);
 }
 
 main().catch((error: unknown) => {
