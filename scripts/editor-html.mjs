@@ -73,6 +73,14 @@ const NAME_ROW = `    <div class="form-row">
         <input type="text" id="node-input-name" data-i18n="[placeholder]node-red:common.label.name">
     </div>`;
 
+/** The field rows, each credential row right after the field it names in `after`, the others after every field. */
+function fieldRows(declaration) {
+  const credentials = declaration.credentials ?? [];
+  const placed = (field) => credentials.filter((credential) => credential.after === field.name).map(credentialRow);
+  const rest = credentials.filter((credential) => !declaration.fields.some((field) => field.name === credential.after)).map(credentialRow);
+  return [...declaration.fields.flatMap((field) => [row(field), ...placed(field)]), ...rest];
+}
+
 export function editorHtml(declaration) {
   const json = JSON.stringify(declaration).replace(/</g, "\\u003c");
   return `<script type="text/javascript" src="resources/node-red-contrib-morelogin/morelogin-editor.js"></script>
@@ -81,7 +89,7 @@ export function editorHtml(declaration) {
 </script>
 
 <script type="text/html" data-template-name="${escapeHtml(declaration.type)}">
-${[...(declaration.config === false ? [] : [SERVER_ROW]), ...declaration.fields.map(row), ...(declaration.credentials ?? []).map(credentialRow), NAME_ROW].join("\n")}
+${[...(declaration.config === false ? [] : [SERVER_ROW]), ...fieldRows(declaration), NAME_ROW].join("\n")}
 </script>
 `;
 }

@@ -148,6 +148,8 @@ export interface RunningNodeRed {
   url: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Resolves when the Node-RED process has exited, however it ended: how it ended, in words. */
+  exited: Promise<string>;
 }
 
 export interface StartOptions {
@@ -158,6 +160,8 @@ export interface StartOptions {
   /** Node-RED's red.js (default: this project's Node-RED 4). */
   redJs?: string;
   echo?: boolean;
+  /** Gets Node-RED's output (its log) as it comes, e.g. to show it prefixed and keep it in a file. */
+  onOutput?: (text: string) => void;
   adminUsers?: AdminUser[];
   /** Variables added to Node-RED's environment. */
   env?: Record<string, string>;
@@ -177,11 +181,13 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
   const record = (chunk: Buffer): void => {
     output += chunk.toString();
     if (options.echo) process.stdout.write(chunk);
+    options.onOutput?.(chunk.toString());
   };
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
+  const exited = new Promise<string>((resolveExit) => child.once("exit", (code, signal) => resolveExit(signal ? `was killed (${signal})` : `exited with code ${code}`)));
   const url = `http://127.0.0.1:${options.port}`;
-  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child) };
+  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), exited };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output);
     // The editor answers before the first flows have started; their "Started flows" must not be

@@ -1,6 +1,6 @@
 /**
  * `npm run docs:screenshots`: runs the browser tests of the editor and of the control panel with their
- * screenshots written to docs/images/, so the README's pictures show exactly what the tests saw.
+ * screenshots written to docs/images/, so the pictures of the docs show exactly what the tests saw.
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";

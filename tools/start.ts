@@ -1,21 +1,27 @@
 /**
  * `npm start`: the package as a user gets it, in a Node-RED on loopback with the example flows
  * deployed, against the emulator — or against a real desktop client when MORELOGIN_LOCAL_URL is set.
+ * The emulator and Node-RED are two processes this one supervises: Node-RED's log is shown here
+ * (prefixed) and kept in a file, and the emulator can be stopped and started again on its own.
  */
+import { appendFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator, type Emulator } from "../src/emulator";
+import { createInterface } from "node:readline";
+import { EmulatorProcess } from "./emulator-process";
 import { findBrowser } from "./find-browser";
+import { PrefixedLines } from "./prefixed";
 import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "./sandbox";
 
-const DEMO_DIR = join(ROOT, ".demo");
+/** Where the packed package, Node-RED's user folder and its log go (MORELOGIN_DEMO_DIR for a second demo, or a test). */
+const DEMO_DIR = process.env.MORELOGIN_DEMO_DIR || join(ROOT, ".demo");
+/** MORELOGIN_DEMO_PORTS=any: every port chosen by the OS, not 1880, 40100 and 40101 when free. */
+const ANY_PORT = process.env.MORELOGIN_DEMO_PORTS === "any";
+/** The emulator's defaults, which the examples' config node is given. */
+const EMULATOR_CREDENTIALS = { apiId: "1690000000000001", apiKey: "emulator-api-key" };
 
-function emulatorLines(emulator: Emulator, browser: string | undefined): string {
-  return [
-    `MoreLogin emulator: Local API ${emulator.localUrl}, Open API ${emulator.openUrl}`,
-    `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
-    `  Demo page for them to open: ${emulator.demoUrl}`,
-  ].join("\n");
-}
+const say = (text: string): void => {
+  process.stdout.write(text);
+};
 
 /** The address of each Dashboard 2 page among the examples: its ui-base's path, then its own. */
 function dashboardPages(editorUrl: string, flows: FlowNode[]): string[] {
@@ -23,69 +29,176 @@ function dashboardPages(editorUrl: string, flows: FlowNode[]): string[] {
   return flows.filter((node) => node.type === "ui-page" && bases.has(String(node.ui))).map((page) => `${editorUrl}${bases.get(String(page.ui))}${String(page.path)}`);
 }
 
-async function main(): Promise<void> {
-  let emulator: Emulator | undefined;
-  let nodeRed: RunningNodeRed | undefined;
-  const stop = async (): Promise<void> => {
-    await nodeRed?.stop();
-    await emulator?.close();
+function emulatorLines(emulator: EmulatorProcess, browser: string | undefined): string {
+  return [
+    `MoreLogin emulator (its own process, pid ${emulator.pid}): Local API ${emulator.localUrl}, Open API ${emulator.openUrl}`,
+    `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
+    "  Type s and Enter to stop it (an outage: see how your flows behave), r and Enter to start it again",
+    "  (its data starts afresh). If it stops by itself, it stays down until you type r.",
+  ].join("\n");
+}
+
+/** Node-RED's output: to the terminal, each line prefixed, and whole into `logFile`. */
+function nodeRedLog(logFile: string): { write: (text: string) => void; flush: () => void } {
+  writeFileSync(logFile, "");
+  const lines = new PrefixedLines("[node-red] ", say);
+  return {
+    write: (text) => {
+      appendFileSync(logFile, text);
+      lines.push(text);
+    },
+    flush: () => lines.flush(),
   };
-  let stopping = false;
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      if (stopping) return;
-      stopping = true;
-      console.log("\nStopping Node-RED and the emulator…");
-      stop().then(
-        () => process.exit(0),
-        () => process.exit(1),
-      );
-    });
+}
+
+/** r restarts the emulator, s stops it; typed lines on stdin. */
+function listenForCommands(emulator: EmulatorProcess): void {
+  const commands = createInterface({ input: process.stdin });
+  let busy = false;
+  commands.on("line", (line) => {
+    const command = line.trim().toLowerCase();
+    if (command === "" || busy) return;
+    busy = true;
+    const done = (): void => {
+      busy = false;
+    };
+    if (command === "r") {
+      emulator.restart().then(done, (error: unknown) => {
+        say(`[emulator] could not be started again: ${error instanceof Error ? error.message : String(error)}\n`);
+        done();
+      });
+    } else if (command === "s") {
+      if (!emulator.running) say("[emulator] is not running: type r and Enter to start it\n");
+      emulator.stop().then(() => {
+        if (!emulator.running) say("[emulator] stopped: the flows now see an outage. Type r and Enter to start it again.\n");
+        done();
+      }, done);
+    } else {
+      say("Commands: r and Enter restarts the emulator, s and Enter stops it; Ctrl-C stops everything.\n");
+      done();
+    }
+  });
+}
+
+/** The running parts of the demo, and how to stop them. */
+class Demo {
+  emulator: EmulatorProcess | undefined;
+  nodeRed: RunningNodeRed | undefined;
+  stopping = false;
+
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.nodeRed?.stop();
+    await this.emulator?.stop();
   }
 
-  console.log("Packing the package and installing it into .demo/node-red (as a user's Node-RED gets it)…");
-  const tarball = await packPackage(join(DEMO_DIR, "pack"));
-  const userDir = join(DEMO_DIR, "node-red");
-  await prepareUserDir(userDir, tarball, { fresh: true });
+  /** Stops everything, then exits with `code`. */
+  exit(code: number): void {
+    this.stop().then(
+      () => process.exit(code),
+      () => process.exit(1),
+    );
+  }
+}
 
-  const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
-  let config: Record<string, unknown>;
-  let browser: string | undefined;
-  let credentials: Record<string, string>;
-  if (realLocalUrl) {
-    config = { name: "MoreLogin", localUrl: realLocalUrl, openUrl: process.env.MORELOGIN_OPEN_URL || "https://api.morelogin.com" };
-    credentials = {
+/** What the examples' config node points at. */
+interface Target {
+  config: Record<string, unknown>;
+  credentials: Record<string, string>;
+  /** The banner's lines about it. */
+  describe: () => string;
+}
+
+function desktopClient(localUrl: string): Target {
+  return {
+    config: { name: "MoreLogin", localUrl, openUrl: process.env.MORELOGIN_OPEN_URL || "https://api.morelogin.com" },
+    credentials: {
       localToken: process.env.MORELOGIN_LOCAL_TOKEN ?? "",
       apiId: process.env.MORELOGIN_API_ID ?? "",
       apiKey: process.env.MORELOGIN_API_KEY ?? "",
-    };
-  } else {
-    browser = findBrowser();
-    if (browser === undefined) {
-      console.log("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.");
-    }
-    emulator = await startEmulator({ localPort: await freePort(40100), openPort: await freePort(40101), browser });
-    config = { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl };
-    credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
-  }
+    },
+    describe: () => `MoreLogin desktop client: ${localUrl}`,
+  };
+}
 
-  const port = await freePort(Number(process.env.PORT) || 1880);
-  nodeRed = await startNodeRed({ userDir, port });
-  const examples = loadExamples(config);
-  const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node));
+/** Starts the emulator's process, supervised by `demo`. */
+async function emulatorTarget(demo: Demo): Promise<Target> {
+  const browser = findBrowser();
+  if (browser === undefined) {
+    say("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.\n");
+  }
+  const localPort = await freePort(ANY_PORT ? 0 : 40100);
+  const openPort = await freePort(ANY_PORT ? 0 : 40101);
+  const emulator = new EmulatorProcess({ localPort, openPort, ...EMULATOR_CREDENTIALS, browser }, say, (how) => {
+    if (!demo.stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
+  });
+  demo.emulator = emulator;
+  // However this process ends, the emulator (a process group of its own) does not outlive it.
+  process.on("exit", () => emulator.killNow());
+  await emulator.start();
+  return {
+    config: { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
+    credentials: { ...EMULATOR_CREDENTIALS },
+    describe: () => emulatorLines(emulator, browser),
+  };
+}
+
+/** Node-RED with the examples deployed against `target`, its log shown and kept; stops the demo if Node-RED dies. */
+async function runNodeRed(demo: Demo, userDir: string, target: Target): Promise<void> {
+  const logFile = join(DEMO_DIR, "node-red.log");
+  const log = nodeRedLog(logFile);
+  const port = await freePort(ANY_PORT ? 0 : Number(process.env.PORT) || 1880);
+  const nodeRed = await startNodeRed({ userDir, port, onOutput: log.write });
+  demo.nodeRed = nodeRed;
+  nodeRed.exited.then((how) => {
+    log.flush();
+    if (demo.stopping) return;
+    say(`\nNode-RED ${how}; its log is in ${logFile}. Stopping the emulator.\n`);
+    demo.exit(1);
+  });
+  const examples = loadExamples(target.config);
+  const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials: target.credentials } : node));
   await deploy(nodeRed.url, flows);
 
-  const pages = dashboardPages(nodeRed.url, flows);
-  console.log(`
+  say(`
   Node-RED with node-red-contrib-morelogin is running: ${nodeRed.url}/
-  Control panel (Dashboard 2, example 14): ${pages.join(", ")}
-  ${emulator ? emulatorLines(emulator, browser) : `MoreLogin desktop client: ${realLocalUrl}`}
+  Control panel (Dashboard 2, example 14): ${dashboardPages(nodeRed.url, flows).join(", ")}
+  Node-RED's log: below, each line starting with [node-red], and kept in ${logFile}
+  ${target.describe()}
 
   Open the editor, pick the tab "01 List profiles" and click the inject node's button:
   the profiles appear in the Debug sidebar (the bug icon, top right). Every example is on its own tab.
   The MoreLogin nodes are in the palette's "MoreLogin" category.
 
-  Ctrl-C stops Node-RED${emulator ? " and the emulator" : ""}.`);
+  Ctrl-C stops Node-RED${demo.emulator ? " and the emulator" : ""}.
+`);
+}
+
+async function main(): Promise<void> {
+  const demo = new Demo();
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      if (demo.stopping) return;
+      say("\nStopping Node-RED and the emulator…\n");
+      demo.exit(0);
+    });
+  }
+
+  const userDir = join(DEMO_DIR, "node-red");
+  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
+  mkdirSync(DEMO_DIR, { recursive: true });
+  const tarball = await packPackage(join(DEMO_DIR, "pack"));
+  await prepareUserDir(userDir, tarball, { fresh: true });
+
+  const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
+  try {
+    const target = realLocalUrl ? desktopClient(realLocalUrl) : await emulatorTarget(demo);
+    await runNodeRed(demo, userDir, target);
+  } catch (error) {
+    await demo.stop();
+    throw error;
+  }
+  if (demo.emulator) listenForCommands(demo.emulator);
 }
 
 main().catch((error: unknown) => {

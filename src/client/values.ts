@@ -21,7 +21,8 @@ export function normalizeId(value: unknown, field: string): string {
   if (typeof value === "string") {
     const trimmed = value.trim();
     if (DECIMAL_ID.test(trimmed)) return trimmed;
-    throw new MoreLoginInputError(`${field} must be a decimal ID such as "1993244721490239488", got ${describe(value)}`);
+    const nameHint = /\p{L}/u.test(trimmed) ? ": a name is not an ID (the node's field suggests IDs by name; the list nodes give them)" : "";
+    throw new MoreLoginInputError(`${field} must be a decimal ID such as "1993244721490239488", got ${describe(value)}${nameHint}`);
   }
   throw new MoreLoginInputError(`${field} must be a decimal ID string, got ${describe(value)}`);
 }

@@ -1,5 +1,5 @@
 /**
- * Every non-zero `code` the emulator answers with. README.md ("Error codes the emulator serves")
+ * Every non-zero `code` the emulator answers with. docs/EMULATOR.md ("Error codes the emulator serves")
  * gives each one's HTTP status, when it is sent and its source, or says it is assumed.
  */
 export const CODES = {

@@ -60,7 +60,7 @@ describe("editor: example 10 drives a real browser behind a started profile, in 
     const injectButton = page.locator(`[id="${inject.id}"] .red-ui-flow-node-button`);
     await injectButton.waitFor({ state: "visible" });
     await showSidebar(page, "debug");
-    // View → Show palette, off: the README's picture is about the flow (palette.png shows the palette).
+    // View → Show palette, off: docs/BROWSER.md's picture is about the flow (palette.png shows the palette).
     await page.evaluate(() => (window as unknown as { RED: { menu: { setSelected(id: string, state: boolean): void } } }).RED.menu.setSelected("menu-item-palette", false));
     await settle(page);
 

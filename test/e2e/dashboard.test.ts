@@ -34,7 +34,8 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     // A phone boots for longer than two polls, so the page has time to show it starting.
     emulator = await startEmulator({ profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
-    flow = controlPanelFlow(emulator);
+    // The example's watches poll every 5 s; here every 2 s, so that waiting for a state costs less.
+    flow = controlPanelFlow(emulator).map((node) => (node.type === "morelogin-watch" ? { ...node, interval: "2" } : node));
     assert.equal(flow.filter((node) => node.type === "morelogin-watch").length, 2, "a watch of the profiles and one of the phones");
     await deployAndStart(nodeRed, flow);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
@@ -84,6 +85,18 @@ describe("dashboard: example 14's control panel, in chromium", function () {
       .filter({ hasText: new RegExp(`^\\s*${state}\\s*$`) });
   }
 
+  /** The row's one button: the action that fits its state, or what is under way. */
+  function button(table: string, name: string): Locator {
+    return row(table, name).locator('td[data-column-key="action"] button');
+  }
+
+  /** Waits until the row's button says `label`. */
+  async function waitForButton(table: string, name: string, label: string, timeout = 30_000): Promise<void> {
+    await button(table, name)
+      .filter({ hasText: new RegExp(`^\\s*${label}\\s*$`) })
+      .waitFor({ timeout });
+  }
+
   /** Waits until the row's State cell says `state`. */
   async function waitForState(table: string, name: string, state: string, timeout: number): Promise<void> {
     await stateCell(table, name, state).waitFor({ timeout });
@@ -116,13 +129,23 @@ describe("dashboard: example 14's control panel, in chromium", function () {
 
   const isRunning = (envId: string): boolean => emulator.running().some((profile) => profile.envId === envId);
 
-  it("Start on a row starts that profile in the emulator, and the row says running within two polls", async () => {
+  it("a stopped row offers Start only; pressed, it says Starting… and a second press sends nothing; started, the row says running and offers Close", async () => {
     const profile = emulator.data.profiles[2];
     assert.ok(profile && !isRunning(profile.id));
     await waitForState("Profiles", profile.envName, "stopped", 1_000);
-    await row("Profiles", profile.envName).locator('td[data-column-key="start"] button').click();
+    await waitForButton("Profiles", profile.envName, "Start", 1_000);
+    assert.equal(await row("Profiles", profile.envName).locator("button").count(), 1, "one button on the row");
+    // The start takes a moment, so that the press under way can be seen and pressed again.
+    emulator.script({ kind: "latency", api: "local", path: "/api/env/start", latencyMs: 3_000 });
+    const starts = (): number => emulator.stats.requests["local POST /api/env/start"] ?? 0;
+    const startsBefore = starts();
+    await button("Profiles", profile.envName).click();
+    await waitForButton("Profiles", profile.envName, "Starting…");
+    await button("Profiles", profile.envName).click();
     await waitUntil(() => isRunning(profile.id), "the emulator starting the profile");
     await waitForStateWithinTwoPolls(profile.envName, "running");
+    await waitForButton("Profiles", profile.envName, "Close");
+    assert.equal(starts() - startsBefore, 1, "the press made while the start was under way sent nothing");
     assert.deepEqual(
       emulator.running().map((running) => running.envId),
       [profile.id],
@@ -130,24 +153,31 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     );
   });
 
-  it("a profile started by another client shows up running within two polls, and its Close stops it", async () => {
+  it("a profile started by another client shows up running within two polls and offers Close, which stops it; then it offers Start", async () => {
     const profile = emulator.data.profiles[4];
     assert.ok(profile);
     const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: profile.id }) });
     assert.equal(started.status, 200);
     await waitForStateWithinTwoPolls(profile.envName, "running");
+    await waitForButton("Profiles", profile.envName, "Close");
 
-    await row("Profiles", profile.envName).locator('td[data-column-key="close"] button').click();
+    await button("Profiles", profile.envName).click();
     await waitUntil(() => !isRunning(profile.id), "the emulator closing the profile");
     await waitForStateWithinTwoPolls(profile.envName, "stopped");
+    await waitForButton("Profiles", profile.envName, "Start");
   });
 
-  it("Power on a phone shows it starting, then running; the log lists both changes", async () => {
+  it("a stopped phone offers Power on; pressed, it says Powering on…, then the phone shows starting with nothing to press, then running with Power off; the log lists both changes", async () => {
     const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
     assert.ok(phone, "a phone that is off");
-    await row("Cloud phones", phone.envName).locator('td[data-column-key="powerOn"] button').click();
+    await waitForButton("Cloud phones", phone.envName, "Power on", 1_000);
+    emulator.script({ kind: "latency", api: "local", path: "/api/cloudphone/powerOn", latencyMs: 3_000 });
+    await button("Cloud phones", phone.envName).click();
+    await waitForButton("Cloud phones", phone.envName, "Powering on…");
     await waitForState("Cloud phones", phone.envName, "starting", 30_000);
+    await waitForButton("Cloud phones", phone.envName, "—");
     await waitForState("Cloud phones", phone.envName, "running", 30_000);
+    await waitForButton("Cloud phones", phone.envName, "Power off");
     assert.equal(phone.envStatus, 4);
     const log = rows("Last watch events").filter({ has: page.locator('td[data-column-key="name"]', { hasText: phone.envName }) });
     await log.filter({ hasText: /starting\s*→\s*running/ }).waitFor();
@@ -172,17 +202,17 @@ describe("dashboard: example 14's control panel, in chromium", function () {
         const app = (document.querySelector("#app") as unknown as { __vue_app__?: { _context: { provides: Record<string, { emit(...args: unknown[]): void } | undefined> } } }).__vue_app__;
         const socket = app?._context.provides.$socket;
         if (!socket) return false;
-        socket.emit("widget-action", widget, { payload: forged, column: "start", action: "button_click" });
+        socket.emit("widget-action", widget, { payload: forged, column: "action", action: "button_click" });
         return true;
       },
-      { widget: tableId(flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", start: "Start", close: "Close" } },
+      { widget: tableId(flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", action: "Start" } },
     );
     assert.ok(sent, "the page has its socket");
     await waitUntil(() => nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
     assert.equal(isRunning(unlisted), false);
   });
 
-  it("the page as the README shows it, with no page error", async () => {
+  it("the page as docs/CONTROL-PANEL.md shows it, with no page error", async () => {
     await page.screenshot({ path: join(SHOTS, "dashboard.png") });
     assert.deepEqual(errors, []);
   });

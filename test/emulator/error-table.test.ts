@@ -3,17 +3,17 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODES } from "../../src/emulator/codes";
 
-/** The rows of README.md's "Error codes the emulator serves" table: code, HTTP status, when, source. */
+/** The rows of docs/EMULATOR.md's "Error codes the emulator serves" table: code, HTTP status, when, source. */
 function tableRows(): string[][] {
-  const readme = readFileSync(join(__dirname, "..", "..", "README.md"), "utf8");
-  const section = readme.split("### Error codes the emulator serves")[1]?.split(/\n#{2,3} /)[0] ?? "";
+  const page = readFileSync(join(__dirname, "..", "..", "docs", "EMULATOR.md"), "utf8");
+  const section = page.split("## Error codes the emulator serves")[1]?.split(/\n#{1,3} /)[0] ?? "";
   return section
     .split("\n")
     .filter((line) => /^\| `-?\d+` \|/.test(line))
     .map((line) => line.split(" | ").map((cell) => cell.replace(/^\| |`| \|$/g, "").trim()));
 }
 
-describe("emulator: README error table", () => {
+describe("emulator: the error table of docs/EMULATOR.md", () => {
   it("lists every code the emulator answers with, once, each with its source or why it is assumed", () => {
     const rows = tableRows();
     assert.deepEqual(

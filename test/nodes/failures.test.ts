@@ -54,9 +54,32 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       [{ type: "morelogin-list-profiles", pageNo: "0", pageNoType: "num" }, { payload: "" }, /^list profiles failed: pageNo must be a positive integer, got 0$/],
       // biome-ignore lint/correctness/noPrecisionLoss: a 19-digit ID that has lost digits as a number is what this case refuses
       [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: { envId: 1993244721490239488 } }, /^start profile failed: envId .* not a safe integer/],
-      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "" }, /^start profile failed: no profile given/],
+      [{ type: "morelogin-start-profile", envId: "", envIdType: "str" }, { payload: "" }, /^start profile failed: no profile given: set the profile ID in the node/],
+      // What was given and why it is no profile: a number that lost digits, a plain number, a name.
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        // biome-ignore lint/correctness/noPrecisionLoss: the rounded 19-digit ID is what this case refuses
+        { payload: 1993244721490239488 },
+        /^start profile failed: msg.payload 1993244721490239500 is a number beyond 2\^53, so its last digits are already lost and it names no profile: send the profile ID as a string/,
+      ],
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        { payload: 42 },
+        /^start profile failed: msg.payload 42 is a number, not a profile ID \(an inject node sends the time as a number\)/,
+      ],
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        { payload: "Shop 3" },
+        /^start profile failed: msg.payload "Shop 3" is not a profile ID \(IDs are decimal strings .*\): if it is a profile's name, pick the profile in the node's profile field .* or find its ID with list profiles$/,
+      ],
+      [{ type: "morelogin-start-profile", envId: "Shop 3", envIdType: "str" }, { payload: "" }, /^start profile failed: envId must be a decimal ID such as "\d+", got "Shop 3": a name is not an ID/],
+      [
+        { type: "morelogin-profile", action: "delete", envId: "", envIdType: "str" },
+        { payload: 42 },
+        /^profile failed: msg.payload 42 is a number, not a profile ID .*send an ID, an array of IDs, or the profiles from list profiles$/,
+      ],
       // A string that is not a decimal ID names no profile: nothing of it reaches a request.
-      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: no profile given/],
+      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: "12ab\r\nHost: x" }, /^close profile failed: msg.payload "12ab\\r\\nHost: x" is not a profile ID/],
       [{ type: "morelogin-close-profile", envId: "12ab\r\nHost: x", envIdType: "str" }, { payload: 1 }, /^close profile failed: envId must be a decimal ID/],
       [{ type: "morelogin-request", api: "local", method: "POST", path: "http://evil.example.com/x", pathType: "str" }, { payload: {} }, /^MoreLogin request failed: request path must be relative/],
       [{ type: "morelogin-request", api: "local", method: "POST", path: "url", pathType: "msg" }, { payload: {}, url: "/api/%2e%2e/x" }, /^MoreLogin request failed: request path must not contain/],

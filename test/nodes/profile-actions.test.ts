@@ -229,7 +229,7 @@ describe("nodes: profile (create, update, delete and the other profile actions)"
   describe("bad input, refused before anything is sent", () => {
     const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, RegExp]> = [
       ["an unknown action", { action: "bogus", envId: "1990000000000000001" }, { payload: "" }, /^profile failed: unknown action "bogus": use one of create, update, delete, detail, /],
-      ["detail with no profile", { action: "detail", envId: "", envIdType: "str" }, { payload: "Example Domain" }, /^profile failed: no profile given/],
+      ["detail with no profile", { action: "detail", envId: "", envIdType: "str" }, { payload: "Example Domain" }, /^profile failed: msg.payload "Example Domain" is not a profile ID/],
       [
         "delete with no profile",
         { action: "delete", envId: "", envIdType: "str" },

@@ -122,7 +122,10 @@ describe("nodes: profile status, and the profile a message carries", () => {
   });
 
   it("refuses, before sending anything, no profile and a 64-bit ID given as a number", async () => {
-    refused(await run(emulator(), { type: "morelogin-profile-status", envId: "", envIdType: "str" }, { payload: "Example Domain" }), /^profile status failed: no profile given/);
+    refused(
+      await run(emulator(), { type: "morelogin-profile-status", envId: "", envIdType: "str" }, { payload: "Example Domain" }),
+      /^profile status failed: msg.payload "Example Domain" is not a profile ID/,
+    );
     await helper.unload();
     refused(
       await run(emulator(), { type: "morelogin-profile-status", envId: "", envIdType: "str" }, { payload: { envId: UNSAFE_ID } }),

@@ -89,15 +89,15 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     assert.equal((await fetch(`${nodeRed.url}${CONTROL_PANEL_PATH}`, { headers: { authorization: login } })).status, 200);
   });
 
-  // What the README warns of: Dashboard 2's socket is not behind httpNodeAuth. Should a Dashboard
-  // release close it, this fails, and the README's "Control panel" section must change with it.
+  // What docs/CONTROL-PANEL.md warns of: Dashboard 2's socket is not behind httpNodeAuth. Should a
+  // Dashboard release close it, this fails, and that page must change with it.
   it("but its socket is not: a client with no login presses Start on a listed profile", async () => {
     const profile = emulator.data.profiles[0];
     assert.ok(profile);
     const socket = await openSocket(`${nodeRed.url}/dashboard`);
     const table = tableId(flow, "Profiles");
     await waitForRow(socket, table, profile.id);
-    await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "start", action: "button_click" });
+    await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "action", action: "button_click" });
     const deadline = Date.now() + 30_000;
     while (!emulator.running().some((running) => running.envId === profile.id)) {
       if (Date.now() > deadline) assert.fail("the profile did not start");

@@ -26,12 +26,20 @@ function filesOf(lang: string): string[] {
 
 const read = (lang: string, file: string): string => readFileSync(join(LOCALES, lang, file), "utf8");
 
-/** Each value of a catalog that is not an object, by its dotted key ("morelogin.status.items"). */
+/** i18next's plural suffixes (JSON v4): "items_one" and "items_other" are the key "items", counted. */
+const PLURAL_SUFFIX = /_(?:zero|one|two|few|many|other)$/;
+
+/**
+ * Each value of a catalog that is not an object, by its dotted key ("morelogin.status.items"). A key's
+ * plural forms count as the key itself: each language has the forms its plural rules need (English
+ * "_one" and "_other", Chinese none), so the same key in two languages may have different forms.
+ */
 function leaves(value: unknown, prefix = ""): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (value !== null && typeof value === "object" && !Array.isArray(value)) {
     for (const [key, child] of Object.entries(value)) {
-      for (const [path, leaf] of leaves(child, prefix ? `${prefix}.${key}` : key)) out.set(path, leaf);
+      const name = typeof child === "string" ? key.replace(PLURAL_SUFFIX, "") : key;
+      for (const [path, leaf] of leaves(child, prefix ? `${prefix}.${name}` : name)) out.set(path, leaf);
     }
   } else {
     out.set(prefix, value);

@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { WebSocket } from "undici";
 import { DEFAULT_RETRY } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
+import { distinctColours } from "../support/png";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import {
   CAPPED_CONFIG_ID,
@@ -570,17 +571,23 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       return { nodes, waitFor };
     }
 
-    it("12 When a profile starts, take a screenshot: a profile started elsewhere is photographed once", async () => {
+    it("12 When a profile starts, take a screenshot: the watched profile, started elsewhere, is photographed once, showing the page it opened", async () => {
       const screenshot = join(work, "user", "morelogin-watch-screenshot.png");
-      const { waitFor } = await watchExample("12");
-      const envId = emulator.data.profiles[1]?.id;
-      assert.ok(envId);
+      const { nodes, waitFor } = await watchExample("12");
+      // The example watches one profile of the emulator's seeded data (its Only field).
+      const envId = String(nodes.find((node) => node.type === "morelogin-watch")?.ids ?? "");
+      assert.ok(
+        emulator.data.profiles.some((profile) => profile.id === envId),
+        `the watched profile ${envId} is one of the emulator's`,
+      );
       const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
       assert.equal(started.status, 200);
       const messages = await waitFor("saved", 1);
       assert.deepEqual(valuesOf(messages, "saved"), [envId]);
       const png = readFileSync(screenshot);
       assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "the file is a PNG");
+      // A blank page (about:blank, all the new profile holds) is one colour; the demo page has text and a button.
+      assert.ok(distinctColours(png) > 16, `the screenshot shows a page: ${distinctColours(png)} colours`);
       await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
     });
 

@@ -7,7 +7,7 @@ export const CHROMIUM = process.env.MORELOGIN_CHROMIUM || "/usr/bin/chromium";
 
 export const chromiumInstalled = (): boolean => existsSync(CHROMIUM);
 
-/** The environment variable that skips the browser suite on purpose, outside CI (the README's Development section). */
+/** The environment variable that skips the browser suite on purpose, outside CI (docs/DEVELOPMENT.md). */
 export const SKIP_BROWSER_TESTS = "MORELOGIN_SKIP_BROWSER_TESTS";
 
 /**

@@ -1,8 +1,8 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
-import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { Emulator } from "../../src/emulator";
+import { translator } from "./catalog";
 import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
 import { OUTCOME_MS } from "./settle";
@@ -17,14 +17,8 @@ export { helper };
 type NodeModule = (RED: unknown) => void;
 const load = (name: string): NodeModule => require(`../../dist/nodes/${name}.js`) as NodeModule;
 
-/** The built English catalog, which Node-RED loads for a node set and the test helper does not. */
-const CATALOG = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", "en-US", "morelogin-config.json"), "utf8")) as unknown;
-
-function english(key: string, values?: Record<string, unknown>): string {
-  const template = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), CATALOG);
-  if (typeof template !== "string") return key;
-  return template.replace(/__(\w+)__/g, (whole, name: string) => (values?.[name] === undefined ? whole : String(values[name])));
-}
+/** The built English catalog, which Node-RED loads for a node set and the test helper does not, read as Node-RED reads it. */
+const english = translator("en-US");
 
 /**
  * node-red-node-test-helper gives nodes a `RED._` that returns the key itself. Our nodes get the

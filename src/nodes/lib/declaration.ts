@@ -73,6 +73,8 @@ export interface CredentialField {
   label: string;
   placeholder?: string;
   actions?: readonly string[];
+  /** The field whose row the dialog shows this one right after (e.g. a password after its username); absent = after every field. */
+  after?: string;
 }
 
 /**

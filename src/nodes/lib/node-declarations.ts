@@ -318,7 +318,7 @@ export const NODE_DECLARATIONS = {
       },
       TIMEOUT,
     ],
-    credentials: [{ name: "password", icon: "fa-key", label: `${PROXY_TYPE}.label.password`, placeholder: `${PROXY_TYPE}.placeholder.password`, actions: PROXY_DETAILS }],
+    credentials: [{ name: "password", icon: "fa-key", label: `${PROXY_TYPE}.label.password`, placeholder: `${PROXY_TYPE}.placeholder.password`, actions: PROXY_DETAILS, after: "username" }],
   },
   [GROUP_TYPE]: {
     type: GROUP_TYPE,

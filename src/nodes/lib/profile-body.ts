@@ -1,4 +1,5 @@
 import { isPlainObjectValue, MoreLoginInputError } from "../../client";
+import { whyNotAProfile } from "./not-a-profile";
 import { overlay } from "./properties";
 import type { MoreLoginMessage } from "./types";
 
@@ -38,8 +39,11 @@ export function withCarriedProfile(body: Record<string, unknown>, msg: MoreLogin
   return namesProfile(body) || blank(carried) ? body : { ...body, envId: carried };
 }
 
-export function requireProfile(body: Record<string, unknown>): void {
-  if (!namesProfile(body)) {
-    throw new MoreLoginInputError("no profile given: set the profile ID in the node, or send it as msg.payload (an ID string, a profile from list profiles, or {envId})");
-  }
+const ONE_PROFILE = "the ID as a string, a profile from list profiles, or {envId}";
+
+/** Throws when the body names no profile: what msg.payload held instead, or that nothing was given. */
+export function requireProfile(body: Record<string, unknown>, payload: unknown): void {
+  if (namesProfile(body)) return;
+  const reason = whyNotAProfile(payload, ONE_PROFILE);
+  throw new MoreLoginInputError(reason ?? `no profile given: set the profile ID in the node, or send it as msg.payload (${ONE_PROFILE})`);
 }

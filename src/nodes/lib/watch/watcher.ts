@@ -6,7 +6,8 @@ import { browserAddress, profileHandle } from "../profile-handle";
 import type { MoreLoginMessage, MoreLoginMessageInfo } from "../types";
 import { changesBetween, currentState, toRemember, type Change, type Remembered } from "./changes";
 import { WatchMemory } from "./memory";
-import { observe, type Observation } from "./observe";
+import type { Observation } from "./observe";
+import { sharedObservation } from "./shared-polls";
 import type { WatchSettings } from "./settings";
 
 const clock = (date: Date): string => date.toTimeString().slice(0, 8);
@@ -58,17 +59,26 @@ export class Watcher {
     if (this.stopped) return;
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      const began = performance.now();
-      this.poll().finally(() => this.schedule(Math.max(0, this.settings.intervalMs - (performance.now() - began))));
+      // The next poll is due an interval after the one whose answer this watch used began (its own,
+      // or another watch's it shared): watches on one config node fall into step and share each poll.
+      this.poll().then(
+        (began) => this.schedule(Math.max(0, this.settings.intervalMs - (performance.now() - began))),
+        () => this.schedule(this.settings.intervalMs),
+      );
     }, delayMs);
   }
 
-  private async poll(): Promise<void> {
+  /** One poll and its messages; resolves to when the poll whose answer it used began. */
+  private async poll(): Promise<number> {
+    let began = performance.now();
     try {
-      const observation = await observe(this.client, this.settings.kind, { signal: this.stopping.signal, api: this.settings.api });
-      if (this.stopped) return;
+      // Another watch's poll sent less than half an interval ago is as fresh as this watch's own would be.
+      const shared = await sharedObservation(this.client, this.settings.kind, this.settings.api, this.settings.intervalMs / 2, this.stopping.signal);
+      const observation = shared.observation;
+      began = shared.began;
+      if (this.stopped) return began;
       const before = await this.memory.load();
-      if (this.stopped) return;
+      if (this.stopped) return began;
       const changes = before === undefined ? [] : changesBetween(this.settings.kind, before, observation.seen);
       if (this.firstPoll && this.settings.initial) {
         const changed = new Set(changes.map((item) => item.id));
@@ -78,17 +88,18 @@ export class Watcher {
       for (const [id, seen] of observation.seen) remembered[id] = toRemember(this.settings.kind, seen);
       // Remembered before sending: a change is never sent twice, even if Node-RED stops mid-way.
       await this.memory.save(remembered);
-      if (this.stopped) return;
+      if (this.stopped) return began;
       this.firstPoll = false;
       const wanted = changes.filter((item) => this.wanted(item));
       const messages = await this.messagesOf(wanted, observation);
-      if (this.stopped) return;
+      if (this.stopped) return began;
       this.failing = false;
       for (const message of messages) this.node.send(message);
       this.showPolled(observation);
     } catch (error) {
       if (!this.stopped) this.failed(error);
     }
+    return began;
   }
 
   private wanted(change: Change): boolean {

@@ -1,0 +1,65 @@
+import type { ApiName, MoreLoginClient } from "../../../client";
+import type { WatchKind } from "./kinds";
+import { observe, type Observation } from "./observe";
+
+interface Poll {
+  /** performance.now() when it was sent. */
+  began: number;
+  result: Promise<Observation>;
+}
+
+/** Per config node's client: the last poll of each kind on each API. Gone with the client. */
+const pollsByClient = new WeakMap<MoreLoginClient, Map<string, Poll>>();
+
+export interface SharedObservation {
+  observation: Observation;
+  /** performance.now() when the poll that saw it was sent. */
+  began: number;
+}
+
+/** The promise's value, or the signal's reason once it aborts first; the listener goes either way. */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = (): void => reject(signal.reason);
+    signal.addEventListener("abort", abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener("abort", abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * What a watch's poll sees, shared by every watch on the same config node, kind and API: a poll in
+ * flight, or one sent less than `freshMs` ago, answers for all of them instead of another request.
+ * Each watch gets its own copy (its messages must not share objects with another watch's). A failed
+ * poll is not kept, so the next watch that asks polls again. The shared request runs for the client's
+ * lifetime; a watch that stops stops waiting for it (its `signal`) without cancelling it for the others.
+ */
+export async function sharedObservation(client: MoreLoginClient, kind: WatchKind, api: ApiName, freshMs: number, signal: AbortSignal): Promise<SharedObservation> {
+  let polls = pollsByClient.get(client);
+  if (!polls) {
+    polls = new Map();
+    pollsByClient.set(client, polls);
+  }
+  const key = `${kind} ${api}`;
+  let poll = polls.get(key);
+  if (poll === undefined || performance.now() - poll.began >= freshMs) {
+    const sent: Poll = { began: performance.now(), result: observe(client, kind, { api }) };
+    const kept = polls;
+    sent.result.catch(() => {
+      if (kept.get(key) === sent) kept.delete(key);
+    });
+    polls.set(key, sent);
+    poll = sent;
+  }
+  const observation = await untilAborted(poll.result, signal);
+  return { observation: structuredClone(observation), began: poll.began };
+}

@@ -1,0 +1,36 @@
+/**
+ * The package's shared runtime catalog (built, in dist/), read by the i18next that Node-RED itself uses,
+ * with Node-RED's settings (`__name__` placeholders): so a test sees the words and the plural forms a
+ * user sees in that language.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+
+interface I18next {
+  createInstance(options: Record<string, unknown>): { init(): unknown; t(key: string, values?: Record<string, unknown>): string };
+}
+
+const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
+const utilDir = dirname(require.resolve("@node-red/util/package.json", { paths: [nodeRedDir] }));
+const i18next = require(require.resolve("i18next", { paths: [utilDir] })) as I18next;
+
+export type Language = "en-US" | "zh-CN";
+
+/** `t(key, values)` over dist/nodes/locales/<lang>/morelogin-config.json, which holds the shared catalog. */
+export function translator(lang: Language): (key: string, values?: Record<string, unknown>) => string {
+  const catalog = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", lang, "morelogin-config.json"), "utf8")) as Record<string, unknown>;
+  const instance = i18next.createInstance({
+    lng: lang,
+    fallbackLng: false,
+    resources: { [lang]: { runtime: catalog } },
+    defaultNS: "runtime",
+    initAsync: false,
+    initImmediate: false,
+    showSupportNotice: false,
+    keySeparator: ".",
+    nsSeparator: ":",
+    interpolation: { escapeValue: false, prefix: "__", suffix: "__" },
+  });
+  instance.init();
+  return (key, values) => instance.t(key, values);
+}
