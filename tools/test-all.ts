@@ -1,5 +1,5 @@
 /**
- * `npm test`: every test suite, the groups that mostly wait side by side (see docs/TESTING.md).
+ * `npm test`: every test suite, the groups that mostly wait side by side (docs/DEVELOPMENT.md).
  *
  * Each group is its own mocha process with its own log in test-results/logs/; the terminal shows one line
  * as each group starts and ends, the failures of a failed group, and a closing "N passed, N failed".
@@ -52,8 +52,8 @@ const JOBS = Number(process.env.MORELOGIN_TEST_JOBS) || Math.max(2, cpus().lengt
 
 const GROUPS: Group[] = [
   { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client"), jobs: JOBS, timeoutMs: 90_000 },
-  { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, JOBS / 2), timeoutMs: 90_000, compat: 22 },
-  { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, JOBS / 2), timeoutMs: 90_000, compat: 24 },
+  { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, Math.round(JOBS * 0.75)), timeoutMs: 90_000, compat: 22 },
+  { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, Math.round(JOBS * 0.75)), timeoutMs: 90_000, compat: 24 },
   { name: "soak", specs: testFiles("test/reliability"), jobs: 3, timeoutMs: 300_000 },
 ];
 
@@ -89,19 +89,29 @@ function run(command: string, args: string[], options: { env?: NodeJS.ProcessEnv
   });
 }
 
-/** Node `major` and Node-RED 5 in .compat/node<major>, outside the project's own lock file. */
-async function prepareCompat(major: number): Promise<{ node: string; red: string; label: string }> {
-  const dir = join(COMPAT, `node${major}`);
+/** An npm install into a folder of its own under .compat/, outside the project's lock file. */
+async function installInto(folder: string, packages: string[]): Promise<string> {
+  const dir = join(COMPAT, folder);
   mkdirSync(dir, { recursive: true });
   const manifest = join(dir, "package.json");
-  if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: `morelogin-compat-node${major}`, private: true }));
-  const logFile = join(LOGS, `node${major}-install.log`);
+  if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: `morelogin-compat-${folder}`, private: true }));
+  const logFile = join(LOGS, `${folder}-install.log`);
   // npm itself runs on the project's Node here, so node-red@5's engines check is relaxed for this install only.
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const code = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--engine-strict=false", `node@${major}`, "node-red@5"], { logFile });
-  if (code !== 0) throw new Error(`installing Node ${major} and Node-RED 5 failed (exit ${code}): see ${logFile}`);
+  const code = await run(npm, ["install", "--prefix", dir, "--no-audit", "--no-fund", "--engine-strict=false", ...packages], { logFile });
+  if (code !== 0) throw new Error(`installing ${packages.join(" ")} failed (exit ${code}): see ${logFile}`);
+  return dir;
+}
+
+/** Node-RED 5, installed once for both compatibility groups (its code does not depend on the Node that runs it). */
+let nodeRed5: Promise<string> | undefined;
+
+/** Node `major` in .compat/node<major>, and the shared Node-RED 5 in .compat/node-red5. */
+async function prepareCompat(major: number): Promise<{ node: string; red: string; label: string }> {
+  nodeRed5 ??= installInto("node-red5", ["node-red@5"]);
+  const [dir, redDir] = await Promise.all([installInto(`node${major}`, [`node@${major}`]), nodeRed5]);
   const node = join(dir, "node_modules", ".bin", "node");
-  const red = join(dir, "node_modules", "node-red");
+  const red = join(redDir, "node_modules", "node-red");
   const redVersion = (JSON.parse(readFileSync(join(red, "package.json"), "utf8")) as { version: string }).version;
   const nodeVersion = await new Promise<string>((resolveVersion) => {
     const child = spawn(node, ["--version"], { stdio: ["ignore", "pipe", "ignore"] });

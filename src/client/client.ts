@@ -3,7 +3,7 @@ import { capacityStage, concurrencyStage, gateStage, sendAndRead } from "./call-
 import type { CapacityKind, CapacityUsage } from "./capacity";
 import { Capacities, DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-calls";
 import { ConcurrencyLimit } from "./concurrency";
-import { credentialsStage } from "./credentials-stage";
+import { authStage } from "./auth-stage";
 import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { MoreLoginAuthError, MoreLoginError, MoreLoginInputError, messageOf } from "./errors";
 import { leaseBookFor, leaseStage } from "./lease-calls";
@@ -169,7 +169,7 @@ export class MoreLoginClient {
       capacityStage(this.capacities),
       concurrencyStage(new ConcurrencyLimit(pacing.concurrency, closed)),
       retryStage(retry, gates, closed),
-      credentialsStage(localToken, this.tokens),
+      authStage(localToken, this.tokens),
       ...(this.login ? [loginStage(this.login)] : []),
       gate,
     ];

@@ -73,9 +73,10 @@ export interface ClosedOnStop {
 
 /**
  * closeOnStop: closes every profile and powers off every phone the client started that still runs
- * (one shared read for the profiles, `cloudPhoneInfo` per phone), then forgets them all.
+ * (one shared read for the profiles, `cloudPhoneInfo` per phone), then forgets them all. `signal` ends
+ * what has not gone through by then (a close still waiting for its place under pacing counts as failed).
  */
-export async function closeEverything(client: MoreLoginClient): Promise<ClosedOnStop> {
+export async function closeEverything(client: MoreLoginClient, signal?: AbortSignal): Promise<ClosedOnStop> {
   const held = client.leases.entries();
   const outcome: ClosedOnStop = { closed: 0, failed: [] };
   const profiles = held.filter((record) => record.kind === "profiles");
@@ -83,17 +84,17 @@ export async function closeEverything(client: MoreLoginClient): Promise<ClosedOn
   const closes: Array<Promise<unknown>> = [];
   if (profiles.length > 0) {
     try {
-      const running = (await client.runningProfiles.read()).ids;
-      for (const record of profiles) if (running.has(record.id)) closes.push(client.call("closeProfile", { envId: record.id }));
+      const running = (await client.runningProfiles.read({ signal })).ids;
+      for (const record of profiles) if (running.has(record.id)) closes.push(client.call("closeProfile", { envId: record.id }, { signal }));
     } catch (error) {
       outcome.failed.push(error);
     }
   }
   for (const record of phones) {
     closes.push(
-      client.call("cloudPhoneInfo", { id: record.id }, { api: record.api }).then(({ data }): Promise<unknown> | string => {
+      client.call("cloudPhoneInfo", { id: record.id }, { api: record.api, signal }).then(({ data }): Promise<unknown> | string => {
         if (!PHONE_POWERED_STATUSES.has(Number(data.envStatus))) return "not running";
-        return client.call("powerOffCloudPhone", { id: record.id }, { api: record.api });
+        return client.call("powerOffCloudPhone", { id: record.id }, { api: record.api, signal });
       }),
     );
   }

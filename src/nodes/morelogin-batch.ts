@@ -80,21 +80,24 @@ export = (RED: NodeAPI): void => {
     };
 
     node.on("input", (msg: NodeMessage, _send: unknown, done: (err?: Error) => void) => {
-      loading.then(() => {
-        let problem: string | undefined;
-        try {
-          problem = handle(msg as Record<string, unknown>);
-        } catch (error) {
-          problem = error instanceof Error ? error.message : String(error);
-        }
-        done(problem === undefined ? undefined : plainError(`batch failed: ${problem}`));
-      });
+      loading.then(
+        () => {
+          let problem: string | undefined;
+          try {
+            problem = handle(msg as Record<string, unknown>);
+          } catch (error) {
+            problem = error instanceof Error ? error.message : String(error);
+          }
+          done(problem === undefined ? undefined : plainError(`batch failed: ${problem}`));
+        },
+        (error: unknown) => done(plainError(`batch failed: its saved state could not be read: ${error instanceof Error ? error.message : String(error)}`)),
+      );
     });
 
     node.on("close", (removed: boolean, done: () => void) => {
       waiting.delete(start);
       runner?.stop();
-      loading.then(() => {
+      const finish = (): void => {
         if (removed) {
           inProcess.delete(node.id);
           store.forget();
@@ -103,7 +106,8 @@ export = (RED: NodeAPI): void => {
         }
         node.status({});
         done();
-      });
+      };
+      loading.then(finish, finish);
     });
   }
 

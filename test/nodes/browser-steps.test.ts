@@ -162,7 +162,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
   }
 
   describe("human", () => {
-    it("off: a click jumps to the element's centre in one move and keys follow each other within milliseconds, as before", async () => {
+    it("off: a click jumps to the element's centre in one move and keys go straight into the field, as before", async () => {
       const msg = await passes([
         open(),
         { action: "type", selector: "#name", text: "quick" },
@@ -182,7 +182,11 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
           .join(""),
         "quick",
       );
-      assert.ok(median(gapsOf(typed(seen.keys))) < 40, `keys ${gapsOf(typed(seen.keys)).map(Math.round).join(", ")} ms apart`);
+      // Typed as before: straight into the focused field, with no mouse path to it first. How fast is the
+      // bench's business (browser_vs_direct), not a wall-clock race in a test.
+      const firstKey = typed(seen.keys)[0];
+      assert.ok(firstKey);
+      assert.equal(seen.moves.filter((move) => move.t < firstKey.t).length, 0, "no mouse move before the typing");
     });
 
     it("on: clicks come along curved paths of many moves to points off the centre; keys come a person's distance apart in an uneven rhythm; hover and type work", async () => {

@@ -5,7 +5,7 @@ import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { CHROMIUM, browserPid, browserSkipReason, tabsOf, type Tab } from "../support/chromium";
 import { isRunning } from "../support/processes";
-import { sleep, useEmulator } from "../support/emulator";
+import { useEmulator } from "../support/emulator";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
 import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
 
@@ -455,9 +455,11 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
           ).length > 0,
         "the browser is reached",
       );
-      await sleep(300);
       await helper.unload();
-      assert.equal(ended.length, 1, "the redeploy has ended the message");
+      // The stop reaches the message through the step's abort: wait for that outcome, then make sure it is the only one.
+      await eventually(() => ended.length > 0, "the redeploy has ended the message");
+      await new Promise((resolve) => setImmediate(resolve));
+      assert.equal(ended.length, 1, "the redeploy has ended the message once");
       assert.match(ended[0] as string, /stopped/);
 
       passed(await chain([{ action: "open", url: demoUrl(), endpoint: webSocketDebuggerUrl }], { payload: "" }, { start: false }));

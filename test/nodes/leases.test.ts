@@ -103,7 +103,7 @@ describe("nodes: leases close what a flow started and never closed", function ()
     const until = Date.parse(profileOf(started).leaseUntil ?? "");
     assert.ok(Number.isFinite(until), "leaseUntil is an ISO time");
     assert.ok(
-      statusCalls(start).some((status) => status.text === `started, port ${(started as Msg & { payload: { debugPort: string } }).payload.debugPort} · 1 leases`),
+      statusCalls(start).some((status) => status.text === `started, port ${(started as Msg & { payload: { debugPort: string } }).payload.debugPort} · 1 lease`),
       "the status shows the lease it holds",
     );
     const at = await closedAt(1);

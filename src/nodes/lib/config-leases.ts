@@ -46,9 +46,13 @@ function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: Lea
  * The config node stops. With closeOnStop, everything it started that still runs is closed (powered
  * off) first; otherwise the leases are only written down, for the next start of this config node.
  */
+/** How long closeOnStop may take: within Node-RED's 15 s for a closing node. */
+const CLOSE_ON_STOP_MS = 10_000;
+
 export async function stopLeases(config: Node, client: MoreLoginClient, closeOnStop: boolean, removed: boolean, t: Translate): Promise<void> {
   if (closeOnStop) {
-    const outcome = await closeEverything(client);
+    // Node-RED waits 15 s for a node to close: what pacing holds back longer than this is left running, and said.
+    const outcome = await closeEverything(client, AbortSignal.timeout(CLOSE_ON_STOP_MS));
     if (outcome.failed.length > 0) {
       config.warn(t("morelogin.warnings.closeOnStopFailed", { count: outcome.failed.length, reason: messageOf(outcome.failed[0]) }));
     }

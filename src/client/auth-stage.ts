@@ -8,7 +8,7 @@ import type { TokenCache } from "./token-cache";
  * Open API the bearer token, fetched once for every caller; a refused token is dropped and the call
  * sent once more with a new one.
  */
-export function credentialsStage(localToken: string | undefined, tokens: TokenCache): Stage {
+export function authStage(localToken: string | undefined, tokens: TokenCache): Stage {
   const localHeaders = requestHeaders(localToken);
   let openHeadersFor: { token: string; headers: RequestHeaders } | undefined;
   /** The Open API's headers for one token, made again only when the token changes. */
