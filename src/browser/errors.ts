@@ -1,4 +1,4 @@
-import { MoreLoginAbortError, MoreLoginError, MoreLoginInputError, messageOf, type ErrorKind } from "../client";
+import { MoreLoginAbortError, MoreLoginError, MoreLoginInputError, messageOf, unlessAborted, type ErrorKind } from "../client";
 
 /** A browser step failed: `kind` says whether the browser, the page or the input was the cause. */
 export class BrowserStepError extends MoreLoginError {
@@ -69,22 +69,7 @@ export function withDeadline<T>(step: Promise<T>, timeoutMs: number, action: str
 
 /** Settles with the step, or rejects with the signal's reason as soon as the node is stopped. */
 export function untilAborted<T>(step: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return step;
-  if (signal.aborted) return Promise.reject(stopped(signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(stopped(signal));
-    signal.addEventListener("abort", onAbort, { once: true });
-    step.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return signal ? unlessAborted(step, signal, () => stopped(signal)) : step;
 }
 
 function stopped(signal: AbortSignal): MoreLoginAbortError {

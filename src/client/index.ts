@@ -11,6 +11,7 @@ export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt, pathOn } from "./endpoints";
 export { RATE_LIMIT_CODES } from "./reply-reader";
 export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
 export * from "./errors";
+export { unlessAborted } from "./abortable";
 export { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost } from "./devtools-endpoint";
 export { fetchAll, iteratePages, DEFAULT_MAX_ITEMS } from "./paging";
 export type { CollectedItems, PagingOptions } from "./paging";

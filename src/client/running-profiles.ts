@@ -1,5 +1,6 @@
 import { MoreLoginResponseError, cancellationError } from "./errors";
 import type { ApiName, CallResult, RunningProfile } from "./types";
+import { unlessAborted } from "./abortable";
 
 /** One answer of `getAllDebugInfo`: the profiles running, and when the read that saw them began. */
 export interface RunningProfilesAnswer {
@@ -52,21 +53,9 @@ export class RunningProfilesReader {
     const answer = request.notBefore === undefined ? (this.inFlight?.answer ?? this.startRead()) : this.answerFor(request.notBefore);
     const signal = request.signal;
     if (!signal) return answer;
-    if (signal.aborted) return Promise.reject(cancellationError(signal, { api: "local", notSent: true }));
-    return new Promise((resolve, reject) => {
-      const onAbort = (): void => reject(cancellationError(signal, { api: "local" }));
-      signal.addEventListener("abort", onAbort, { once: true });
-      answer.then(
-        (value) => {
-          signal.removeEventListener("abort", onAbort);
-          resolve(value);
-        },
-        (error: unknown) => {
-          signal.removeEventListener("abort", onAbort);
-          reject(error);
-        },
-      );
-    });
+    // Aborted before asking, nothing was read on its behalf; later, the read goes on for the others.
+    const notSent = signal.aborted;
+    return unlessAborted(answer, signal, () => cancellationError(signal, notSent ? { api: "local", notSent } : { api: "local" }));
   }
 
   private async answerFor(notBefore: number): Promise<RunningProfilesAnswer> {

@@ -4,6 +4,7 @@ import type { ReadResult } from "./reply-reader";
 import type { Idempotency } from "./retry";
 import type { ApiName, HttpMethod } from "./types";
 import type { WaitOptions } from "./wait-queue";
+import { unlessAborted } from "./abortable";
 
 export interface CallOptions extends WaitOptions {
   /** How long each attempt waits for an answer; time spent queued does not count. Default: the call's own. */
@@ -89,19 +90,5 @@ export function contextOf(call: PreparedCall): ErrorContext {
 export function waitShared<T>(pending: Promise<T>, call: PreparedCall, signal?: AbortSignal): Promise<T> {
   if (!signal) return pending;
   const context = { ...contextOf(call), notSent: true };
-  if (signal.aborted) return Promise.reject(cancellationError(signal, context));
-  return new Promise((resolve, reject) => {
-    const onAbort = (): void => reject(cancellationError(signal, context));
-    signal.addEventListener("abort", onAbort, { once: true });
-    pending.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+  return unlessAborted(pending, signal, () => cancellationError(signal, context));
 }

@@ -5,6 +5,7 @@ import { registerMessageActionNode, type MessageActionRun } from "./lib/action-n
 import { selectField, selected } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import type { MoreLoginMessage } from "./lib/types";
+import { isChecked } from "./lib/checkbox";
 
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");
@@ -50,7 +51,7 @@ export = (RED: NodeAPI): void => {
         key: fields.key,
         scrollBy: fields.scrollBy,
         file: fields.file,
-        human: def.human === true,
+        human: isChecked(def.human),
         payload: msg.payload,
         filename: msg.filename,
       },

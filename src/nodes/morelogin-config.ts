@@ -5,11 +5,9 @@ import { keepLeases, stopLeases } from "./lib/config-leases";
 import { configLeaseOf } from "./lib/lease-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
+import { isChecked } from "./lib/checkbox";
 import { createTranslator } from "./lib/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
-
-/** A checkbox as saved: true (or "true" from a hand-written flow). */
-const isOn = (value: unknown): boolean => value === true || value === "true";
 
 /**
  * What a config node says once about a Local API URL on another machine: without the server login the
@@ -27,7 +25,7 @@ export = (RED: NodeAPI): void => {
     RED.nodes.createNode(this, def);
     this.localUrl = def.localUrl;
     this.openUrl = def.openUrl;
-    this.localLogin = isOn(def.localLogin);
+    this.localLogin = isChecked(def.localLogin);
     const credentials: ConfigCredentials = this.credentials ?? {};
     this.leaseSeconds = 0;
     let closeOnStop = false;

@@ -1,6 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginInputError, describeValue } from "../../client";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
+import { isChecked } from "./checkbox";
 
 /** A year: a longer lease is a typing mistake (and timers are set again at most every hour anyway). */
 export const MAX_LEASE_SECONDS = 31_536_000;
@@ -20,7 +21,7 @@ export function leaseSeconds(value: unknown, name: string): number | undefined {
 
 /** The config node's `lease` (blank = none) and `closeOnStop` (default off). */
 export function configLeaseOf(def: { lease?: unknown; closeOnStop?: unknown }): { lease: number; closeOnStop: boolean } {
-  return { lease: leaseSeconds(def.lease, "the config node's lease") ?? 0, closeOnStop: def.closeOnStop === true || def.closeOnStop === "true" };
+  return { lease: leaseSeconds(def.lease, "the config node's lease") ?? 0, closeOnStop: isChecked(def.closeOnStop) };
 }
 
 /**

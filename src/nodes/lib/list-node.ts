@@ -5,6 +5,7 @@ import { outputMode, single, split } from "./output";
 import { bodyFields, selectField, selected, type ListDeclaration } from "./declaration";
 import { fieldsToBody, fixedFields, overlay } from "./properties";
 import type { OperationNodeDef } from "./types";
+import { isChecked } from "./checkbox";
 
 /**
  * A node for a paged list endpoint: one page, or every page with `all`, sent as one array or as one
@@ -49,7 +50,7 @@ export function registerListNode(RED: NodeAPI, declaration: ListDeclaration): vo
       const mode = outputMode(def.output);
       const options = apiField ? { ...context.options, api: selected(def, apiField) === "open" ? ("open" as const) : ("local" as const) } : context.options;
 
-      if (def.all === true || def.all === "true") {
+      if (isChecked(def.all)) {
         const body = await bodyOf(context);
         const maxItems = def.maxItems === undefined || def.maxItems === "" ? DEFAULT_MAX_ITEMS : positiveInteger(def.maxItems, "maxItems");
         const collected = await fetchAll(client, endpoint, body, { ...options, maxItems });

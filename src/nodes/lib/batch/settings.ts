@@ -1,4 +1,5 @@
 import { describeValue } from "../../../client";
+import { isChecked } from "../checkbox";
 
 /** The batch node's properties, read once when the node starts. */
 export interface BatchSettings {
@@ -26,7 +27,7 @@ export function batchSettings(def: Record<string, unknown>): BatchSettings | str
   if (!Number.isFinite(timeout) || timeout < 0 || timeout > MAX_ITEM_TIMEOUT_SECONDS) {
     return `itemTimeout must be a number of seconds from 0 (none) to ${MAX_ITEM_TIMEOUT_SECONDS} (24 days), not ${describeValue(def.itemTimeout)}`;
   }
-  return { parallel, retries, itemTimeoutMs: Math.round(timeout * 1000), resend: def.resend === true || def.resend === "true" };
+  return { parallel, retries, itemTimeoutMs: Math.round(timeout * 1000), resend: isChecked(def.resend) };
 }
 
 function numberOf(value: unknown, fallback: number): number {

@@ -3,6 +3,7 @@ import { MoreLoginInputError, describeValue, type ApiName } from "../../../clien
 import { idsOf } from "../ids";
 import { evaluateProperty } from "../properties";
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, type WatchEvent, type WatchKind } from "./kinds";
+import { isChecked } from "../checkbox";
 
 export interface WatchSettings {
   kind: WatchKind;
@@ -68,6 +69,6 @@ export async function watchSettings(RED: NodeAPI, node: Node, def: Record<string
     intervalMs: intervalOf(def.interval),
     ids: new Set(ids),
     events: eventsOf(kind, def.events),
-    initial: def.initial === true || def.initial === "true",
+    initial: isChecked(def.initial),
   };
 }
