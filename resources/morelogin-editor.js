@@ -194,9 +194,10 @@
   var DURATION_UNITS = [3600, 60, 1];
 
   /** A duration in seconds: blank (the default), or a whole number, 0 or more (0 = none). */
+  /** A lease in whole seconds, blank or 0 to a year (the runtime's MAX_LEASE_SECONDS). */
   function isDuration(value) {
     var text = String(value === undefined ? "" : value).trim();
-    return text === "" || RULES.wholeNumber.test(text);
+    return text === "" || (RULES.wholeNumber.test(text) && Number(text) <= 31536000);
   }
 
   /**
