@@ -54,7 +54,7 @@ const GROUPS: Group[] = [
   { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client"), jobs: JOBS, timeoutMs: 90_000 },
   { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, Math.round(JOBS * 0.75)), timeoutMs: 90_000, compat: 22 },
   { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: Math.max(1, Math.round(JOBS * 0.75)), timeoutMs: 90_000, compat: 24 },
-  { name: "soak", specs: testFiles("test/reliability"), jobs: 3, timeoutMs: 300_000 },
+  { name: "soak", specs: testFiles("test/reliability"), jobs: 2, timeoutMs: 300_000 },
 ];
 
 interface Outcome {

@@ -265,12 +265,12 @@ describe("nodes: leases close what a flow started and never closed", function ()
     // The cap is full (a profile started by hand runs): this start waits and re-reads while it waits.
     helper.getNode("start").receive({ payload: waiting } as NodeMessage);
     const watch1 = helper.getNode("watch1");
-    // Each poll shows its time ("1 profiles running · 23:41:07"): the distinct texts count the polls.
+    // Each poll shows its time ("1 profile running · 23:41:07"): the distinct texts count the polls.
     const polls = (): number =>
       new Set(
         statusCalls(watch1)
           .map((status) => status.text ?? "")
-          .filter((text) => /profiles running/.test(text)),
+          .filter((text) => /profiles? running/.test(text)),
       ).size;
     await waitUntil(() => polls() >= 4, "four polls of the first watch", WAIT_MS);
     const reads = requests(emulator(), DEBUG_INFO);

@@ -12,13 +12,13 @@ const ROOT = join(__dirname, "..", "..");
  * Node-RED runs on. In a folder and on ports of its own (MORELOGIN_DEMO_DIR, MORELOGIN_DEMO_PORTS=any).
  */
 describe("npm start: Node-RED's log, and the emulator as a process of its own", function () {
-  this.timeout(240_000);
+  this.timeout(600_000);
   let work: string;
   let launcher: ChildProcess;
   let output = "";
 
   /** Waits until the launcher's output, from `from` on, matches `pattern`; returns the match. */
-  async function waitForOutput(pattern: RegExp, from = 0, timeoutMs = 120_000): Promise<RegExpMatchArray> {
+  async function waitForOutput(pattern: RegExp, from = 0, timeoutMs = 300_000): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const match = output.slice(from).match(pattern);
