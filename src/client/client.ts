@@ -1,3 +1,4 @@
+import { authCallError } from "./auth-errors";
 import { ApiGate } from "./api-gate";
 import { capacityStage, concurrencyStage, gateStage, sendAndRead } from "./call-stages";
 import type { CapacityKind, CapacityUsage } from "./capacity";
@@ -5,7 +6,7 @@ import { Capacities, DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-
 import { ConcurrencyLimit } from "./concurrency";
 import { authStage } from "./auth-stage";
 import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
-import { MoreLoginAuthError, MoreLoginError, MoreLoginInputError, messageOf } from "./errors";
+import { MoreLoginAuthError, MoreLoginInputError, messageOf } from "./errors";
 import { leaseBookFor, leaseStage } from "./lease-calls";
 import type { LeaseBook } from "./leases";
 import { LocalLogin, loginStage, serverLogin } from "./local-login";
@@ -317,25 +318,12 @@ export class MoreLoginClient {
   }
 }
 
-/**
- * Credentials refused is final. Any other failure (network, 5xx, an unreadable reply) keeps its kind
- * and is marked as never sent, because the call that needed the token has not gone out yet.
- */
+/** Credentials refused is final; any other failure keeps its kind and is marked as never sent (see authCallError). */
 function tokenError(error: unknown): unknown {
-  if (!(error instanceof MoreLoginError)) return error;
-  const context = {
-    api: "open" as const,
-    method: "POST",
-    path: "/oauth2/token",
-    status: error.status,
-    code: error.code,
-    apiMsg: error.apiMsg,
-    requestId: error.requestId,
-    retryAfterMs: error.retryAfterMs,
-  };
-  const refused = error.status === 401 || error.status === 403 || (error.kind === "api" && error.status === 200);
-  if (refused) {
-    return new MoreLoginAuthError(`Open API token request failed: ${error.message}: check the API ID and API Key`, context);
-  }
-  return new MoreLoginError(error.kind, `Open API token request failed: ${error.message}`, { ...context, notSent: true }, { cause: error });
+  return authCallError(
+    error,
+    { api: "open", path: "/oauth2/token" },
+    (refused) => `Open API token request failed: ${refused.message}: check the API ID and API Key`,
+    (failed) => `Open API token request failed: ${failed.message}`,
+  );
 }

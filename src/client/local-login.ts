@@ -1,4 +1,5 @@
-import { MoreLoginAuthError, MoreLoginError, type ErrorContext } from "./errors";
+import { authCallError } from "./auth-errors";
+import { MoreLoginAuthError, MoreLoginError } from "./errors";
 import type { ReadResult } from "./reply-reader";
 import { contextOf, exchangeFor, waitShared, type Exchange, type PreparedCall, type Send, type Stage } from "./stages";
 
@@ -128,21 +129,11 @@ export function serverLogin(credentials: LoginCredentials, send: Send, timeoutMs
 }
 
 function loginError(error: unknown): unknown {
-  if (!(error instanceof MoreLoginError)) return error;
-  const context: ErrorContext = {
-    api: "local",
-    method: "POST",
-    path: LOGIN_PATH,
-    status: error.status,
-    code: error.code,
-    apiMsg: error.apiMsg,
-    requestId: error.requestId,
-    retryAfterMs: error.retryAfterMs,
-  };
-  const refused = error.status === 401 || error.status === 403 || (error.kind === "api" && error.status === 200);
-  if (refused) {
-    const said = error.code === undefined ? `HTTP ${error.status}` : `${error.apiMsg ?? "refused"} (code ${error.code})`;
-    return new MoreLoginAuthError(`the MoreLogin server refused the login: ${said}: check the API ID and API Key in the MoreLogin config node`, context);
-  }
-  return new MoreLoginError(error.kind, `the MoreLogin server login failed: ${error.message}`, { ...context, notSent: true }, { cause: error });
+  return authCallError(
+    error,
+    { api: "local", path: LOGIN_PATH },
+    (refused) =>
+      `the MoreLogin server refused the login: ${refused.code === undefined ? `HTTP ${refused.status}` : `${refused.apiMsg ?? "refused"} (code ${refused.code})`}: check the API ID and API Key in the MoreLogin config node`,
+    (failed) => `the MoreLogin server login failed: ${failed.message}`,
+  );
 }

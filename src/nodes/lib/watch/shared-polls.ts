@@ -1,4 +1,4 @@
-import type { ApiName, MoreLoginClient } from "../../../client";
+import { unlessAborted, type ApiName, type MoreLoginClient } from "../../../client";
 import type { WatchKind } from "./kinds";
 import { observe, type Observation } from "./observe";
 
@@ -15,25 +15,6 @@ export interface SharedObservation {
   observation: Observation;
   /** performance.now() when the poll that saw it was sent. */
   began: number;
-}
-
-/** The promise's value, or the signal's reason once it aborts first; the listener goes either way. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const abort = (): void => reject(signal.reason);
-    signal.addEventListener("abort", abort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", abort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", abort);
-        reject(error);
-      },
-    );
-  });
 }
 
 /**
@@ -60,6 +41,6 @@ export async function sharedObservation(client: MoreLoginClient, kind: WatchKind
     polls.set(key, sent);
     poll = sent;
   }
-  const observation = await untilAborted(poll.result, signal);
+  const observation = await unlessAborted(poll.result, signal, () => signal.reason);
   return { observation: structuredClone(observation), began: poll.began };
 }
