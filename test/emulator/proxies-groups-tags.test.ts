@@ -136,6 +136,17 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     expectError(await local("/api/env/cache/cleanCloud", { envId: "1", others: true }), 200, 101);
   });
 
+});
+
+/**
+ * The phone actions, on an emulator whose phones take 2 s to boot and to reset: the refusal while a new
+ * device is being made must be asked for while it is (50 ms, as above, is gone on a busy machine).
+ */
+describe("emulator: the CLI's cloud-phone writes", () => {
+  const { emulator } = useEmulator({ cloudPhones: 2, phoneBootMs: 2_000, appInstallMs: 0 });
+  const local = (path: string, body: unknown) => call(emulator().localUrl, path, { body });
+  const missing = (field: string): string => `Request parameter error: ${field} is required`;
+
   it("cloud phones: app restart and uninstall, newMachine resets (5) then is on again (4), updateAdb takes a batch", async () => {
     const ids = emulator().data.cloudPhones.map((phone) => phone.id);
     const [id] = ids;
