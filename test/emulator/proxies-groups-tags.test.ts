@@ -135,7 +135,6 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
     expectError(await local("/api/env/cache/cleanCloud", { envId: profile(0).id }), 200, 99001, "Request parameter error: select cookie, others or both");
     expectError(await local("/api/env/cache/cleanCloud", { envId: "1", others: true }), 200, 101);
   });
-
 });
 
 /**

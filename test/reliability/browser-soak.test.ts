@@ -54,6 +54,10 @@ function connectionsTo(ports: ReadonlySet<number>): number {
   return count;
 }
 
+/** How much the process's memory may stay above where it was after the warm-up, and how long it has to get there. */
+const RSS_GROWTH_MB = 20;
+const RSS_SETTLE_MS = 10_000;
+
 function rssMb(): number {
   gc();
   gc();
@@ -136,7 +140,10 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
 
     await helper.unload();
     await settle(500);
-    const rssAfter = rssMb();
+    // Memory comes back as the closed sockets, pages and buffers are let go, later on a busy machine: read
+    // it until it is back within the bound or 10 s have passed; a leak never comes back.
+    let rssAfter = rssMb();
+    for (const until = Date.now() + RSS_SETTLE_MS; rssAfter - rssAfterWarmUp >= RSS_GROWTH_MB && Date.now() < until; rssAfter = rssMb()) await settle(250);
     const figures = {
       messages: sent,
       out: [...outcomes.values()].filter((list) => list[0] === "out").length,
@@ -163,6 +170,6 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
     assert.deepEqual(started.running(), [], "every profile was closed");
     assert.deepEqual(chromiumProcesses(), [], "no Chromium is left running");
     assert.equal(figures.connectionsLeft, 0, "no connection to any of the browsers is left open");
-    assert.ok(rssAfter - rssAfterWarmUp < 20, `RSS grew ${Math.round(rssAfter - rssAfterWarmUp)} MB`);
+    assert.ok(rssAfter - rssAfterWarmUp < RSS_GROWTH_MB, `RSS grew ${Math.round(rssAfter - rssAfterWarmUp)} MB`);
   });
 });
