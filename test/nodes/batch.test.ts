@@ -106,7 +106,8 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
       config(),
       ...batchFlow(recorder.url, {
         prefix: p,
-        batch: { parallel: "2", retries: "1", itemTimeout: "0.5" },
+        // Long enough for the items that work, on a busy machine; the dropped one waits it out.
+        batch: { parallel: "2", retries: "1", itemTimeout: "5" },
         first: `${p}-drop`,
         work: (ids) => [
           // "lost" goes nowhere: its message is dropped, as a flow with a missing wire drops it.
@@ -126,7 +127,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.equal(failures[0]?.id, "999");
     assert.equal(failures[0]?.attempt, 2, "failed on its retry");
     assert.match(failures[0]?.error ?? "", /start profile failed/);
-    assert.deepEqual(failures[1], { id: "lost", attempt: 1, error: "timed out after 0.5 s" });
+    assert.deepEqual(failures[1], { id: "lost", attempt: 1, error: "timed out after 5 s" });
     const log = report(p).progress.at(-1)?.log ?? [];
     assert.equal(count(log, "999#1"), 1);
     assert.equal(count(log, "999#2"), 1);
