@@ -117,13 +117,14 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await wire(page, injectId, startId);
     await wire(page, startId, debugId);
     await page.locator("#red-ui-header-button-deploy").click();
-    await page.waitForFunction(() => document.querySelector("#red-ui-header-button-deploy")?.classList.contains("disabled"));
+    // The button greys as the deploy starts; "Successfully deployed" shows once the runtime answered, flows started.
+    await page.locator(".red-ui-notification-success").first().waitFor({ state: "visible", timeout: 90_000 });
     await showSidebar(page, "debug");
     await settle(page);
     emulator.resetStats();
     await page.locator(`[id="${injectId}"] .red-ui-flow-node-button`).click();
     const message = page.locator(".red-ui-debug-msg").first();
-    await message.waitFor({ state: "visible", timeout: 30_000 });
+    await message.waitFor({ state: "visible", timeout: 60_000 });
     const running = emulator.running();
     assert.equal(running.length, 1);
     assert.equal(running[0]?.envId, chosenId, "the profile chosen in the picker was started");
