@@ -7,6 +7,7 @@ import type { Emulator } from "../../src/emulator";
 import { CAPPED_CONFIG_ID, ROOT, loadExamples, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import type { Recorder } from "./recorder";
 import { nodeBinary, redJs } from "./runtime";
+import type { BatchProgress } from "../../src/nodes/lib/batch/progress";
 
 /**
  * A user folder with the package (built in dist/) linked in, as `npm install <folder>` gives a developer,
@@ -66,22 +67,8 @@ export interface Reported {
   status: Array<{ fill?: string; shape?: string; text?: string }>;
 }
 
-export interface BatchPayload {
-  id: string;
-  total: number;
-  done: number;
-  failed: number;
-  timedOut: number;
-  interrupted: number;
-  cancelled: number;
-  running: number;
-  waiting: number;
-  startedAt: string;
-  endedAt: string | null;
-  etaMs: number | null;
-  perMinute: number;
-  failures: Array<{ id: string; attempt: number; error: string }>;
-}
+/** Output 2's `msg.payload` as the recorder got it: the node's own progress type, read back from JSON. */
+export type BatchPayload = BatchProgress;
 
 /** What the flows with this prefix reported to the recorder, in the order it arrived. */
 export function reported(recorder: Recorder, prefix: string): Reported {
