@@ -37,7 +37,7 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
     page.setDefaultTimeout(60_000);
     page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
-    await page.goto(`${nodeRed.url}${PAGE_PATH}`);
+    await page.goto(`${nodeRed.url}${PAGE_PATH}`, { waitUntil: "domcontentloaded" });
     await button("Pause").waitFor();
   });
 

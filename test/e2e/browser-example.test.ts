@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
-import { browserSkipReason, openEditor, ourErrors, screenshot, settle, showSidebar, type EditorSession } from "./editor-session";
+import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, screenshot, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -25,10 +25,12 @@ function exampleFlow(session: EditorSession): FlowNode[] {
 }
 
 describe("editor: example 10 drives a real browser behind a started profile, in chromium", function () {
-  this.timeout(180_000);
+  // The test reloads the editor (up to EDITOR_LOADS_MS) and then waits up to 120 s for the flow's outcome.
+  this.timeout(300_000);
   let session: EditorSession;
 
   before(async function () {
+    this.timeout(SESSION_OPENS_MS);
     const skipped = browserSkipReason();
     if (skipped) {
       console.log(`    browser tests skipped on purpose (${skipped}): the browser example was not run in the editor`);
@@ -53,8 +55,7 @@ describe("editor: example 10 drives a real browser behind a started profile, in 
     const flow = exampleFlow(session);
     await deployAndStart(nodeRed, flow);
     // The editor opened before the deploy: load it again to show the deployed flow.
-    await page.reload();
-    await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-browser")), null, { timeout: 60_000 });
+    await loadEditor(page, () => page.reload({ waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }), "morelogin-browser");
     const inject = flow.find((node) => node.type === "inject");
     assert.ok(inject);
     const injectButton = page.locator(`[id="${inject.id}"] .red-ui-flow-node-button`);

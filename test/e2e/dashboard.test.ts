@@ -45,7 +45,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     page.on("console", (message) => {
       if (message.type() === "error") errors.push(`console error: ${message.text()}`);
     });
-    await page.goto(`${nodeRed.url}${CONTROL_PANEL_PATH}`);
+    await page.goto(`${nodeRed.url}${CONTROL_PANEL_PATH}`, { waitUntil: "domcontentloaded" });
     // The page is ready once both tables show every row: the list and the phones watch have filled them.
     await rows("Profiles")
       .nth(emulator.data.profiles.length - 1)

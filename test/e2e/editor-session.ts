@@ -3,9 +3,9 @@
  * Debian's chromium: the steps a user takes, shared by the browser tests and `npm run docs:screenshots`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Page, type Request } from "playwright-core";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
@@ -77,16 +77,61 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
       if (message.type() === "error") errors.push(`console error: ${text}${where ? ` (${where})` : ""}`);
       else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
-    await page.goto(nodeRed.url);
-    await page.waitForFunction(() => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.("morelogin-start-profile")), null, {
-      timeout: 60_000,
-    });
-    await settle(page);
+    await loadEditor(page, () => page.goto(nodeRed.url, { waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }));
     return { page, emulator, nodeRed, errors, close };
   } catch (error) {
     await close();
     throw error;
   }
+}
+
+/**
+ * How long the editor may take to show this package's nodes after a navigation: a bound for a page that
+ * never comes, not a race. Under a full `npm test` here it took 2 to 16 s; one CI machine once passed 60 s.
+ */
+export const EDITOR_LOADS_MS = 150_000;
+
+/** The bound of a hook that opens a session: pack, install, start the emulator and Node-RED, launch chromium, load the editor. */
+export const SESSION_OPENS_MS = EDITOR_LOADS_MS + 120_000;
+
+/**
+ * Navigates (`navigate` is a goto or a reload that waits only for the document) and waits until the
+ * editor knows `type`: the nodes' definitions are loaded, which is what a user waits for before working.
+ * Not the page's `load` event, which also waits for every image and font the editor asks for. If the
+ * editor does not get there in EDITOR_LOADS_MS, the error names the requests still unanswered.
+ */
+export async function loadEditor(page: Page, navigate: () => Promise<unknown>, type = "morelogin-start-profile"): Promise<void> {
+  const started = Date.now();
+  const pending = new Map<Request, number>();
+  const track = (request: Request): void => {
+    pending.set(request, Date.now());
+  };
+  const untrack = (request: Request): void => {
+    pending.delete(request);
+  };
+  page.on("request", track);
+  page.on("requestfinished", untrack);
+  page.on("requestfailed", untrack);
+  try {
+    await navigate();
+    await page.waitForFunction((wanted) => Boolean((window as unknown as { RED?: { nodes?: { getType?: (t: string) => unknown } } }).RED?.nodes?.getType?.(wanted)), type, {
+      timeout: Math.max(1_000, EDITOR_LOADS_MS - (Date.now() - started)),
+    });
+  } catch (error) {
+    const now = Date.now();
+    const unanswered = [...pending].map(([request, since]) => `${request.method()} ${request.url()} (${Math.round((now - since) / 1000)} s)`);
+    const load = loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" ");
+    throw new Error(
+      `the editor did not show ${type} within ${Math.round((now - started) / 1000)} s (load average ${load}); requests unanswered: ${unanswered.join(", ") || "none"}. ${error instanceof Error ? error.message : String(error)}`,
+    );
+  } finally {
+    page.off("request", track);
+    page.off("requestfinished", untrack);
+    page.off("requestfailed", untrack);
+  }
+  await settle(page);
 }
 
 /**
@@ -96,12 +141,6 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
  * (RED.tray's raiseTrayZ); every tray open, close or hide lowers it first. Clicking a tray's buttons
  * earlier can land beside them.
  */
-/** Opens a sidebar tab through the editor's own API: its buttons differ between Node-RED 4 and 5. */
-export async function showSidebar(page: Page, tab: "debug" | "help" | "info"): Promise<void> {
-  await page.evaluate((id) => (window as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show(id), tab);
-  await settle(page);
-}
-
 export async function settle(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     if ((window as unknown as { $: (s: string) => { length: number } }).$(":animated").length > 0) return false;
@@ -111,6 +150,12 @@ export async function settle(page: Page): Promise<void> {
     if (!top) return true;
     return top.style.right === "0px" && document.getElementById("red-ui-editor-stack")?.style.zIndex === "13";
   });
+}
+
+/** Opens a sidebar tab through the editor's own API: its buttons differ between Node-RED 4 and 5. */
+export async function showSidebar(page: Page, tab: "debug" | "help" | "info"): Promise<void> {
+  await page.evaluate((id) => (window as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show(id), tab);
+  await settle(page);
 }
 
 export async function filterPalette(page: Page, text: string): Promise<void> {

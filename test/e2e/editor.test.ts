@@ -14,6 +14,7 @@ import {
   testConnection,
   trayBox,
   wire,
+  SESSION_OPENS_MS,
   type EditorSession,
 } from "./editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
@@ -31,6 +32,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   let chosenId = "";
 
   before(async function () {
+    this.timeout(SESSION_OPENS_MS);
     const skipped = browserSkipReason();
     if (skipped) {
       console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested`);

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, settle, type EditorSession } from "./editor-session";
+import { browserSkipReason, dragFromPalette, openEditor, openNode, settle, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 const TYPE = "morelogin-watch";
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -38,6 +38,7 @@ for (const lang of ["en-US", "zh-CN"]) {
     let nodeId = "";
 
     before(async function () {
+      this.timeout(SESSION_OPENS_MS);
       const skipped = browserSkipReason();
       if (skipped) {
         console.log(`    browser tests skipped on purpose (${skipped}): the watch dialog was not tested`);

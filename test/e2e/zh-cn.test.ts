@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, settle, showSidebar, type EditorSession } from "./editor-session";
+import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 /** What Node-RED serves: the built catalogs and help pages (the package is packed from dist/). */
@@ -71,6 +71,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   let en: Catalog;
 
   before(async function () {
+    this.timeout(SESSION_OPENS_MS);
     const skipped = browserSkipReason();
     if (skipped) {
       console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested in Chinese`);
