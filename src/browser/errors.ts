@@ -20,16 +20,23 @@ const DEADLINE_GRACE_MS = 250;
 const FOUND = /locator resolved to/;
 const NAVIGATION = /net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+/;
 
+/** Whether a step ran out of time: Playwright's own timeout, not one of ours. */
+export function isPlaywrightTimeout(error: unknown): boolean {
+  return error instanceof Error && !(error instanceof MoreLoginError) && error.name === "TimeoutError";
+}
+
 /**
  * The error a flow gets for a failed browser step: a closed browser or tab is `network`, running out
  * of time is `timeout` (naming the selector or URL it waited for), anything the page did is `page`.
+ * `selectorMatched` says the selector matched an element once the time was up, which Playwright's call
+ * log does not show when a busy machine ran out of time before it looked.
  */
-export function browserStepError(error: unknown, step: { action: string; selector?: string; url?: string; timeoutMs: number }): MoreLoginError {
+export function browserStepError(error: unknown, step: { action: string; selector?: string; url?: string; timeoutMs: number }, selectorMatched = false): MoreLoginError {
   if (error instanceof MoreLoginError) return error;
   const text = firstLine(error);
   const seconds = Math.round(step.timeoutMs / 100) / 10;
   if (error instanceof Error && error.name === "TimeoutError") {
-    if (step.selector !== undefined && FOUND.test(error.message)) {
+    if (step.selector !== undefined && (selectorMatched || FOUND.test(error.message))) {
       return new BrowserStepError(
         "timeout",
         `${JSON.stringify(step.selector)} matches an element, but it could not be used for ${step.action} within ${seconds} s (hidden, disabled or covered by another element?)`,

@@ -1,7 +1,7 @@
 import type { Browser, Page } from "playwright-core";
 import { BrowserConnections } from "./connections";
 import { webSocketUrlOf } from "./endpoint";
-import { browserStepError, BrowserStepError, untilAborted, withDeadline } from "./errors";
+import { browserStepError, BrowserStepError, isPlaywrightTimeout, untilAborted, withDeadline } from "./errors";
 import { readyInputs, STEPS, type BrowserAction } from "./steps";
 import type { StepInputs, StepResult } from "./step-types";
 import { findTab, firstTab, newTab, tabCount, targetIdOf, type PageHandle } from "./tabs";
@@ -34,12 +34,14 @@ export class BrowserSteps {
   async run(request: StepRequest): Promise<StepOutcome> {
     const { action, inputs, timeoutMs, signal } = request;
     const step = { action, timeoutMs, selector: typeof inputs.selector === "string" ? inputs.selector : undefined, url: action === "open" && typeof inputs.url === "string" ? inputs.url : undefined };
+    let tab: Page | undefined;
     try {
       const ready = await untilAborted(readyInputs(action, inputs), signal);
       const webSocketUrl = await untilAborted(webSocketUrlOf(request.address, timeoutMs), signal);
       const browser = await untilAborted(this.connections.get(webSocketUrl, timeoutMs), signal);
       const named = request.page?.webSocketDebuggerUrl === webSocketUrl ? request.page.targetId : undefined;
       const { page, opened } = await untilAborted(this.tabFor(browser, action, named), signal);
+      tab = page;
       const handle: PageHandle = { targetId: await untilAborted(targetIdOf(page), signal), webSocketDebuggerUrl: webSocketUrl };
       if (action === "closePage") {
         await untilAborted(this.closeTab(browser, page, timeoutMs), signal);
@@ -56,7 +58,7 @@ export class BrowserSteps {
         .finally(() => ended.abort());
       return { ...result, page: handle };
     } catch (error) {
-      throw browserStepError(error, step);
+      throw browserStepError(error, step, step.selector !== undefined && isPlaywrightTimeout(error) && (await matchesNow(tab, step.selector)));
     }
   }
 
@@ -85,4 +87,18 @@ export class BrowserSteps {
     if (tabCount(browser) > 1) await page.close();
     else await page.goto("about:blank", { timeout: timeoutMs });
   }
+}
+
+const MATCH_CHECK_MS = 5_000;
+
+/** Whether the selector matches an element in the tab now; false when the tab cannot say within MATCH_CHECK_MS. */
+async function matchesNow(page: Page | undefined, selector: string): Promise<boolean> {
+  if (!page || page.isClosed()) return false;
+  let timer: NodeJS.Timeout | undefined;
+  const giveUp = new Promise<number>((resolve) => {
+    timer = setTimeout(() => resolve(0), MATCH_CHECK_MS);
+  });
+  const count = await Promise.race([page.locator(selector).count(), giveUp]).catch(() => 0);
+  clearTimeout(timer);
+  return count > 0;
 }

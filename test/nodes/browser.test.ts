@@ -231,6 +231,14 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       assert.equal(error.text, 'browser failed: "#greet" matches an element, but it could not be used for click within 1 s (hidden, disabled or covered by another element?)');
     });
 
+    it("click: a page too busy to be searched in time still gets a timeout that says the element is there", async () => {
+      // The page's own script holds it for 2 s, past the step's 1 s: Playwright never gets to look for the element.
+      const busy = { action: "evaluate", expression: "setTimeout(() => { const until = Date.now() + 2000; while (Date.now() < until); }, 0); return 'busy'" };
+      const error = failedAt(await chain([open(), busy, { action: "click", selector: "#greet", timeout: "1" }], { payload: freshProfile() }), "b3");
+      assert.equal(error.kind, "timeout");
+      assert.match(error.text, /^browser failed: "#greet" matches an element, but it could not be used for click within 1 s/);
+    });
+
     it("content: the page's HTML, visible text, title or URL", async () => {
       const envId = freshProfile();
       const formats = ["html", "text", "title", "url"];
