@@ -4,23 +4,12 @@
  */
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
+import { mochaArgs } from "./mocha";
 import { ROOT } from "./sandbox";
 
-const result = spawnSync(
-  process.execPath,
-  [
-    join(ROOT, "node_modules/mocha/bin/mocha.js"),
-    "--no-config",
-    "--require",
-    "tsx/cjs",
-    "--extension",
-    "ts",
-    "--timeout",
-    "180000",
-    "test/e2e/editor.test.ts",
-    "test/e2e/browser-example.test.ts",
-    "test/e2e/dashboard.test.ts",
-  ],
-  { cwd: ROOT, stdio: "inherit", env: { ...process.env, CI: "true", MORELOGIN_SCREENSHOTS_DIR: join(ROOT, "docs", "images") } },
-);
+const result = spawnSync(process.execPath, [...mochaArgs(180_000), "test/e2e/editor.test.ts", "test/e2e/browser-example.test.ts", "test/e2e/dashboard.test.ts"], {
+  cwd: ROOT,
+  stdio: "inherit",
+  env: { ...process.env, CI: "true", MORELOGIN_SCREENSHOTS_DIR: join(ROOT, "docs", "images") },
+});
 process.exit(result.status ?? 1);

@@ -9,10 +9,10 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join, resolve } from "node:path";
+import { mochaArgs } from "./mocha";
 
 const ROOT = resolve(__dirname, "..");
 const LOGS = join(ROOT, "test-results", "logs");
-const MOCHA = join(ROOT, "node_modules", "mocha", "bin", "mocha.js");
 const COMPAT = join(ROOT, ".compat");
 
 /** What a group runs, and the Node-RED under test when it is not the project's own. */
@@ -155,21 +155,7 @@ async function runGroup(group: Group): Promise<Outcome> {
     return { group: group.name, passed: 0, failed: 1, pending: 0, seconds: (Date.now() - started) / 1000, code: 1, label: String(error), log: logFile };
   }
   log(`${group.name}: started (${label}, ${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`);
-  const args = [
-    MOCHA,
-    "--no-config",
-    "--require",
-    "tsx/cjs",
-    "--extension",
-    "ts",
-    "--timeout",
-    String(group.timeoutMs),
-    "--reporter",
-    "spec",
-    ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []),
-    ...(group.extraArgs ?? []),
-    ...group.specs,
-  ];
+  const args = [...mochaArgs(group.timeoutMs), "--reporter", "spec", ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []), ...(group.extraArgs ?? []), ...group.specs];
   const code = await run(nodeBinary, args, { env, logFile });
   const text = readFileSync(logFile, "utf8");
   const counts = countsOf(text);
