@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
-import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, screenshot, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, pressInject, screenshot, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -65,7 +65,7 @@ describe("editor: example 10 drives a real browser behind a started profile, in 
     await page.evaluate(() => (window as unknown as { RED: { menu: { setSelected(id: string, state: boolean): void } } }).RED.menu.setSelected("menu-item-palette", false));
     await settle(page);
 
-    await injectButton.click();
+    await pressInject(page, inject.id);
     // The run ends with a message from "done", or from "error" when a step failed.
     const ended = page.locator(".red-ui-debug-msg", { has: page.locator(".red-ui-debug-msg-name", { hasText: /^node: (done|error)$/ }) });
     await ended.first().waitFor({ state: "visible", timeout: 120_000 });

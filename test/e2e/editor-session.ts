@@ -152,6 +152,25 @@ export async function settle(page: Page): Promise<void> {
   });
 }
 
+/**
+ * Presses an inject node's button as a person would, until the editor has sent the inject: a click
+ * that lands while the view redraws sends nothing, and one that comes before the runtime has started
+ * the deployed node is answered 404 ("not deployed"). Either way a person presses again; a request
+ * that went out is never repeated, so the flow runs once.
+ */
+export async function pressInject(page: Page, injectId: string): Promise<void> {
+  const isInject = (request: Request): boolean => request.method() === "POST" && new URL(request.url()).pathname.endsWith(`/inject/${injectId}`);
+  for (let attempt = 1; ; attempt++) {
+    const sent = page.waitForRequest(isInject, { timeout: 10_000 }).catch(() => undefined);
+    await page.locator(`[id="${injectId}"] .red-ui-flow-node-button`).click();
+    const request = await sent;
+    const status = request ? (await request.response())?.status() : undefined;
+    if (status === 200) return;
+    if (attempt >= 5) throw new Error(`five presses of inject ${injectId} did not inject: ${request ? `the last was answered ${status ?? "nothing"}` : "no request was sent"}`);
+    if (request && status !== 404) throw new Error(`the inject of ${injectId} was answered ${status ?? "nothing"}`);
+  }
+}
+
 /** Opens a sidebar tab through the editor's own API: its buttons differ between Node-RED 4 and 5. */
 export async function showSidebar(page: Page, tab: "debug" | "help" | "info"): Promise<void> {
   await page.evaluate((id) => (window as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show(id), tab);

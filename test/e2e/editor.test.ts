@@ -8,6 +8,7 @@ import {
   openEditor,
   openNode,
   ourErrors,
+  pressInject,
   screenshot,
   settle,
   showSidebar,
@@ -124,7 +125,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await showSidebar(page, "debug");
     await settle(page);
     emulator.resetStats();
-    await page.locator(`[id="${injectId}"] .red-ui-flow-node-button`).click();
+    await pressInject(page, injectId);
     const message = page.locator(".red-ui-debug-msg").first();
     await message.waitFor({ state: "visible", timeout: 60_000 });
     const running = emulator.running();
