@@ -6,7 +6,7 @@ import { requests, useEmulator } from "../support/emulator";
 import { call } from "../support/http";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, type FlowNode, type Msg } from "../support/node-red";
 import { phonesOf } from "../support/phones";
-import { redeploy } from "../support/redeploy";
+import { redeploy, whileStopped } from "../support/redeploy";
 import { waitUntil } from "../support/settle";
 
 const START = "local POST /api/env/start";
@@ -247,6 +247,49 @@ describe("nodes: leases close what a flow started and never closed", function ()
     );
     assert.equal(isRunning(kept), false, "closed on stop");
     assert.equal(isRunning(closedOnStop), false, "closed on stop");
+    assert.equal(closes(), 2);
+  });
+
+  it("a delete through the config node ends the lease at once: a profile closed by hand, then deleted, is not looked for again", async () => {
+    const [envId] = ids(16, 1);
+    assert.ok(envId);
+    const flow: FlowNode[] = [
+      ...leaseFlow(emulator(), { lease: "600" }),
+      { id: "remove", type: "morelogin-profile", z: TAB, server: CONFIG_ID, action: "delete", envId: "", envIdType: "str", wires: [["removed"]] },
+      { id: "removed", z: TAB, type: "helper" },
+    ];
+    await loadFlow(flow, credentialsFor(emulator()));
+    helper.getNode("start").receive({ payload: envId } as NodeMessage);
+    await new Collector("out").next(1, WAIT_MS);
+    // Closed in the desktop client (MoreLogin refuses to delete a running profile), then deleted by the flow.
+    await call(emulator().localUrl, "/api/env/close", { body: { envId } });
+    const reads = requests(emulator(), DEBUG_INFO);
+    helper.getNode("remove").receive({ payload: envId } as NodeMessage);
+    await new Collector("removed").next(1, WAIT_MS);
+    assert.deepEqual(clientOf().leases.entries(), [], "the delete's reply ended the lease");
+    assert.equal(requests(emulator(), DEBUG_INFO), reads, "without a read of the running set");
+    assert.equal(closes(), 1, "the only close is the hand-made one");
+  });
+
+  it("closeOnStop closes what the config node started when Node-RED stops, and when the config node is deleted", async () => {
+    const [beforeStop, beforeDelete] = ids(17, 2);
+    assert.ok(beforeStop && beforeDelete);
+    const credentials = credentialsFor(emulator());
+    await loadFlow(leaseFlow(emulator(), { lease: "600" }, { closeOnStop: true }), credentials);
+    helper.getNode("start").receive({ payload: beforeStop } as NodeMessage);
+    await new Collector("out").next(1, WAIT_MS);
+    let runningWhileStopped = true;
+    await whileStopped(async () => {
+      runningWhileStopped = isRunning(beforeStop);
+    });
+    assert.equal(runningWhileStopped, false, "closed when Node-RED stopped its flows");
+
+    helper.getNode("start").receive({ payload: beforeDelete } as NodeMessage);
+    await new Collector("out").next(1, WAIT_MS);
+    assert.equal(isRunning(beforeDelete), true);
+    // The config node and every node that used it deleted and deployed: only the tab is left.
+    await redeploy([{ id: TAB, type: "tab", label: "leases" }], credentials);
+    assert.equal(isRunning(beforeDelete), false, "closed when its config node was deleted");
     assert.equal(closes(), 2);
   });
 
