@@ -47,9 +47,13 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
     const id = String(body.id);
     // The lease starts when the power-on (restart) is answered; another one renews it.
     if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
-    if (context.def.wait !== true) return reply(context, result, result.data, [id]);
-    const phone = await waitForPower(context.client, options, id, action);
-    return reply(context, result, phone, [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running");
+    const done =
+      context.def.wait === true
+        ? reply(context, result, await waitForPower(context.client, options, id, action), [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running")
+        : reply(context, result, result.data, [id]);
+    // Like the start node, a node that holds leases says how many (a power-off through it may have ended one).
+    const leases = context.client.leases.heldBy(context.node.id);
+    return leases > 0 ? { ...done, summary: context.t("morelogin.status.withLeases", { text: done.summary, count: leases }) } : done;
   };
 }
 

@@ -201,6 +201,13 @@ describe("nodes: leases close what a flow started and never closed", function ()
     await phones.reaches(id, 2);
     await waitUntil(() => warnings(phone).length === 1, "the phone node warned", WAIT_MS);
     assert.match(warnings(phone)[0] ?? "", new RegExp(`lease of 1 s on cloud phone ${id}`));
+    const texts = statusCalls(phone).map((status) => status.text);
+    // (The test runtime has the shared catalog only: the node's own "power-on accepted" shows as its key.)
+    assert.ok(
+      texts.some((text) => /^morelogin-cloud-phone\.status\.powerOn · 1 lease$/.test(text ?? "")),
+      `the status counted the lease: ${texts.join(" | ")}`,
+    );
+    await waitUntil(() => statusCalls(phone).some((status) => status.text === `lease ran out: powered off ${id} · 0 leases`), "the status counts down", WAIT_MS);
   });
 
   it("six starts under maxProfiles 2 that are never closed all go through: the leases free the places", async () => {

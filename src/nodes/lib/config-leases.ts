@@ -37,9 +37,8 @@ function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: Lea
     return;
   }
   owner.warn(text);
-  if (record.kind === "profiles") {
-    owner.status({ fill: "yellow", shape: "dot", text: t("morelogin.status.leaseClosed", { id: record.id, count: client.leases.heldBy(owner.id) }) });
-  }
+  const status = record.kind === "profiles" ? "morelogin.status.leaseClosed" : "morelogin.status.leasePoweredOff";
+  owner.status({ fill: "yellow", shape: "dot", text: t(status, { id: record.id, count: client.leases.heldBy(owner.id) }) });
 }
 
 /**
