@@ -1,4 +1,4 @@
-import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 
 /** A child process this process must not leave behind, and the folder it owns. */
 export interface Guarded {
@@ -8,8 +8,11 @@ export interface Guarded {
 
 const live = new Set<Guarded>();
 let installed = false;
-/** How long the exit handler waits for the killed processes to die before it removes their folders. */
-const DEATH_WAIT_MS = 3_000;
+/**
+ * How long the exit handler may keep killing and removing: on a busy machine a killed Chromium can take
+ * seconds to die, and one of its helpers can still write into the folder while it is removed.
+ */
+const CLEANUP_MS = 10_000;
 
 /** When this process exits with `guarded` still registered, the child is SIGKILLed and its folder removed. */
 export function guard(guarded: Guarded): void {
@@ -27,29 +30,45 @@ export function release(guarded: Guarded): void {
 function killAll(): void {
   const left = [...live];
   live.clear();
-  // Chromium's helper processes name the folder on their command lines; they are killed too, so that
-  // none still writes into the folder while it is removed.
-  const pids = new Set(left.map(({ pid }) => pid));
-  const running = commandLines();
-  for (const { folder } of left) {
-    for (const [pid, line] of running) if (line.includes(`--user-data-dir=${folder}`)) pids.add(pid);
+  const deadline = Date.now() + CLEANUP_MS;
+  let folders = left.map(({ folder }) => folder);
+  let pids = new Set(left.map(({ pid }) => pid));
+  for (;;) {
+    // Chromium's helper processes name the folder on their command lines; they are killed too, so that
+    // none still writes into the folder while it is removed. Any that started meanwhile is found next time.
+    for (const pid of naming(folders)) pids.add(pid);
+    for (const pid of pids) kill(pid);
+    while ([...pids].some(alive) && Date.now() < deadline) pause(10);
+    folders = folders.filter((folder) => !removed(folder));
+    if (folders.length === 0 || Date.now() >= deadline) return;
+    pids = new Set();
+    pause(50);
   }
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
+}
+
+/** The processes whose command line names one of the folders as their profile. */
+function naming(folders: readonly string[]): number[] {
+  const pids: number[] = [];
+  for (const [pid, line] of commandLines()) if (folders.some((folder) => line.includes(`--user-data-dir=${folder}`))) pids.push(pid);
+  return pids;
+}
+
+function kill(pid: number): void {
+  try {
+    process.kill(pid, "SIGKILL");
+  } catch {
+    // already gone
   }
-  const deadline = Date.now() + DEATH_WAIT_MS;
-  while ([...pids].some(alive) && Date.now() < deadline) pause(10);
-  for (const { folder } of left) {
-    try {
-      rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
-    } catch {
-      // a leftover temporary folder is the lesser harm
-    }
+}
+
+/** Removes the folder; whether it is gone (a leftover temporary folder is the lesser harm). */
+function removed(folder: string): boolean {
+  try {
+    rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
+  } catch {
+    // tried again while time is left
   }
+  return !existsSync(folder);
 }
 
 /** Every process's command line, on Linux; empty elsewhere. */
