@@ -154,7 +154,11 @@ export interface RunningNodeRed {
 
 export interface StartOptions {
   userDir: string;
-  port: number;
+  /**
+   * Omitted: a free port, and another one if some other process takes it before Node-RED listens
+   * (on a busy machine a port the OS handed out and took back is soon handed out again).
+   */
+  port?: number;
   /** The node binary (default: this one); another for the Node-RED 5 runs on Node 22 and 24. */
   node?: string;
   /** Node-RED's red.js (default: this project's Node-RED 4). */
@@ -169,9 +173,25 @@ export interface StartOptions {
   settings?: Record<string, unknown>;
 }
 
+/** Node-RED ended because its port was taken ("Unable to listen on …: port in use"). */
+class PortInUseError extends Error {}
+
+const PORT_ATTEMPTS = 3;
+
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
+  if (options.port !== undefined) return startOn(options, options.port);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(options, await freePort());
+    } catch (error) {
+      if (!(error instanceof PortInUseError) || attempt >= PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+async function startOn(options: StartOptions, port: number): Promise<RunningNodeRed> {
   const redJs = options.redJs ?? require.resolve("node-red/red.js");
-  const settings = writeSettings(options.userDir, options.port, options.adminUsers, redJs, options.settings);
+  const settings = writeSettings(options.userDir, port, options.adminUsers, redJs, options.settings);
   const child = spawn(options.node ?? process.execPath, [redJs, "-u", options.userDir, "-s", settings], {
     cwd: options.userDir,
     stdio: ["ignore", "pipe", "pipe"],
@@ -186,7 +206,7 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
   child.stdout?.on("data", record);
   child.stderr?.on("data", record);
   const exited = new Promise<string>((resolveExit) => child.once("exit", (code, signal) => resolveExit(signal ? `was killed (${signal})` : `exited with code ${code}`)));
-  const url = `http://127.0.0.1:${options.port}`;
+  const url = `http://127.0.0.1:${port}`;
   const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), exited };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output);
@@ -203,7 +223,10 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
 async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`Node-RED exited with code ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null) {
+      const text = `Node-RED exited with code ${child.exitCode}:\n${output()}`;
+      throw /Unable to listen on|port in use|EADDRINUSE/.test(output()) ? new PortInUseError(text) : new Error(text);
+    }
     try {
       const response = await fetch(url);
       if (response.ok) return;

@@ -3,7 +3,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { CHROMIUM } from "../support/chromium";
 import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
@@ -30,7 +30,7 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     work = batchUserDir("morelogin-batch-dashboard-", { dashboard: true });
     // 20 profiles two at a time, 2 s each: a run of about 20 s, long enough to press Pause in the middle.
     emulator = await startEmulator({ profiles: 20 });
-    nodeRed = await startWithFileContext(work, await freePort());
+    nodeRed = await startWithFileContext(work);
     flow = batchDashboardFlow(emulator);
     await deployAndStart(nodeRed, flow);
     browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });

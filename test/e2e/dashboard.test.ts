@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs } from "../support/runtime";
@@ -33,7 +33,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     await prepareUserDir(join(work, "user"), await packPackage(join(work, "pack")), { fresh: true });
     // A phone boots for longer than two polls, so the page has time to show it starting.
     emulator = await startEmulator({ profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 });
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
     // The example's watches poll every 5 s; here every 2 s, so that waiting for a state costs less.
     flow = controlPanelFlow(emulator).map((node) => (node.type === "morelogin-watch" ? { ...node, interval: "2" } : node));
     assert.equal(flow.filter((node) => node.type === "morelogin-watch").length, 2, "a watch of the profiles and one of the phones");

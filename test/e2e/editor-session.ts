@@ -9,7 +9,7 @@ import { chromium, type Browser, type Page, type Request } from "playwright-core
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
-import { freePort, packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
+import { packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 
 export const LOCAL_TOKEN = "e2e-local-token";
 export { browserSkipReason } from "../support/chromium";
@@ -55,7 +55,7 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
   // timer before their box exists on a busy machine, an uncaught page error of its own, not ours.
   writeFileSync(join(work, "user", ".config.users.json"), JSON.stringify({ _: { editor: { view: { "view-show-tips": false } } } }));
   const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12, ...emulatorOptions });
-  const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+  const nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   let browser: Browser | undefined;
   const close = async (): Promise<void> => {
     await browser?.close();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startWithFileContext, type BatchPayload, type Reported } from "../support/batch-flow";
 import { eventually, eventuallyAsync } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
@@ -33,7 +33,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     work = batchUserDir("morelogin-batch-");
     emulator = await startEmulator({ profiles: 12 });
     recorder = await startRecorder();
-    nodeRed = await startWithFileContext(work, await freePort());
+    nodeRed = await startWithFileContext(work);
   });
 
   after(async () => {
@@ -195,7 +195,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     // r1 and r2 are done, r3 and r4 are out when Node-RED stops.
     await running().stop();
     nodeRed = undefined;
-    nodeRed = await startWithFileContext(work, await freePort());
+    nodeRed = await startWithFileContext(work);
 
     for (const p of [kept, again]) {
       await eventuallyAsync(async () => {

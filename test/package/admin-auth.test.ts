@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -43,7 +43,6 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
     nodeRed = await startNodeRed({
       userDir: join(work, "user"),
-      port: await freePort(),
       node: nodeBinary,
       redJs,
       env: { ...ENV, MORELOGIN_ADMINAUTH_LOCAL_URL: emulator.localUrl },

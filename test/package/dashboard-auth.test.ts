@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 
@@ -68,7 +68,6 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     const bcrypt = require(require.resolve("bcryptjs", { paths: [dirname(redJs ?? require.resolve("node-red/red.js"))] })) as { hashSync: (text: string, rounds: number) => string };
     nodeRed = await startNodeRed({
       userDir: join(work, "user"),
-      port: await freePort(),
       node: nodeBinary,
       redJs,
       settings: { httpNodeAuth: { user: USER, pass: bcrypt.hashSync(PASSWORD, 8) } },

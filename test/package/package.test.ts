@@ -7,19 +7,7 @@ import { DEFAULT_RETRY } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { distinctColours } from "../support/png";
 import { deviceOfSku } from "../../src/emulator/phone-state";
-import {
-  CAPPED_CONFIG_ID,
-  EXAMPLE_CONFIG_ID,
-  deployAndStart,
-  freePort,
-  loadExamples,
-  packPackage,
-  packedFiles,
-  prepareUserDir,
-  startNodeRed,
-  type FlowNode,
-  type RunningNodeRed,
-} from "../../tools/sandbox";
+import { CAPPED_CONFIG_ID, EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
@@ -87,7 +75,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
     // A real headless Chromium behind every started profile, as `npm start` gives one when chromium is installed.
     emulator = await startEmulator({ browser: CHROMIUM });
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
   after(async () => {

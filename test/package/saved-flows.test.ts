@@ -32,7 +32,7 @@ describe(`package: flows saved with 0.1 load and work (${runtimeLabel})`, functi
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
     // The examples were saved for the emulator's default ports; they are used when free.
     emulator = await startEmulator({ profiles: 5, localPort: await freePort(40100), openPort: await freePort(40101) });
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs });
+    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
   after(async () => {

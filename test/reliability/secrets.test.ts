@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { WebSocket } from "undici";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
 import { linkedUserDir } from "../support/user-dir";
 
@@ -33,7 +33,7 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
   before(async () => {
     emulator = await startEmulator({ profiles: 10, localToken: LOCAL_TOKEN, apiKey: API_KEY });
     work = mkdtempSync(join(tmpdir(), "morelogin-secrets-"));
-    nodeRed = await startNodeRed({ userDir: linkedUserDir(work, "morelogin-secrets"), port: await freePort() });
+    nodeRed = await startNodeRed({ userDir: linkedUserDir(work, "morelogin-secrets") });
     socket = new WebSocket(`${nodeRed.url.replace("http", "ws")}/comms`);
     socket.addEventListener("message", (event) => frames.push(String(event.data)));
     await new Promise<void>((resolve, reject) => {

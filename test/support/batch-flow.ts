@@ -40,7 +40,7 @@ export function batchDashboardFlow(emulator: Emulator): FlowNode[] {
  * Node-RED with its `localfilesystem` context store as the default (what the batch keeps), and a
  * `memoryOnly` store for the test flow's own bookkeeping (the held items, gone with the process).
  */
-export function startWithFileContext(work: string, port: number): Promise<RunningNodeRed> {
+export function startWithFileContext(work: string, port?: number): Promise<RunningNodeRed> {
   const contextStorage = { default: { module: "localfilesystem" }, memoryOnly: { module: "memory" } };
   return startNodeRed({ userDir: join(work, "user"), port, node: nodeBinary, redJs, settings: { contextStorage } });
 }
