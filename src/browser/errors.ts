@@ -21,7 +21,7 @@ const FOUND = /locator resolved to/;
 const NAVIGATION = /net::ERR_[A-Z_]+|NS_ERROR_[A-Z_]+/;
 
 /** Whether a step ran out of time: Playwright's own timeout, not one of ours. */
-export function isPlaywrightTimeout(error: unknown): boolean {
+export function isPlaywrightTimeout(error: unknown): error is Error {
   return error instanceof Error && !(error instanceof MoreLoginError) && error.name === "TimeoutError";
 }
 
@@ -35,7 +35,7 @@ export function browserStepError(error: unknown, step: { action: string; selecto
   if (error instanceof MoreLoginError) return error;
   const text = firstLine(error);
   const seconds = Math.round(step.timeoutMs / 100) / 10;
-  if (error instanceof Error && error.name === "TimeoutError") {
+  if (isPlaywrightTimeout(error)) {
     if (step.selector !== undefined && (selectorMatched || FOUND.test(error.message))) {
       return new BrowserStepError(
         "timeout",

@@ -94,11 +94,6 @@ const MATCH_CHECK_MS = 5_000;
 /** Whether the selector matches an element in the tab now; false when the tab cannot say within MATCH_CHECK_MS. */
 async function matchesNow(page: Page | undefined, selector: string): Promise<boolean> {
   if (!page || page.isClosed()) return false;
-  let timer: NodeJS.Timeout | undefined;
-  const giveUp = new Promise<number>((resolve) => {
-    timer = setTimeout(() => resolve(0), MATCH_CHECK_MS);
-  });
-  const count = await Promise.race([page.locator(selector).count(), giveUp]).catch(() => 0);
-  clearTimeout(timer);
+  const count = await withDeadline(page.locator(selector).count(), MATCH_CHECK_MS, "count").catch(() => 0);
   return count > 0;
 }
