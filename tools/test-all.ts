@@ -8,10 +8,10 @@
 import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { cpus } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { mochaArgs } from "./mocha";
+import { ROOT } from "./sandbox";
 
-const ROOT = resolve(__dirname, "..");
 const LOGS = join(ROOT, "test-results", "logs");
 const COMPAT = join(ROOT, ".compat");
 
