@@ -75,10 +75,18 @@ function explainUnsafe(value: unknown, path: string, depth: number): void {
   }
 }
 
+/**
+ * An object literal, JSON.parse result or Object.create(null), from this realm or another: Node-RED runs a
+ * function node's code in its own vm context, whose Object.prototype is not this one. Class instances,
+ * Buffers, Dates, Maps and arrays are not plain.
+ */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return false;
   const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
+  if (proto === null) return true;
+  if (Object.getPrototypeOf(proto) !== null) return false;
+  const constructor: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+  return typeof constructor === "function" && constructor.name === "Object";
 }
 
 export function describe(value: unknown): string {
@@ -90,5 +98,7 @@ export function describe(value: unknown): string {
   }
   if (typeof value === "number" || typeof value === "boolean") return String(value);
   if (Array.isArray(value)) return "an array";
+  if (Buffer.isBuffer(value)) return "a Buffer";
+  if (typeof value === "object") return "an object";
   return `a ${typeof value}`;
 }
