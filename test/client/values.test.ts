@@ -14,7 +14,7 @@ describe("client: values built in another realm (a function node)", () => {
     const plain: Array<[string, unknown]> = [
       ["a literal", { envId: "1" }],
       ["a literal from a function node", fromFunctionNode('({ envId: "1" })')],
-      ["JSON.parse in a function node", fromFunctionNode('JSON.parse(\'{"pageSize": 2}\')')],
+      ["JSON.parse in a function node", fromFunctionNode("JSON.parse('{\"pageSize\": 2}')")],
       ["Object.create(null)", Object.create(null)],
       ["Object.create(null) in a function node", fromFunctionNode("Object.create(null)")],
       ["an empty literal from a function node", fromFunctionNode("({})")],
@@ -53,7 +53,10 @@ describe("client: values built in another realm (a function node)", () => {
     assert.equal(describeValue(fromFunctionNode('["s3cret"]')), "an array");
     assert.equal(describeValue(Buffer.from("s3cret")), "a Buffer");
     assert.equal(describeValue(undefined), "nothing");
-    assert.equal(describeValue(() => 1), "a function");
+    assert.equal(
+      describeValue(() => 1),
+      "a function",
+    );
   });
 
   it("an Error from a function node is an Error, and its text is its message", () => {

@@ -380,7 +380,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       ],
       [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
       [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
-      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, 'msg.payload[0] ("session") needs a domain (with a path) or a url'],
+      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, "msg.payload[0] has no `domain` (with a `path`) or `url`"],
     ];
     const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));
     outcomes.forEach((outcome, index) => {

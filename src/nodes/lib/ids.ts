@@ -22,7 +22,7 @@ export function idsOf(value: unknown, field: string): string[] {
   if (isPlainObjectValue(value)) {
     if (Array.isArray(value.dataList)) return idsOf(value.dataList, field);
     const id = itemId(value);
-    if (id === undefined) throw new MoreLoginInputError(`${field}: the object has no id`);
+    if (id === undefined) throw new MoreLoginInputError(`${field} has no \`id\` (or \`envId\`)`);
     return [normalizeId(id, field)];
   }
   return [normalizeId(value, field)];

@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
+import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, isErrorValue, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
 import { timeoutOf } from "./timeout";
@@ -167,8 +167,9 @@ function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): 
   return plainError(`${label} failed: ${messageOf(error)}`);
 }
 
-function asError(value: unknown): Error {
-  if (value instanceof Error) return value;
+/** What done() is given for anything thrown: an Error as it is (from any realm), else an Error with its text. */
+export function asError(value: unknown): Error {
+  if (isErrorValue(value)) return value;
   try {
     return new Error(String(value));
   } catch {
