@@ -39,13 +39,13 @@ function manyProfiles(endpoint: EndpointName, own: (context: ActionContext) => R
   return async (context) => {
     const { msg, fields, client, options } = context;
     let body: Record<string, unknown> = own(context);
-    if (payloadNamesTargets(msg.payload, ["envIds", "uniqueIds", "envId"])) body.envIds = idsOf(msg.payload, "msg.payload");
-    else if (isPlainObjectValue(msg.payload) && msg.payload.debugPort !== undefined) body.envIds = idsOf(msg.payload.envId, "msg.payload.envId");
+    if (payloadNamesTargets(msg.payload, ["envIds", "uniqueIds", "envId"])) body.envIds = idsOf(msg.payload, "msg.payload", context.t);
+    else if (isPlainObjectValue(msg.payload) && msg.payload.debugPort !== undefined) body.envIds = idsOf(msg.payload.envId, "msg.payload.envId", context.t);
     else if (isPlainObjectValue(msg.payload)) {
       const { envId, ...rest } = msg.payload;
-      body.envIds = idsOf(envId ?? fields.envId, "envId");
+      body.envIds = idsOf(envId ?? fields.envId, "envId", context.t);
       body = overlay(body, rest);
-    } else body.envIds = idsOf(fields.envId, "envId");
+    } else body.envIds = idsOf(fields.envId, "envId", context.t);
     const envIds = Array.isArray(body.envIds) ? body.envIds : [];
     const uniqueIds = Array.isArray(body.uniqueIds) ? body.uniqueIds : [];
     if (envIds.length === 0 && uniqueIds.length === 0) {

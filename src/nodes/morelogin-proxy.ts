@@ -62,7 +62,7 @@ const ACTIONS = {
     return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
   },
   async delete(context: ActionContext) {
-    const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy");
+    const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy", context.t);
     const result = await context.client.call("deleteProxies", { ids }, context.options);
     return resourceReply(context, statusKey(context), result, result.data, ids);
   },

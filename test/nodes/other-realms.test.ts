@@ -6,6 +6,7 @@ import { itemIdOf, originOf, storableItems } from "../../src/nodes/lib/batch/ite
 import { BatchRunner, type BatchTag } from "../../src/nodes/lib/batch/runner";
 import { BatchStore, type ContextLike } from "../../src/nodes/lib/batch/store";
 import { idsOf, targetIds } from "../../src/nodes/lib/ids";
+import { phoneIds } from "../../src/nodes/lib/phone-target";
 import { whyNotAProfile } from "../../src/nodes/lib/not-a-profile";
 import { asError } from "../../src/nodes/lib/operation-node";
 import { profileBody, requireProfile } from "../../src/nodes/lib/profile-body";
@@ -75,12 +76,22 @@ describe("nodes: msg.payload built in a function node", () => {
 
   describe("IDs and bodies", () => {
     it("arrays and items from a function node give their IDs; an object without one names the missing field", () => {
-      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('["1", "2"]'), "msg.payload")), ["1", "2"]);
-      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('[{ id: "3" }, { envId: "4" }]'), "msg.payload")), ["3", "4"]);
-      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('({ dataList: [{ id: "5" }] })'), "msg.payload")), ["5"]);
-      assert.deepEqual(thisRealm(targetIds(fromFunctionNode('({ ids: ["6", "7"] })'), undefined, "group")), ["6", "7"]);
-      assert.throws(() => idsOf(fromFunctionNode(`({ name: "${SECRET}" })`), "msg.payload"), { message: "msg.payload has no `id` (or `envId`)" });
-      assert.throws(() => idsOf(fromFunctionNode("new Date(0)"), "msg.payload"), { message: "msg.payload must be a decimal ID string, got an object" });
+      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('["1", "2"]'), "msg.payload", en)), ["1", "2"]);
+      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('[{ id: "3" }, { envId: "4" }]'), "msg.payload", en)), ["3", "4"]);
+      assert.deepEqual(thisRealm(idsOf(fromFunctionNode('({ dataList: [{ id: "5" }] })'), "msg.payload", en)), ["5"]);
+      assert.deepEqual(thisRealm(targetIds(fromFunctionNode('({ ids: ["6", "7"] })'), undefined, "group", en)), ["6", "7"]);
+      assert.throws(() => idsOf(fromFunctionNode(`({ name: "${SECRET}" })`), "msg.payload", en), { message: "msg.payload has no `id` (or `envId`)" });
+      assert.throws(() => idsOf(fromFunctionNode("new Date(0)"), "msg.payload", en), { message: "msg.payload must be a decimal ID string, got an object" });
+      assert.throws(() => idsOf(fromFunctionNode(`({ name: "${SECRET}" })`), "msg.payload", zh), { message: "msg.payload 没有 `id`（或 `envId`）" });
+    });
+
+    it("no group, tag, proxy or cloud phone at all is said in the flow's language", () => {
+      assert.throws(() => targetIds(fromFunctionNode("({})"), "", "tag", en), {
+        message: "no tag given: set it in the node, or send msg.payload as an ID, an array of IDs, or the items from the list node",
+      });
+      assert.throws(() => targetIds(undefined, "", "proxy", zh), { message: /^未指定代理：/ });
+      assert.throws(() => phoneIds("", fromFunctionNode("({ command: 'ls' })"), "ids", zh), { message: /^未指定云手机：/ });
+      assert.deepEqual(thisRealm(phoneIds("", fromFunctionNode('({ ids: ["8"], command: "ls" })'), "ids", en).ids), ["8"]);
     });
 
     it("an object from a function node is laid over the node's fields, unknown fields and all, but never its prototype", () => {
