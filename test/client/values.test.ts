@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { runInNewContext } from "node:vm";
 import { describeValue, isErrorValue, isPlainObjectValue, messageOf, MoreLoginInputError } from "../../src/client";
-import { clientFor, useEmulator } from "../support/emulator";
+import { clientFor, requests, useEmulator } from "../support/emulator";
 
 /**
  * Node-RED runs a function node's code in its own vm context: what it builds there has that context's
@@ -90,6 +90,21 @@ describe("client: values built in another realm (a function node)", () => {
           client.request({ api: "local", method: "POST", path: "/api/env/page", body: fromFunctionNode("new Date(0)") }),
           (error: unknown) => error instanceof MoreLoginInputError && /the request body must be a JSON object or array/.test(error.message),
         );
+      } finally {
+        await client.close();
+      }
+    });
+
+    it("a BigInt in a known endpoint's body is bad input naming its field, and nothing is sent", async () => {
+      const client = clientFor(emulator());
+      const sent = () => requests(emulator(), "local POST /api/env/page");
+      const before = sent();
+      try {
+        await assert.rejects(
+          client.call("listProfiles", fromFunctionNode("({ pageNo: 1, extra: { count: 5n } })") as Record<string, unknown>),
+          (error: unknown) => error instanceof MoreLoginInputError && /^body\.extra\.count is a BigInt, which JSON cannot carry/.test(error.message),
+        );
+        assert.equal(sent(), before);
       } finally {
         await client.close();
       }

@@ -37,6 +37,14 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     assert.equal(caught[0]?.res, "kept");
   });
 
+  it("a msg.morelogin that is not an object is replaced by the node's own, not spread into its characters", async () => {
+    const { out, caught } = await sendTo(emulator(), { type: "morelogin-list-profiles" }, { payload: "", morelogin: "mine" });
+    assert.equal(caught.length, 0);
+    const info = out[0]?.morelogin as Record<string, unknown>;
+    assert.equal(info.path, "/api/env/page");
+    assert.equal("0" in info, false, `msg.morelogin has the string's characters: ${JSON.stringify(info)}`);
+  });
+
   it("an unreachable desktop client is one clear error, and the runtime goes on", async () => {
     const port = await freePort();
     const flow = flowWith(emulator(), { type: "morelogin-list-profiles" }, { localUrl: `http://127.0.0.1:${port}` });
