@@ -79,7 +79,7 @@ const CASES: Case[] = [
     props: { action: "update", proxyIp: "", proxyIpType: "str", proxyPort: "", proxyPortType: "num", proxyProvider: "0" },
     payload: (e) => ({ id: e.data.proxies[0]?.id, proxyIp: "203.0.113.7", proxyPort: 8080, proxyProvider: 0, username: "u", password: "p" }),
   },
-  // A rename replies `true`.
+  // A rename replies `true`, a body the HTTP Response node cannot send (Express refuses a boolean: ERR_INVALID_ARG_TYPE).
   { type: "morelogin-group", props: { action: "edit", groupName: "", groupNameType: "str" }, payload: (e) => ({ id: e.data.groups[0]?.id, groupName: "Shops EU" }), answersHttp: false },
   { type: "morelogin-tag", props: { action: "edit", tagName: "", tagNameType: "str" }, payload: (e) => ({ id: e.data.tags[0]?.id, tagName: "ready" }), answersHttp: false },
   { type: "morelogin-automation", props: { api: "local", action: "templates", source: "market", taskId: "", taskIdType: "str" }, payload: () => ({ searchKey: "like" }) },
