@@ -101,7 +101,9 @@ function useSetting(emulator: () => Emulator): () => Setting {
   });
   after(async () => {
     await page?.close();
-    if (setting) await rm(setting.folder, { recursive: true, force: true });
+    // Skipped (no emulator was started) or its set-up failed: the emulator's own hook closes what it started.
+    if (!setting) return;
+    await rm(setting.folder, { recursive: true, force: true });
     for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
   });
   return () => {
