@@ -2,6 +2,8 @@
 import { parseArgs } from "node:util";
 import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
+import { SERVED_PATH } from "./served";
+import { servedReport } from "./served-table";
 import type { EmulatorOptions } from "./types";
 
 const USAGE = `Usage: morelogin-emulator [options]
@@ -35,6 +37,9 @@ Options:
                           /usr/bin/chromium (without it a profile's debug port only
                           answers /json/version and /json/list)
   --help                  show this help
+
+GET /emulator/served (on either port) answers how often each profile was started and
+closed and each cloud phone powered on and off; the same is printed when it stops.
 `;
 
 class UsageError extends Error {}
@@ -132,6 +137,7 @@ async function main(): Promise<void> {
   const stop = (): void => {
     if (stopping) return;
     stopping = true;
+    process.stdout.write(servedReport(emulator.served()));
     emulator.close().then(
       () => process.exit(0),
       () => process.exit(1),
@@ -152,6 +158,7 @@ async function main(): Promise<void> {
       `  Login:       ${options.login ? "required (server edition): POST /api/user/login with the API ID and key above" : "(none: see --login)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
+      `  Served:      ${emulator.localUrl}${SERVED_PATH} (how often each profile was started and closed, each cloud phone powered on and off; also printed at exit)`,
       "Try:",
       ...(options.login ? [`  curl -s -X POST ${emulator.localUrl}/api/user/login -H 'Content-Type: application/json' -d '{"apiId":"${apiId}","apiKey":"${apiKey}"}'`] : []),
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,

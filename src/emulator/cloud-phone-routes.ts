@@ -51,7 +51,13 @@ function powerOn(state: EmulatorState, body: Body, api: ApiName): Reply {
   const id = requireId(body, "id");
   if (api === "local") readBoolean(body, "headless");
   readBoolean(body, "disableMoneySavingMode");
-  return powerReply(state.phones.powerOn(id));
+  return powerReply(served(state, id, "powerOn", state.phones.powerOn(id)));
+}
+
+/** Notes the power call in what the emulator served; returns its result. */
+function served(state: EmulatorState, id: string, action: "powerOn" | "powerOff", result: PowerResult): PowerResult {
+  state.served.phone(id, action, result === "ok");
+  return result;
 }
 
 function updateAdb(state: EmulatorState, body: Body): Reply {
@@ -168,7 +174,10 @@ export function cloudPhoneRoutes(state: EmulatorState, api: ApiName): Route[] {
   const post = (path: string, handle: (body: Body) => Reply): Route => ({ method: "POST", path: `${base}${path}`, auth: true, handle: ({ body }) => handle(body) });
   const routes = [
     post("/powerOn", (body) => powerOn(state, body, api)),
-    post("/powerOff", (body) => powerReply(state.phones.powerOff(requireId(body, "id")))),
+    post("/powerOff", (body) => {
+      const id = requireId(body, "id");
+      return powerReply(served(state, id, "powerOff", state.phones.powerOff(id)));
+    }),
     post("/info", (body) => {
       const entry = phoneOf(state, body);
       return isReply(entry) ? entry : ok(state.phones.detail(entry));

@@ -66,7 +66,9 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       resetStats(state.stats);
       state.notePeaks();
       state.log.clear();
+      state.served.clear();
     },
+    served: () => state.served.snapshot(),
     revokeAllTokens: () => state.tokens.revokeAll(),
     stepAutomationRun: (id) => state.automation.stepNow(id),
     setFaults: (rates) => state.faults.setRates(rates),

@@ -54,9 +54,11 @@ async function envStart(state: EmulatorState, body: Body): Promise<Reply> {
     state.notePeaks();
     debugPort = await starting;
   } catch (error) {
+    state.served.profile(profile.id, "start", false);
     if (error instanceof BrowserStartError) return fail(CODES.unknownError, `The browser failed to start: ${error.message}`, 500);
     throw error;
   }
+  state.served.profile(profile.id, "start", true);
   await state.timers.sleep(state.options.startDelayMs);
   return ok({ envId: profile.id, debugPort, type: "chrome", version: 142, webdriver: WEBDRIVER_PATH });
 }
@@ -66,7 +68,11 @@ async function envClose(state: EmulatorState, body: Body): Promise<Reply> {
   if (!profile) return profileNotFound();
   // The browser spec's one precondition for close is "the client having the profile open", and
   // MoreLogin's demos read code -1 from /api/env/close as its failure; no source shows a success.
-  if (!state.sessions.isOpen(profile.id)) return fail(CODES.closeFailed, "Profile is not running");
+  if (!state.sessions.isOpen(profile.id)) {
+    state.served.profile(profile.id, "close", false);
+    return fail(CODES.closeFailed, "Profile is not running");
+  }
+  state.served.profile(profile.id, "close", true);
   await state.sessions.stop(profile.id);
   return ok({ envId: profile.id, debugPort: "" });
 }
@@ -80,6 +86,7 @@ function envStatus(state: EmulatorState, body: Body): Reply {
 }
 
 async function envCloseAll(state: EmulatorState): Promise<Reply> {
+  for (const { envId } of state.sessions.running()) state.served.profile(envId, "close", true);
   await state.sessions.stopAll();
   return ok(null, "Closed successfully");
 }

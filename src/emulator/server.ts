@@ -6,6 +6,7 @@ import { badRequest, fail, notFound, paramError, rateLimitExceeded, tooLarge, un
 import type { FaultPlan } from "./faults";
 import { ParamError, type Body } from "./request-fields";
 import { findRoute, type Route, type RouteTable } from "./routes";
+import { SERVED_PATH } from "./served";
 import type { EmulatorState } from "./state";
 import { countRequest } from "./stats";
 import type { ApiName } from "./types";
@@ -154,9 +155,17 @@ function sendPage(req: IncomingMessage, res: ServerResponse, html: string): void
   res.end(req.method === "HEAD" ? undefined : html);
 }
 
+/** What the emulator served (`/emulator/served`): its own answer, not the API's, so outside its token, rate limit, faults and statistics. */
+function sendServed(req: IncomingMessage, res: ServerResponse, state: EmulatorState): void {
+  const text = `${JSON.stringify(state.served.snapshot(), null, 2)}\n`;
+  res.writeHead(200, { "Content-Type": JSON_TYPE, "Content-Length": Buffer.byteLength(text), "Cache-Control": "no-store" });
+  res.end(req.method === "HEAD" ? undefined : text);
+}
+
 /** An API server; `pages` are HTML pages by path, answered to GET and HEAD. */
 export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState, pages: ReadonlyMap<string, string> = new Map()): Server {
   return createServer((req, res) => {
+    if ((req.method === "GET" || req.method === "HEAD") && pathOf(req.url) === SERVED_PATH) return sendServed(req, res, state);
     const page = req.method === "GET" || req.method === "HEAD" ? pages.get(pathOf(req.url)) : undefined;
     if (page !== undefined) return sendPage(req, res, page);
     handle(api, routes, state, req, res).catch(() => {

@@ -8,6 +8,7 @@ import type { ResolvedOptions } from "./options";
 import { PhoneRuntime } from "./phone-state";
 import type { ProfileSettings } from "./profile-settings";
 import { RateLimiter } from "./rate-limit";
+import { ServedLog } from "./served";
 import { emptyStats, notePeaks, RequestLog } from "./stats";
 import { TEAM_ID, TEAM_NAME } from "./team";
 import { Timers } from "./timers";
@@ -31,6 +32,7 @@ export class EmulatorState {
   readonly timers = new Timers();
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
+  readonly served: ServedLog;
   localToken: string | undefined;
   /** With the `login` option: whether a login has succeeded since start (or since `forgetLogin`). */
   loggedIn = false;
@@ -50,6 +52,10 @@ export class EmulatorState {
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
     this.phones = new PhoneRuntime(this.data, options, this.timers, () => this.notePeaks());
     this.automation = new Automation(this.phones, options, this.timers, this.ids);
+    this.served = new ServedLog(
+      (envId) => this.profilesById.get(envId)?.profile.envName,
+      (id) => this.phones.get(id)?.phone.envName,
+    );
   }
 
   /** Updates the peak counters from what runs now. */

@@ -120,6 +120,28 @@ export interface EmulatorStats {
   peakPoweredPhones: number;
 }
 
+/** How often the emulator served a profile's start and close (`refused`: those calls answered with an error code). */
+export interface ProfileServed {
+  name: string;
+  starts: number;
+  closes: number;
+  refused: number;
+}
+
+/** How often the emulator served a cloud phone's power-on and power-off (`refused`: those calls answered with an error code). */
+export interface PhoneServed {
+  name: string;
+  powerOns: number;
+  powerOffs: number;
+  refused: number;
+}
+
+/** What the emulator was asked, by profile ID and by cloud phone ID (only those named by a start, close, power-on or power-off). */
+export interface ServedCounts {
+  profiles: Record<string, ProfileServed>;
+  phones: Record<string, PhoneServed>;
+}
+
 export interface Tag {
   id: string;
   tagName: string;
@@ -284,7 +306,10 @@ export interface Emulator {
   readonly requestLog: readonly LoggedRequest[];
   /** Profiles currently started, with their debug ports. */
   running(): RunningProfile[];
+  /** Clears the statistics, the request log and the served counts. */
   resetStats(): void;
+  /** Per profile and cloud phone, the starts, closes, power-ons and power-offs served so far (GET /emulator/served answers the same). */
+  served(): ServedCounts;
   /** Makes every Open API token issued so far invalid (HTTP 401 on next use). */
   revokeAllTokens(): void;
   setFaults(rates: FaultRates): void;
