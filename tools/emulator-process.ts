@@ -12,8 +12,12 @@ export interface EmulatorSettings {
   openPort: number;
   apiId: string;
   apiKey: string;
+  /** Required on Local API calls, when set. */
+  localToken?: string;
   /** A Chromium for started profiles, or none. */
   browser?: string;
+  /** More of the CLI's options, as given to `npm start` (--profiles 500, say). */
+  extraArgs?: readonly string[];
 }
 
 /** What the CLI prints once it listens (its last line of the banner). */
@@ -53,9 +57,11 @@ export class EmulatorProcess {
   /** Starts it and resolves once it listens; rejects when it exits first. */
   start(): Promise<void> {
     if (this.child) return Promise.resolve();
-    const { localPort, openPort, apiId, apiKey, browser } = this.settings;
+    const { localPort, openPort, apiId, apiKey, localToken, browser, extraArgs = [] } = this.settings;
     const args = [join(ROOT, "dist", "emulator", "cli.js"), "--local-port", String(localPort), "--open-port", String(openPort), "--api-id", apiId, "--api-key", apiKey];
+    if (localToken) args.push("--local-token", localToken);
     if (browser) args.push("--browser", browser);
+    args.push(...extraArgs);
     // A process group of its own: when it dies, the Chromiums of its started profiles go with it (stop()).
     const child = spawn(process.execPath, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true, env: { ...process.env, NODE_OPTIONS: "" } });
     this.child = child;

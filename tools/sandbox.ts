@@ -68,9 +68,14 @@ export async function packedFiles(): Promise<string[]> {
   return (packed?.files ?? []).map((file) => file.path).sort();
 }
 
-/** A fresh (or reused) user folder with the tarball installed as a user would install it. */
+/**
+ * A fresh (or reused) user folder with the tarball installed as a user would install it. In a reused
+ * folder the package installed before is removed first, so this tarball's files replace it even when
+ * its version is the same.
+ */
 export async function prepareUserDir(userDir: string, tarball: string, options: { fresh?: boolean } = {}): Promise<void> {
   if (options.fresh) rmSync(userDir, { recursive: true, force: true });
+  rmSync(join(userDir, "node_modules", PACKAGE_NAME), { recursive: true, force: true });
   mkdirSync(userDir, { recursive: true });
   const manifest = join(userDir, "package.json");
   if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: {} }, null, 2));
@@ -81,6 +86,7 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
   linkDashboard(userDir);
 }
 
+const PACKAGE_NAME = "node-red-contrib-morelogin";
 const DASHBOARD_MODULE = "@flowfuse/node-red-dashboard";
 
 /**
@@ -259,13 +265,15 @@ export interface ExampleSet {
   flows: FlowNode[];
   /** Example file name (without .json) → the ids of its nodes, as deployed. */
   byExample: Map<string, FlowNode[]>;
+  /** A global config node's id (a Dashboard page, say) → the first example file (without .json) that has it. */
+  configExample: Map<string, string>;
 }
 
 /**
  * `value` with its leading `from` (a base URL) changed to `to`, when it starts with that URL followed by
  * a path or nothing; otherwise unchanged.
  */
-function rebase(value: unknown, from: unknown, to: unknown): unknown {
+export function rebase(value: unknown, from: unknown, to: unknown): unknown {
   if (typeof value !== "string" || typeof from !== "string" || typeof to !== "string" || from === "" || !value.startsWith(from)) return value;
   const rest = value.slice(from.length);
   return rest === "" || /^[/?#]/.test(rest) ? `${to}${rest}` : value;
@@ -284,6 +292,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
   const flows: FlowNode[] = [];
   const byExample = new Map<string, FlowNode[]>();
   const configs = new Map<string, FlowNode>();
+  const configExample = new Map<string, string>();
   files.forEach((file, index) => {
     const nodes = JSON.parse(readFileSync(join(dir, file), "utf8")) as FlowNode[];
     const tab = `example-tab-${index + 1}`;
@@ -303,6 +312,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
       }
       if (isOtherConfig(node)) {
         configs.set(node.id, node);
+        if (!configExample.has(node.id)) configExample.set(node.id, file.replace(/\.json$/, ""));
         continue;
       }
       const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };
@@ -316,7 +326,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
     flows.push({ id: tab, type: "tab", label: file.replace(/\.json$/, ""), disabled: false, info: "" }, ...mapped);
     byExample.set(file.replace(/\.json$/, ""), mapped);
   });
-  return { flows: [...flows, ...configs.values()], byExample };
+  return { flows: [...flows, ...configs.values()], byExample, configExample };
 }
 
 /** Deploys flows (credentials included on the nodes that have them) through the admin API, as `token`'s user when given. */

@@ -10,7 +10,9 @@ import { createInterface } from "node:readline";
 import { EmulatorProcess } from "./emulator-process";
 import { findBrowser } from "./find-browser";
 import { PrefixedLines } from "./prefixed";
-import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "./sandbox";
+import { hasSavedFlows, rememberTarget, retargetSavedFlows, startOver } from "./demo-folder";
+import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type ExampleSet, type FlowNode, type RunningNodeRed } from "./sandbox";
+import { parseStartArgs, START_USAGE, StartUsageError, type StartArgs } from "./start-args";
 
 /** Where the packed package, Node-RED's user folder and its log go (MORELOGIN_DEMO_DIR for a second demo, or a test). */
 const DEMO_DIR = process.env.MORELOGIN_DEMO_DIR || join(ROOT, ".demo");
@@ -23,15 +25,23 @@ const say = (text: string): void => {
   process.stdout.write(text);
 };
 
-/** The address of each Dashboard 2 page among the examples: its ui-base's path, then its own. */
-function dashboardPages(editorUrl: string, flows: FlowNode[]): string[] {
+/** Each Dashboard 2 page in `flows`, named by the example it comes from, with its address: its ui-base's path, then its own. */
+function dashboardPages(editorUrl: string, flows: FlowNode[], examples: ExampleSet): string[] {
   const bases = new Map(flows.filter((node) => node.type === "ui-base").map((node) => [node.id, String(node.path)]));
-  return flows.filter((node) => node.type === "ui-page" && bases.has(String(node.ui))).map((page) => `${editorUrl}${bases.get(String(page.ui))}${String(page.path)}`);
+  return flows
+    .filter((node) => node.type === "ui-page" && bases.has(String(node.ui)))
+    .map((page) => {
+      const example = examples.configExample.get(page.id);
+      const name = example === undefined ? `"${String(page.name)}"` : `example ${example.replace(/^(\d+) (.*)$/, '$1, "$2"')}`;
+      return `Dashboard 2 page (${name}): ${editorUrl}${bases.get(String(page.ui))}${String(page.path)}`;
+    });
 }
 
-function emulatorLines(emulator: EmulatorProcess, browser: string | undefined): string {
+function emulatorLines(emulator: EmulatorProcess, browser: string | undefined, options: readonly string[]): string {
   return [
     `MoreLogin emulator (its own process, pid ${emulator.pid}): Local API ${emulator.localUrl}, Open API ${emulator.openUrl}`,
+    `  Options: ${options.length > 0 ? options.join(" ") : "its defaults (npm start -- --profiles 500, say, passes options to it; npm start -- --help)"}`,
+    `  What it served, by profile and phone: ${emulator.localUrl}/emulator/served (and printed when it stops)`,
     `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
     "  Type s and Enter to stop it (an outage: see how your flows behave), r and Enter to start it again",
     "  (its data starts afresh). If it stops by itself, it stays down until you type r.",
@@ -103,8 +113,10 @@ class Demo {
 
 /** What the examples' config node points at. */
 interface Target {
-  config: Record<string, unknown>;
+  config: { name: string; localUrl: string; openUrl: string };
   credentials: Record<string, string>;
+  /** True for the emulator this process runs. */
+  emulator: boolean;
   /** The banner's lines about it. */
   describe: () => string;
 }
@@ -117,19 +129,22 @@ function desktopClient(localUrl: string): Target {
       apiId: process.env.MORELOGIN_API_ID ?? "",
       apiKey: process.env.MORELOGIN_API_KEY ?? "",
     },
+    emulator: false,
     describe: () => `MoreLogin desktop client: ${localUrl}`,
   };
 }
 
-/** Starts the emulator's process, supervised by `demo`. */
-async function emulatorTarget(demo: Demo): Promise<Target> {
-  const browser = findBrowser();
+/** Starts the emulator's process, supervised by `demo`, with the options npm start was given. */
+async function emulatorTarget(demo: Demo, args: StartArgs): Promise<Target> {
+  const browser = args.browser ?? findBrowser();
   if (browser === undefined) {
     say("Started profiles get no real browser: install Chromium (sudo apt-get install -y chromium) or set MORELOGIN_BROWSER=<path of a Chromium>.\n");
   }
-  const localPort = await freePort(ANY_PORT ? 0 : 40100);
-  const openPort = await freePort(ANY_PORT ? 0 : 40101);
-  const emulator = new EmulatorProcess({ localPort, openPort, ...EMULATOR_CREDENTIALS, browser }, say, (how) => {
+  const localPort = args.localPort ?? (await freePort(ANY_PORT ? 0 : 40100));
+  const openPort = args.openPort ?? (await freePort(ANY_PORT ? 0 : 40101));
+  const credentials = { apiId: args.apiId ?? EMULATOR_CREDENTIALS.apiId, apiKey: args.apiKey ?? EMULATOR_CREDENTIALS.apiKey };
+  const settings = { localPort, openPort, ...credentials, localToken: args.localToken, browser, extraArgs: args.emulatorArgs };
+  const emulator = new EmulatorProcess(settings, say, (how) => {
     if (!demo.stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
   });
   demo.emulator = emulator;
@@ -138,17 +153,46 @@ async function emulatorTarget(demo: Demo): Promise<Target> {
   await emulator.start();
   return {
     config: { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
-    credentials: { ...EMULATOR_CREDENTIALS },
-    describe: () => emulatorLines(emulator, browser),
+    credentials: { ...credentials, ...(args.localToken ? { localToken: args.localToken } : {}) },
+    emulator: true,
+    describe: () => emulatorLines(emulator, browser, args.emulatorArgs),
   };
 }
 
-/** Node-RED with the examples deployed against `target`, its log shown and kept; stops the demo if Node-RED dies. */
-async function runNodeRed(demo: Demo, userDir: string, target: Target): Promise<void> {
+/** How the user folder was come by, for the banner. */
+type FolderState = "kept" | "new" | "fresh";
+
+function folderLines(state: FolderState, userDir: string): string {
+  switch (state) {
+    case "kept":
+      return [
+        `Kept your flows, credentials and context from the last npm start (user folder ${userDir}); the package is the one just built.`,
+        "  npm start -- --fresh starts over with the example flows (and deletes what you built).",
+      ].join("\n  ");
+    case "new":
+      return [`A new user folder ${userDir}, with the example flows deployed.`, "  What you build here is kept for the next npm start; npm start -- --fresh starts over."].join("\n  ");
+    case "fresh":
+      return [`Started over (--fresh): a new user folder ${userDir}, with the example flows deployed.`, "  What you build here is kept for the next npm start."].join("\n  ");
+  }
+}
+
+/** The flows Node-RED runs (the user's, saved), as its admin API gives them. */
+async function runningFlows(url: string): Promise<FlowNode[]> {
+  const response = await fetch(`${url}/flows`, { headers: { "Node-RED-API-Version": "v1" } });
+  if (!response.ok) throw new Error(`reading the flows failed: HTTP ${response.status}`);
+  return (await response.json()) as FlowNode[];
+}
+
+/**
+ * Node-RED on the user folder, its log shown and kept; stops the demo if Node-RED dies. A new folder
+ * gets the examples deployed against `target`; a kept one runs the flows saved in it.
+ */
+async function runNodeRed(demo: Demo, userDir: string, target: Target, folder: FolderState): Promise<void> {
   const logFile = join(DEMO_DIR, "node-red.log");
   const log = nodeRedLog(logFile);
   const port = await freePort(ANY_PORT ? 0 : Number(process.env.PORT) || 1880);
-  const nodeRed = await startNodeRed({ userDir, port, onOutput: log.write });
+  // Context in files (Node-RED's localfilesystem store): a batch's place and the leases survive a restart, as the folder does.
+  const nodeRed = await startNodeRed({ userDir, port, onOutput: log.write, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   demo.nodeRed = nodeRed;
   nodeRed.exited.then((how) => {
     log.flush();
@@ -157,12 +201,19 @@ async function runNodeRed(demo: Demo, userDir: string, target: Target): Promise<
     demo.exit(1);
   });
   const examples = loadExamples(target.config);
-  const flows = examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials: target.credentials } : node));
-  await deploy(nodeRed.url, flows);
+  if (folder !== "kept") {
+    await deploy(
+      nodeRed.url,
+      examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials: target.credentials } : node)),
+    );
+  }
+  rememberTarget(DEMO_DIR, { ...target.config, credentials: target.credentials, emulator: target.emulator });
+  const pages = dashboardPages(nodeRed.url, await runningFlows(nodeRed.url), examples);
 
   say(`
   Node-RED with node-red-contrib-morelogin is running: ${nodeRed.url}/
-  Control panel (Dashboard 2, example 14): ${dashboardPages(nodeRed.url, flows).join(", ")}
+  ${folderLines(folder, userDir)}
+  ${pages.length > 0 ? pages.join("\n  ") : "No Dashboard 2 page in the flows."}
   Node-RED's log: below, each line starting with [node-red], and kept in ${logFile}
   ${target.describe()}
 
@@ -175,6 +226,18 @@ async function runNodeRed(demo: Demo, userDir: string, target: Target): Promise<
 }
 
 async function main(): Promise<void> {
+  let args: StartArgs;
+  try {
+    args = parseStartArgs(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof StartUsageError)) throw error;
+    process.stderr.write(`npm start: ${error.message}\n\n${START_USAGE}`);
+    process.exit(2);
+  }
+  if (args.help) {
+    say(START_USAGE);
+    return;
+  }
   const demo = new Demo();
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
@@ -185,15 +248,21 @@ async function main(): Promise<void> {
   }
 
   const userDir = join(DEMO_DIR, "node-red");
-  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
   mkdirSync(DEMO_DIR, { recursive: true });
+  if (args.fresh) startOver(DEMO_DIR, userDir);
+  const folder: FolderState = args.fresh ? "fresh" : hasSavedFlows(userDir) ? "kept" : "new";
+  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
   const tarball = await packPackage(join(DEMO_DIR, "pack"));
-  await prepareUserDir(userDir, tarball, { fresh: true });
+  await prepareUserDir(userDir, tarball);
 
   const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
+  if (realLocalUrl && (args.emulatorArgs.length > 0 || args.localPort !== undefined || args.openPort !== undefined)) {
+    say("MORELOGIN_LOCAL_URL is set: no emulator runs, so its options are ignored.\n");
+  }
   try {
-    const target = realLocalUrl ? desktopClient(realLocalUrl) : await emulatorTarget(demo);
-    await runNodeRed(demo, userDir, target);
+    const target = realLocalUrl ? desktopClient(realLocalUrl) : await emulatorTarget(demo, args);
+    if (folder === "kept") retargetSavedFlows(DEMO_DIR, userDir, { ...target.config, credentials: target.credentials, emulator: target.emulator });
+    await runNodeRed(demo, userDir, target, folder);
   } catch (error) {
     await demo.stop();
     throw error;

@@ -97,3 +97,115 @@ describe("npm start: Node-RED's log, and the emulator as a process of its own", 
     assert.equal(existsSync(String(logFile)), true);
   });
 });
+
+/** One `npm start -- <args>` in `demoDir`, as far as its banner: its editor and emulator, its output, and how to stop it. */
+async function launch(demoDir: string, args: string[]) {
+  const child = spawn(process.execPath, ["--require", "tsx/cjs", join(ROOT, "tools", "start.ts"), ...args], {
+    cwd: ROOT,
+    stdio: ["pipe", "pipe", "pipe"],
+    env: { ...process.env, MORELOGIN_DEMO_DIR: demoDir, MORELOGIN_DEMO_PORTS: "any", MORELOGIN_LOCAL_URL: "", NODE_OPTIONS: "" },
+  });
+  let output = "";
+  // "close": the launcher has exited and its output has all arrived.
+  const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
+  child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  const deadline = Date.now() + 300_000;
+  for (;;) {
+    // The banner's last line: every line before it has been printed.
+    if (/Ctrl-C stops Node-RED/.test(output)) break;
+    if (child.exitCode !== null || Date.now() > deadline) {
+      child.kill("SIGKILL");
+      assert.fail(`npm start ${args.join(" ")} did not print its banner:\n${output}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const editor = /is running: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1] ?? "";
+  const localUrl = /Local API (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? "";
+  const stop = async (): Promise<void> => {
+    child.kill("SIGINT");
+    assert.equal(await exited, 0, output);
+  };
+  return { editor, localUrl, banner: () => output, stop, kill: () => child.exitCode === null && child.kill("SIGKILL") };
+}
+
+describe("npm start: the user folder is kept between starts; --fresh starts over; emulator options pass through", function () {
+  this.timeout(900_000);
+  let work: string;
+  const running: Array<() => void> = [];
+
+  before(() => {
+    work = mkdtempSync(join(tmpdir(), "morelogin-start-kept-"));
+  });
+
+  after(() => {
+    for (const kill of running) kill();
+    if (work) rmSync(work, { recursive: true, force: true });
+  });
+
+  const json = async <T>(url: string, init?: RequestInit): Promise<T> => {
+    const response = await fetch(url, init);
+    assert.equal(response.ok, true, `${url}: HTTP ${response.status} ${await response.clone().text()}`);
+    return (await response.json()) as T;
+  };
+  const tabs = async (editor: string): Promise<string[]> =>
+    (await json<Array<{ type: string; label?: string }>>(`${editor}/flows`, { headers: { "Node-RED-API-Version": "v1" } })).filter((node) => node.type === "tab").map((node) => String(node.label));
+  const profileCount = async (localUrl: string): Promise<string> =>
+    (await json<{ data: { total: string } }>(`${localUrl}/api/env/page`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"pageNo":1,"pageSize":1}' })).data.total;
+  const mark = async (editor: string): Promise<unknown> => (await json<{ msg?: string }>(`${editor}/context/global/userMark`)).msg;
+
+  it("keeps a flow the user deployed, and its context, over a restart; --fresh removes them; --profiles 37 gives the emulator 37 profiles", async () => {
+    const first = await launch(work, ["--profiles", "37"]);
+    running.push(first.kill);
+    assert.match(first.banner(), /A new user folder \S+, with the example flows deployed\./);
+    assert.match(first.banner(), /Options: --profiles 37/);
+    assert.equal(await profileCount(first.localUrl), "37");
+    assert.ok((await tabs(first.editor)).includes("01 List profiles"), "the examples are deployed");
+    // The user's own tab: an inject into a function that writes to global context, deployed as the editor does.
+    const flow = {
+      label: "My own flow",
+      nodes: [
+        { id: "user-inject", type: "inject", name: "mark", props: [{ p: "payload" }], payload: "kept", payloadType: "str", x: 120, y: 80, wires: [["user-function"]] },
+        { id: "user-function", type: "function", name: "remember", func: 'global.set("userMark", msg.payload); return msg;', outputs: 1, x: 300, y: 80, wires: [[]] },
+      ],
+    };
+    await json(`${first.editor}/flow`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(flow) });
+    await waitUntil(async () => (await fetch(`${first.editor}/inject/user-inject`, { method: "POST" })).ok, "the user's inject node runs");
+    await waitUntil(async () => (await mark(first.editor)) === "kept", "the function wrote the global context");
+    const post = (path: string, body: unknown) => json<{ data: unknown }>(`${first.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const [profile] = ((await post("/api/env/page", { pageNo: 37, pageSize: 1 })).data as { dataList: Array<{ id: string }> }).dataList;
+    assert.ok(profile);
+    await post("/api/env/start", { envId: profile.id });
+    await post("/api/env/close", { envId: profile.id });
+    await first.stop();
+    assert.match(first.banner(), /\[emulator\] {3}Profiles: 1 started \(none more than once\), 1 closed; 0 calls refused/, "the emulator says what it served as it stops");
+
+    const second = await launch(work, []);
+    running.push(second.kill);
+    assert.match(second.banner(), /Kept your flows, credentials and context from the last npm start/);
+    assert.ok((await tabs(second.editor)).includes("My own flow"), "the user's flow is still there");
+    assert.ok((await tabs(second.editor)).includes("01 List profiles"), "so are the examples");
+    assert.equal(await mark(second.editor), "kept", "the global context is still there");
+    assert.equal(await profileCount(second.localUrl), "25", "the emulator's defaults, without --profiles");
+    const flows = await json<Array<{ id: string; localUrl?: string }>>(`${second.editor}/flows`, { headers: { "Node-RED-API-Version": "v1" } });
+    assert.notEqual(second.localUrl, first.localUrl, "MORELOGIN_DEMO_PORTS=any: the emulator moved");
+    assert.equal(flows.find((node) => node.id === "morelogin-emulator-config")?.localUrl, second.localUrl, "the kept examples point at this start's emulator");
+    await second.stop();
+
+    const third = await launch(work, ["--fresh"]);
+    running.push(third.kill);
+    assert.match(third.banner(), /Started over \(--fresh\): a new user folder/);
+    assert.equal((await tabs(third.editor)).includes("My own flow"), false, "--fresh removed the user's flow");
+    assert.ok((await tabs(third.editor)).includes("01 List profiles"), "the examples are deployed again");
+    assert.notEqual(await mark(third.editor), "kept", "and the context");
+    await third.stop();
+  });
+});
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check().catch(() => false))) {
+    if (Date.now() > deadline) assert.fail(`${what}: not within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
