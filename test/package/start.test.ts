@@ -110,12 +110,20 @@ async function launch(demoDir: string, args: string[]) {
   const exited = new Promise<number | null>((resolve) => child.once("close", (code) => resolve(code)));
   child.stdout?.on("data", (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+  /** Ends it as Ctrl-C would (its emulator and Node-RED with it); SIGKILL only if it has not ended 30 s later. */
+  const end = async (): Promise<void> => {
+    if (child.exitCode !== null) return;
+    child.kill("SIGTERM");
+    const bound = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    await exited;
+    clearTimeout(bound);
+  };
   const deadline = Date.now() + 300_000;
   for (;;) {
     // The banner's last line: every line before it has been printed.
     if (/Ctrl-C stops Node-RED/.test(output)) break;
     if (child.exitCode !== null || Date.now() > deadline) {
-      child.kill("SIGKILL");
+      await end();
       assert.fail(`npm start ${args.join(" ")} did not print its banner:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -126,20 +134,20 @@ async function launch(demoDir: string, args: string[]) {
     child.kill("SIGINT");
     assert.equal(await exited, 0, output);
   };
-  return { editor, localUrl, banner: () => output, stop, kill: () => child.exitCode === null && child.kill("SIGKILL") };
+  return { editor, localUrl, banner: () => output, stop, end };
 }
 
 describe("npm start: the user folder is kept between starts; --fresh starts over; emulator options pass through", function () {
   this.timeout(900_000);
   let work: string;
-  const running: Array<() => void> = [];
+  const running: Array<() => Promise<void>> = [];
 
   before(() => {
     work = mkdtempSync(join(tmpdir(), "morelogin-start-kept-"));
   });
 
-  after(() => {
-    for (const kill of running) kill();
+  after(async () => {
+    for (const end of running) await end();
     if (work) rmSync(work, { recursive: true, force: true });
   });
 
@@ -156,7 +164,7 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
 
   it("keeps a flow the user deployed, and its context, over a restart; --fresh removes them; --profiles 37 gives the emulator 37 profiles", async () => {
     const first = await launch(work, ["--profiles", "37"]);
-    running.push(first.kill);
+    running.push(first.end);
     assert.match(first.banner(), /A new user folder \S+, with the example flows deployed\./);
     assert.match(first.banner(), /Options: --profiles 37/);
     assert.equal(await profileCount(first.localUrl), "37");
@@ -181,7 +189,7 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
     assert.match(first.banner(), /\[emulator\] {3}Profiles: 1 started \(none more than once\), 1 closed; 0 calls refused/, "the emulator says what it served as it stops");
 
     const second = await launch(work, []);
-    running.push(second.kill);
+    running.push(second.end);
     assert.match(second.banner(), /Kept your flows, credentials and context from the last npm start/);
     assert.ok((await tabs(second.editor)).includes("My own flow"), "the user's flow is still there");
     assert.ok((await tabs(second.editor)).includes("01 List profiles"), "so are the examples");
@@ -193,7 +201,7 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
     await second.stop();
 
     const third = await launch(work, ["--fresh"]);
-    running.push(third.kill);
+    running.push(third.end);
     assert.match(third.banner(), /Started over \(--fresh\): a new user folder/);
     assert.equal((await tabs(third.editor)).includes("My own flow"), false, "--fresh removed the user's flow");
     assert.ok((await tabs(third.editor)).includes("01 List profiles"), "the examples are deployed again");
