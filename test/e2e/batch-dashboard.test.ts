@@ -1,9 +1,12 @@
 import assert from "node:assert/strict";
+import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
-import { useDashboardPage } from "../support/dashboard-page";
+import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 
 const PAGE_PATH = "/dashboard/batch";
+/** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
+const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || join(__dirname, "..", "..", "test-results");
 
 describe("dashboard: example 16's batch page, in chromium", function () {
   this.timeout(180_000);
@@ -69,5 +72,10 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     assert.ok((await widget("Rate").locator("canvas").count()) > 0, "the rate chart is drawn");
     assert.deepEqual(dashboard.emulator.running(), [], "every profile started was closed");
     assert.deepEqual(dashboard.errors, []);
+  });
+
+  it("every column of the failures table and the whole run text show, at 1280 px and at a phone's 390 px, with no navigation drawer over them", async () => {
+    await assertTablesFit(dashboard.page, { tables: 1, phoneShot: join(SHOTS, "batch-dashboard-phone.png") });
+    await dashboard.page.screenshot({ path: join(SHOTS, "batch-dashboard.png") });
   });
 });

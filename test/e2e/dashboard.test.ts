@@ -5,7 +5,7 @@ import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { packPackage, prepareUserDir, startNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
-import { useDashboardPage } from "../support/dashboard-page";
+import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 import { nodeBinary, redJs } from "../support/runtime";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
@@ -186,52 +186,8 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     assert.equal(isRunning(unlisted), false);
   });
 
-  /**
-   * Each table's columns as the window shows them: how far its widest row reaches past its own box and
-   * past the window (in px), and whether its first cell (the Name column) is what is seen at its place,
-   * not something over it (Dashboard's navigation drawer).
-   */
-  async function tableLayout(): Promise<Array<{ overflow: number; pastWindow: number; firstCellSeen: boolean }>> {
-    return dashboard.page.evaluate(() =>
-      [...document.querySelectorAll("table")].map((table) => {
-        const box = (table.parentElement ?? table).getBoundingClientRect();
-        const rect = table.getBoundingClientRect();
-        const first = table.querySelector("th, td")?.getBoundingClientRect();
-        const seen = first ? document.elementFromPoint(first.left + 4, first.top + first.height / 2) : null;
-        return { overflow: Math.round(rect.right - box.right), pastWindow: Math.round(rect.right - window.innerWidth), firstCellSeen: seen !== null && table.contains(seen) };
-      }),
-    );
-  }
-
   it("every column of every table shows, at 1280 px and at a phone's 390 px, with no navigation drawer over it", async () => {
-    const fits = { overflow: 0, pastWindow: 0, firstCellSeen: true };
-    const expected = (count: number) => Array.from({ length: count }, () => fits);
-    const desktop = await tableLayout();
-    assert.equal(desktop.length, 3, "the profiles, the phones and the watch events");
-    assert.deepEqual(
-      desktop.map((table) => ({ ...table, overflow: Math.max(table.overflow, 0), pastWindow: Math.max(table.pastWindow, 0) })),
-      expected(3),
-      JSON.stringify(desktop),
-    );
-    try {
-      await dashboard.page.setViewportSize({ width: 390, height: 844 });
-      await rows("Profiles").first().scrollIntoViewIfNeeded();
-      // The tables switch to one card per row below 400 px of their own width (the examples' mobile breakpoint).
-      const deadline = Date.now() + 30_000;
-      let phone = await tableLayout();
-      while (phone.some((table) => table.overflow > 0 || table.pastWindow > 0) && Date.now() < deadline) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        phone = await tableLayout();
-      }
-      assert.deepEqual(
-        phone.map((table) => ({ overflow: Math.max(table.overflow, 0), pastWindow: Math.max(table.pastWindow, 0) })),
-        expected(3).map(({ overflow, pastWindow }) => ({ overflow, pastWindow })),
-        JSON.stringify(phone),
-      );
-      await dashboard.page.screenshot({ path: join(SHOTS, "dashboard-phone.png"), fullPage: false });
-    } finally {
-      await dashboard.page.setViewportSize({ width: 1280, height: 960 });
-    }
+    await assertTablesFit(dashboard.page, { tables: 3, phoneShot: join(SHOTS, "dashboard-phone.png") });
   });
 
   it("the page as docs/CONTROL-PANEL.md shows it, with no page error", async () => {

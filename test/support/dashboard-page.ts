@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { chromium, type Browser, type Page } from "playwright-core";
@@ -90,4 +91,72 @@ export function useDashboardPage(options: DashboardPageOptions): DashboardPage {
   });
 
   return dashboard;
+}
+
+/** Where a table's columns end up in the window. */
+interface TableLayout {
+  /** How far (px) its widest row reaches past its own box: cut off or to be scrolled to. */
+  overflow: number;
+  /** How far (px) it reaches past the window's right edge. */
+  pastWindow: number;
+  /** Whether its first cell is what shows at its place, with nothing (Dashboard's navigation drawer) over it. */
+  firstCellSeen: boolean;
+}
+
+function tableLayout(page: Page): Promise<TableLayout[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll("table")].map((table) => {
+      const box = (table.parentElement ?? table).getBoundingClientRect();
+      const rect = table.getBoundingClientRect();
+      const first = table.querySelector("th, td")?.getBoundingClientRect();
+      const seen = first ? document.elementFromPoint(first.left + 4, first.top + first.height / 2) : null;
+      return { overflow: Math.round(rect.right - box.right), pastWindow: Math.round(rect.right - window.innerWidth), firstCellSeen: seen !== null && table.contains(seen) };
+    }),
+  );
+}
+
+const fits = (layout: TableLayout): boolean => layout.overflow <= 0 && layout.pastWindow <= 0;
+
+/** The texts of the page's widgets that are cut short: with an ellipsis, or below their box's bottom edge. */
+function cutTexts(page: Page): Promise<string[]> {
+  return page.evaluate(() =>
+    [...document.querySelectorAll('[id^="nrdb-ui-widget-"] *')]
+      .filter((element): element is HTMLElement => element instanceof HTMLElement && (element.textContent ?? "").trim() !== "")
+      .filter((element) => {
+        const style = getComputedStyle(element);
+        const ellipsis = style.textOverflow === "ellipsis" && element.scrollWidth > element.clientWidth + 1;
+        const clipped = (style.overflowY === "hidden" || style.overflowY === "clip") && element.scrollHeight > element.clientHeight + 1;
+        return ellipsis || clipped;
+      })
+      .map((element) => element.textContent ?? ""),
+  );
+}
+
+/**
+ * Every column of the page's `tables` tables shows at 1280 px, the first cell of each seen (no drawer
+ * over it), and at a phone's 390 px (where the examples' tables turn into one card per row), where no
+ * widget's text is cut short either; the phone's view is written to `phoneShot`. The window is 1280 px wide again afterwards.
+ */
+export async function assertTablesFit(page: Page, options: { tables: number; phoneShot: string }): Promise<void> {
+  const desktop = await tableLayout(page);
+  assert.equal(desktop.length, options.tables, `the page has ${options.tables} tables`);
+  assert.ok(
+    desktop.every((table) => fits(table) && table.firstCellSeen),
+    `at 1280 px: ${JSON.stringify(desktop)}`,
+  );
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    // The tables switch to cards once they have measured their new width: wait for that, within a bound.
+    const deadline = Date.now() + 30_000;
+    let phone = await tableLayout(page);
+    while (!phone.every(fits) && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      phone = await tableLayout(page);
+    }
+    assert.ok(phone.every(fits), `at 390 px: ${JSON.stringify(phone)}`);
+    assert.deepEqual(await cutTexts(page), [], "no text cut short at 390 px");
+    await page.screenshot({ path: options.phoneShot });
+  } finally {
+    await page.setViewportSize({ width: 1280, height: 960 });
+  }
 }
