@@ -1,12 +1,11 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
-import { CHROMIUM } from "../support/chromium";
-import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
+import { browserSkipReason, launchChromium } from "./editor-session";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 const PAGE_PATH = "/dashboard/batch";
@@ -33,7 +32,7 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     nodeRed = await startWithFileContext(work);
     flow = batchDashboardFlow(emulator);
     await deployAndStart(nodeRed, flow);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
     page.setDefaultTimeout(60_000);
     page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));

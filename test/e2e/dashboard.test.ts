@@ -2,13 +2,12 @@ import assert from "node:assert/strict";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chromium, type Browser, type Locator, type Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { CHROMIUM } from "../support/chromium";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs } from "../support/runtime";
-import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
+import { browserSkipReason, launchChromium } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -38,7 +37,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     flow = controlPanelFlow(emulator).map((node) => (node.type === "morelogin-watch" ? { ...node, interval: "2" } : node));
     assert.equal(flow.filter((node) => node.type === "morelogin-watch").length, 2, "a watch of the profiles and one of the phones");
     await deployAndStart(nodeRed, flow);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
     page.setDefaultTimeout(60_000);
     page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { MoreLoginClient, type ClientSettings } from "../../src/client";
+import { heavySlot } from "../../tools/test-limits";
 import { call, dataOf } from "./http";
 
 /**
@@ -10,11 +11,15 @@ import { call, dataOf } from "./http";
  */
 export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Emulator; startAgain: (samePorts?: boolean) => Promise<Emulator> } {
   let current: Emulator | undefined;
+  // An emulator with a real Chromium behind each started profile takes a heavy slot (tools/test-limits.ts) for the suite.
+  let release: (() => void) | undefined;
   before(async () => {
+    if (options.browser) release = await heavySlot(`an emulator with ${options.browser}`);
     current = await startEmulator(options);
   });
   after(async () => {
     await current?.close();
+    release?.();
   });
   const emulator = (): Emulator => {
     assert.ok(current, "emulator not started");
