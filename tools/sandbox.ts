@@ -9,7 +9,7 @@ import { loadavg } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { sourceFiles } from "./source-files";
-import { heavySlot, scaled, seconds } from "./test-limits";
+import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds } from "./test-limits";
 
 const run = promisify(execFile);
 export const ROOT = resolve(__dirname, "..");
@@ -204,10 +204,15 @@ const PORT_ATTEMPTS = 3;
  * slot (tools/test-limits.ts), given back when this Node-RED exits.
  */
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
+  const since = fileNow();
   const release = await heavySlot(`Node-RED in ${options.userDir}`);
   try {
     const running = await startOnSomePort(options);
-    void running.exited.then(release);
+    const forget = keepUntilFileEnds(`Node-RED at ${running.url} (${options.userDir})`, running.stop, since);
+    void running.exited.then(() => {
+      forget();
+      release();
+    });
     return running;
   } catch (error) {
     release();

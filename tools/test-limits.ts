@@ -123,3 +123,44 @@ export async function heavySlot(what: string): Promise<() => void> {
 export function heldFor(): string[] {
   return [...holding.values()];
 }
+
+/**
+ * What a test file started and has not ended yet (a Node-RED, an editor session), ended when the file
+ * ends (tools/mocha-hooks.ts): a test or hook that failed or timed out half way, or a session that
+ * opened after its hook had timed out, must not keep running, and holding a slot, under the next files.
+ */
+let file = 0;
+const open = new Map<number, { what: string; close: () => Promise<void> }>();
+let nextOpen = 1;
+
+/** Which test file is running, as a number: pass it to keepUntilFileEnds for a thing that takes long to start. */
+export function fileNow(): number {
+  return file;
+}
+
+/**
+ * Registers `close` to end `what` when the test file that started it (at `since`) ends; returns the
+ * function that unregisters it once the test has ended it itself. A thing that finished starting after
+ * its file ended is ended at once.
+ */
+export function keepUntilFileEnds(what: string, close: () => Promise<void>, since = file): () => void {
+  if (since !== file) {
+    process.stderr.write(`[test-limits] ${what} started after its test file ended: ended at once\n`);
+    void close().catch(() => undefined);
+    return () => undefined;
+  }
+  const id = nextOpen++;
+  open.set(id, { what, close });
+  return () => {
+    open.delete(id);
+  };
+}
+
+/** Ends everything the file left running; returns what that was. */
+export async function endFile(): Promise<string[]> {
+  file++;
+  const left = [...open.values()];
+  open.clear();
+  await Promise.all(left.map((thing) => thing.close().catch(() => undefined)));
+  return left.map((thing) => thing.what);
+}

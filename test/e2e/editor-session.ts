@@ -10,7 +10,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/em
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
 import { packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
-import { heavySlot, scaled, seconds } from "../../tools/test-limits";
+import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds } from "../../tools/test-limits";
 
 export const LOCAL_TOKEN = "e2e-local-token";
 export { browserSkipReason } from "../support/chromium";
@@ -49,11 +49,13 @@ export const ourErrors = (errors: string[]): string[] => errors.filter((error) =
  * `emulatorOptions` adds to the emulator's options, e.g. `{ browser }` for a real Chromium behind each started profile.
  */
 export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string, emulatorOptions: EmulatorOptions = {}): Promise<EditorSession> {
+  const since = fileNow();
   const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
-  // Everything started so far, ended in reverse whatever step fails: a failed or timed-out hook leaves nothing behind.
+  // Everything started so far, ended in reverse whatever step fails: a failed hook leaves nothing behind,
+  // and one that timed out while this went on gets it ended when its test file ends (keepUntilFileEnds).
   const started: Array<() => Promise<void>> = [async () => rmSync(work, { recursive: true, force: true })];
-  const close = async (): Promise<void> => {
-    for (let end = started.pop(); end; end = started.pop()) await end().catch(() => undefined);
+  const end = async (): Promise<void> => {
+    for (let step = started.pop(); step; step = started.pop()) await step().catch(() => undefined);
   };
   try {
     const tarball = await packPackage(join(work, "pack"));
@@ -83,9 +85,14 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
       else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
     await loadEditor(page, () => page.goto(nodeRed.url, { waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }));
+    const forget = keepUntilFileEnds(`an editor session in ${work}`, end, since);
+    const close = async (): Promise<void> => {
+      forget();
+      await end();
+    };
     return { page, emulator, nodeRed, errors, close };
   } catch (error) {
-    await close();
+    await end();
     throw error;
   }
 }
