@@ -6,9 +6,9 @@
  * of a failed group, and a closing "N passed, N failed". `npm test -- main soak` runs only the named groups.
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, freemem, tmpdir } from "node:os";
-import { basename, join } from "node:path";
+import { basename, join, relative, resolve } from "node:path";
 import { commandLineOf, isRunning, killAll, processesIn } from "../test/support/processes";
 import { mochaArgs } from "./mocha";
 import { ROOT } from "./sandbox";
@@ -172,6 +172,17 @@ function countsOf(text: string): { passed: number; failed: number; pending: numb
   return { passed: count("passing"), failed: count("failing"), pending: count("pending") };
 }
 
+/** tsx keeps its compiled files in os.tmpdir(): the group's temporary folder links to the usual cache, so no group compiles cold. */
+const TSX_CACHE = `tsx-${process.getuid?.() ?? 0}`;
+function linkTsxCache(temp: string): void {
+  const cache = join(tmpdir(), TSX_CACHE);
+  mkdirSync(cache, { recursive: true });
+  symlinkSync(cache, join(temp, TSX_CACHE), "dir");
+}
+
+/** What Chromium itself leaves in the temporary folder with --disable-dev-shm-usage, whoever started it: not a test's leak. */
+const CHROMIUM_OWN = /^org\.chromium\.Chromium\./;
+
 /**
  * Ends every process still working in a group's temporary folder (Node-RED, Chromium and their helpers)
  * and removes the folder; returns what it found, for the log: a leak a test should fix.
@@ -185,7 +196,7 @@ async function sweep(folder: string): Promise<string[]> {
     const deadline = Date.now() + 10_000;
     while (pids.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const entries = existsSync(folder) ? readdirSync(folder) : [];
+  const entries = existsSync(folder) ? readdirSync(folder).filter((entry) => entry !== TSX_CACHE && !CHROMIUM_OWN.test(entry)) : [];
   if (entries.length) left.push(`${entries.length} temporary folder${entries.length === 1 ? "" : "s"} left (${entries.slice(0, 8).join(", ")}${entries.length > 8 ? ", …" : ""})`);
   rmSync(folder, { recursive: true, force: true });
   return left;
@@ -199,6 +210,7 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   // os.tmpdir() of the group's processes: everything they leave is found there and removed at its end.
   const temp = join(folders.root, group.name);
   mkdirSync(temp, { recursive: true });
+  linkTsxCache(temp);
   const env: NodeJS.ProcessEnv = { ...process.env, ...folders.env, TMPDIR: temp };
   try {
     if (group.compat) {
@@ -216,7 +228,8 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
     return { group: group.name, passed: 0, failed: 1, pending: 0, seconds: (Date.now() - started) / 1000, code: 1, label: String(error), log: logFile };
   }
   log(`${group.name}: started (${label}, ${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`);
-  const args = [...mochaArgs(group.timeoutMs), "--reporter", "spec", ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []), ...(group.extraArgs ?? []), ...group.specs];
+  // --exit: a handle a test left open must not keep the group from ending; the sweep then finds what it left.
+  const args = [...mochaArgs(group.timeoutMs), "--exit", "--reporter", "spec", ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []), ...(group.extraArgs ?? []), ...group.specs];
   const code = await run(nodeBinary, args, { env, logFile });
   const left = await sweep(temp);
   if (left.length) {
@@ -238,14 +251,20 @@ function failuresOf(file: string): string {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((name) => !GROUPS.some((group) => group.name === name));
+  const args = process.argv.slice(2);
+  // `npm test -- main test/e2e/editor.test.ts`: only those files, in the groups that run them.
+  const files = args.filter((arg) => arg.endsWith(".ts")).map((file) => relative(ROOT, resolve(file)));
+  const wanted = args.filter((arg) => !arg.endsWith(".ts"));
+  const unknown = [...wanted.filter((name) => !GROUPS.some((group) => group.name === name)), ...files.filter((file) => !GROUPS.some((group) => group.specs.includes(file)))];
   if (unknown.length) {
-    process.stderr.write(`unknown test group: ${unknown.join(", ")}; the groups are ${GROUPS.map((group) => group.name).join(", ")}\n`);
+    process.stderr.write(`unknown test group or file: ${unknown.join(", ")}; the groups are ${GROUPS.map((group) => group.name).join(", ")}\n`);
     process.exit(2);
   }
-  const plan = planFor(wanted.length || GROUPS.length);
-  const groups = (wanted.length ? GROUPS.filter((group) => wanted.includes(group.name)) : GROUPS).map((group) => ({ ...group, jobs: group.jobs || plan.jobs }));
+  const chosen = (wanted.length ? GROUPS.filter((group) => wanted.includes(group.name)) : GROUPS)
+    .map((group) => (files.length ? { ...group, specs: group.specs.filter((spec) => files.includes(spec)) } : group))
+    .filter((group) => group.specs.length > 0);
+  const plan = planFor(chosen.length);
+  const groups = chosen.map((group) => ({ ...group, jobs: Math.min(group.jobs || plan.jobs, group.specs.length) }));
   mkdirSync(LOGS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), "morelogin-test-run-"));
   const slots = join(root, "slots");
