@@ -1,5 +1,6 @@
 import { readFile, stat } from "node:fs/promises";
 import { basename, extname } from "node:path";
+import { types } from "node:util";
 import { inputError } from "./errors";
 import type { StepInputs } from "./step-types";
 
@@ -53,13 +54,21 @@ export async function fileToUpload(inputs: StepInputs): Promise<FileToUpload> {
     return { name, mimeType: mimeTypeOf(name), buffer: await readFile(path) };
   }
   if (inputs.file !== undefined && inputs.file !== "") throw inputError("file must be a path (text)");
-  if (!Buffer.isBuffer(inputs.payload)) {
+  const bytes = bytesOf(inputs.payload);
+  if (!bytes) {
     throw inputError("upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename");
   }
   if (typeof inputs.filename !== "string" || fileNameOf(inputs.filename.trim()) === "") {
     throw inputError("msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it");
   }
-  if (inputs.payload.length > MAX_UPLOAD_BYTES) throw tooBig("msg.payload", inputs.payload.length);
+  if (bytes.length > MAX_UPLOAD_BYTES) throw tooBig("msg.payload", bytes.length);
   const name = fileNameOf(inputs.filename.trim());
-  return { name, mimeType: mimeTypeOf(name), buffer: inputs.payload };
+  return { name, mimeType: mimeTypeOf(name), buffer: bytes };
+}
+
+/** A Buffer as it is; a Uint8Array from any realm (a function node's `new Uint8Array()`) as a Buffer over the same bytes. */
+function bytesOf(payload: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(payload)) return payload;
+  if (types.isUint8Array(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+  return undefined;
 }

@@ -1,3 +1,4 @@
+import { types } from "node:util";
 import type { ApiName } from "./types";
 
 export type ErrorKind =
@@ -35,9 +36,14 @@ export interface FlowError {
   path?: string;
 }
 
+/** An Error from this realm or another (a function node's vm context has its own Error). */
+export function isErrorValue(value: unknown): value is Error {
+  return value instanceof Error || types.isNativeError(value);
+}
+
 /** The text of anything thrown. */
 export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return isErrorValue(error) ? error.message : String(error);
 }
 
 /** Every error the client throws. Messages never contain a token, the API key or a header value. */

@@ -44,6 +44,7 @@ export function assertNoUnsafeIntegers(value: unknown, path = "body", depth = 0)
 
 function isSafeJson(value: unknown, depth: number): boolean {
   if (depth > 64) return false;
+  if (typeof value === "bigint") return false;
   if (typeof value === "number") return Number.isFinite(value) && (!Number.isInteger(value) || Number.isSafeInteger(value));
   if (Array.isArray(value)) {
     for (const item of value) if (!isSafeJson(item, depth + 1)) return false;
@@ -57,6 +58,7 @@ function isSafeJson(value: unknown, depth: number): boolean {
 
 function explainUnsafe(value: unknown, path: string, depth: number): void {
   if (depth > 64) throw new MoreLoginInputError(`${path} is nested more than 64 levels deep`);
+  if (typeof value === "bigint") throw new MoreLoginInputError(`${path} is a BigInt, which JSON cannot carry: pass MoreLogin IDs as decimal strings`);
   if (typeof value === "number") {
     if (!Number.isFinite(value)) throw new MoreLoginInputError(`${path} is ${String(value)}, which JSON cannot carry`);
     if (Number.isInteger(value) && !Number.isSafeInteger(value)) {
@@ -85,8 +87,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === null) return true;
   if (Object.getPrototypeOf(proto) !== null) return false;
-  const constructor: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
-  return typeof constructor === "function" && constructor.name === "Object";
+  const maker: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+  return typeof maker === "function" && maker.name === "Object";
 }
 
 export function describe(value: unknown): string {

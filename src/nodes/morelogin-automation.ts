@@ -73,7 +73,7 @@ function withoutNodeFields(payload: Record<string, unknown>): Record<string, unk
 /** The phones: msg.payload when it names them, else `cloudPhoneId` or `phoneId` (the node's or msg.payload's). */
 function phonesOf(context: ActionContext, fields: Record<string, unknown>): string[] {
   const payload = context.msg.payload;
-  return phoneIds(fields.cloudPhoneId ?? fields.phoneId, namesPhones(payload) ? payload : undefined, "cloudPhoneId").ids;
+  return phoneIds(fields.cloudPhoneId ?? fields.phoneId, namesPhones(payload) ? payload : undefined, "cloudPhoneId", context.t).ids;
 }
 
 const ACTIONS = {
@@ -152,7 +152,7 @@ const ACTIONS = {
 
   async cancel(context: ActionContext) {
     const { client, options, api, msg, fields, t } = context;
-    const ids = isDecimalId(msg.payload) ? idsOf(msg.payload, "msg.payload") : idsOf(fields.taskId, "taskId");
+    const ids = isDecimalId(msg.payload) ? idsOf(msg.payload, "msg.payload", t) : idsOf(fields.taskId, "taskId", t);
     if (ids.length > 1) throw new MoreLoginInputError(`cancel takes one schedule at a time, got ${ids.length} IDs: split them into one message each`);
     const body = isPlainObjectValue(msg.payload) ? overlay(ids.length === 1 ? { id: ids[0] } : {}, msg.payload) : { id: ids[0] };
     if (body.id === undefined) throw new MoreLoginInputError("cancel needs the schedule's ID: set Task ID in the node, or send it as msg.payload");

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI, NodeDef, NodeMessage } from "node-red";
-import { describeValue } from "../client";
+import { describeValue, messageOf } from "../client";
 import { originOf, storableItems } from "./lib/batch/items";
 import { BATCH_COMMANDS, BatchRunner, type BatchCommand, type BatchTag } from "./lib/batch/runner";
 import { batchSettings } from "./lib/batch/settings";
@@ -86,11 +86,11 @@ export = (RED: NodeAPI): void => {
           try {
             problem = handle(msg as Record<string, unknown>);
           } catch (error) {
-            problem = error instanceof Error ? error.message : String(error);
+            problem = messageOf(error);
           }
           done(problem === undefined ? undefined : plainError(`batch failed: ${problem}`));
         },
-        (error: unknown) => done(plainError(`batch failed: its saved state could not be read: ${error instanceof Error ? error.message : String(error)}`)),
+        (error: unknown) => done(plainError(`batch failed: its saved state could not be read: ${messageOf(error)}`)),
       );
     });
 

@@ -15,7 +15,7 @@ export = (RED: NodeAPI): void => {
     async run({ node, def, msg, client, options, t }) {
       const ownFields = await fieldsToBody(RED, node, def, msg, fields);
       const body = withCarriedProfile(profileBody(ownFields, msg.payload), msg);
-      requireProfile(body, msg.payload);
+      requireProfile(body, msg.payload, t);
       const result = await client.call("closeProfile", body, options);
       if (body.envId !== undefined) msg.topic = String(body.envId);
       const messages = single(msg, result.data, { api: result.api, path: result.path, requestId: result.requestId });

@@ -30,7 +30,7 @@ function reply(context: ActionContext, result: CallResult<unknown>, payload: unk
 function onePhone(endpoint: EndpointName, own: (context: ActionContext) => Record<string, unknown> = () => ({})): ActionRun {
   return async (context) => {
     checkApi(context, endpoint);
-    const body = onePhoneBody(own(context), context.fields.phoneId, context.msg.payload);
+    const body = onePhoneBody(own(context), context.fields.phoneId, context.msg.payload, context.t);
     const result = await context.client.call(endpoint, body, { ...context.options, api: context.api });
     return reply(context, result, result.data, [String(body.id)]);
   };
@@ -40,7 +40,7 @@ function onePhone(endpoint: EndpointName, own: (context: ActionContext) => Recor
 function power(endpoint: EndpointName, action: PowerAction): ActionRun {
   return async (context) => {
     checkApi(context, endpoint);
-    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);
+    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload, context.t);
     const lease = action === "powerOff" ? 0 : leaseFor(context.RED, context.def, context.msg);
     const options = { ...context.options, api: context.api };
     const result = await context.client.call(endpoint, body, options);
@@ -59,7 +59,7 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
 
 function adb(enableAdb: boolean): ActionRun {
   return async (context) => {
-    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids");
+    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids", context.t);
     const body = overlay({ ids, enableAdb }, extra ?? {});
     const result = await context.client.call("setCloudPhoneAdb", body, { ...context.options, api: context.api });
     return reply(context, result, result.data, ids);
@@ -86,7 +86,7 @@ const ACTIONS = {
   disableAdb: adb(false),
   async adbInfo(context: ActionContext) {
     checkApi(context, "cloudPhoneAdbInfo");
-    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "envIds");
+    const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "envIds", context.t);
     const result = await context.client.call("cloudPhoneAdbInfo", overlay({ envIds: ids }, extra ?? {}), context.options);
     // One phone asked for, one row back: the row itself, as the other one-phone actions reply.
     const rows = Array.isArray(result.data) ? result.data : [];
@@ -102,7 +102,7 @@ const ACTIONS = {
   newMachine: onePhone("newCloudPhoneMachine", ({ fields }) => pick(fields, ["brand", "modelId"])),
   async screenshot(context: ActionContext) {
     checkApi(context, "cloudPhoneScreenshot");
-    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload);
+    const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload, context.t);
     const result = await context.client.call("cloudPhoneScreenshot", body, context.options);
     return reply(context, result, pngOf(result), [String(body.id)]);
   },

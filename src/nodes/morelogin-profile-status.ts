@@ -29,7 +29,7 @@ export = (RED: NodeAPI): void => {
     label: declaration.label,
     async run({ node, def, msg, client, options, t }) {
       const body = withCarriedProfile(profileBody(await fieldsToBody(RED, node, def, msg, fields), msg.payload), msg);
-      requireProfile(body, msg.payload);
+      requireProfile(body, msg.payload, t);
       const waitFor = waitForField ? selected(def, waitForField) : "";
       const read = (callOptions: typeof options) => client.call("profileStatus", body, callOptions);
       const result = waitFor

@@ -4,12 +4,11 @@ import { registerActionNode, type ActionContext, type ActionRun } from "./lib/ac
 import { idsOf, payloadNamesTargets } from "./lib/ids";
 import { CACHE_KINDS, CLOUD_CACHE_KINDS, NODE_DECLARATIONS, type PROFILE_ACTIONS } from "./lib/node-declarations";
 import { single } from "./lib/output";
-import { whyNotAProfile } from "./lib/not-a-profile";
+import { acceptedProfiles, whyNotAProfile } from "./lib/not-a-profile";
 import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
 import { overlay, pick } from "./lib/properties";
 
 const declaration = NODE_DECLARATIONS["morelogin-profile"];
-const MANY_PROFILES = "an ID, an array of IDs, or the profiles from list profiles";
 
 /** The reply goes on as msg.payload, msg.topic names the profile when there is one. */
 function reply(context: ActionContext, result: { data: unknown; api: string; path: string; requestId?: string }, envIds: readonly unknown[], count: number) {
@@ -25,7 +24,7 @@ function oneProfile(endpoint: EndpointName, own: (context: ActionContext) => Rec
   return async (context) => {
     const { msg, fields, client, options } = context;
     const body = withCarriedProfile(profileBody({ ...pick(fields, ["envId"]), ...own(context) }, msg.payload), msg);
-    requireProfile(body, msg.payload);
+    requireProfile(body, msg.payload, context.t);
     const result = await client.call(endpoint, body, options);
     return reply(context, result, body.envId === undefined ? [] : [body.envId], 1);
   };
@@ -40,18 +39,18 @@ function manyProfiles(endpoint: EndpointName, own: (context: ActionContext) => R
   return async (context) => {
     const { msg, fields, client, options } = context;
     let body: Record<string, unknown> = own(context);
-    if (payloadNamesTargets(msg.payload, ["envIds", "uniqueIds", "envId"])) body.envIds = idsOf(msg.payload, "msg.payload");
-    else if (isPlainObjectValue(msg.payload) && msg.payload.debugPort !== undefined) body.envIds = idsOf(msg.payload.envId, "msg.payload.envId");
+    if (payloadNamesTargets(msg.payload, ["envIds", "uniqueIds", "envId"])) body.envIds = idsOf(msg.payload, "msg.payload", context.t);
+    else if (isPlainObjectValue(msg.payload) && msg.payload.debugPort !== undefined) body.envIds = idsOf(msg.payload.envId, "msg.payload.envId", context.t);
     else if (isPlainObjectValue(msg.payload)) {
       const { envId, ...rest } = msg.payload;
-      body.envIds = idsOf(envId ?? fields.envId, "envId");
+      body.envIds = idsOf(envId ?? fields.envId, "envId", context.t);
       body = overlay(body, rest);
-    } else body.envIds = idsOf(fields.envId, "envId");
+    } else body.envIds = idsOf(fields.envId, "envId", context.t);
     const envIds = Array.isArray(body.envIds) ? body.envIds : [];
     const uniqueIds = Array.isArray(body.uniqueIds) ? body.uniqueIds : [];
     if (envIds.length === 0 && uniqueIds.length === 0) {
-      const reason = isPlainObjectValue(msg.payload) || Array.isArray(msg.payload) ? undefined : whyNotAProfile(msg.payload, MANY_PROFILES);
-      throw new MoreLoginInputError(reason ?? `no profile given: set the profile ID in the node, or send msg.payload as ${MANY_PROFILES}`);
+      const reason = isPlainObjectValue(msg.payload) || Array.isArray(msg.payload) ? undefined : whyNotAProfile(msg.payload, "many", context.t);
+      throw new MoreLoginInputError(reason ?? context.t("morelogin.payload.noProfiles", { accepts: acceptedProfiles(context.t, "many") }));
     }
     if (envIds.length === 0) delete body.envIds;
     const result = await client.call(endpoint, body, options);

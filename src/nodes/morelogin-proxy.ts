@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { isPlainObjectValue, MoreLoginError } from "../client";
+import { isErrorValue, isPlainObjectValue, MoreLoginError } from "../client";
 import { registerActionNode, type ActionContext } from "./lib/action-node";
 import { selected, selectField } from "./lib/declaration";
 import { targetIds } from "./lib/ids";
@@ -41,7 +41,7 @@ async function withoutPassword<T>(password: unknown, call: () => Promise<T>): Pr
   try {
     return await call();
   } catch (error) {
-    if (typeof password === "string" && password !== "" && error instanceof Error) {
+    if (typeof password === "string" && password !== "" && isErrorValue(error)) {
       const hide = (text: string | undefined): string | undefined => text?.split(password).join("***");
       Object.assign(error, { message: hide(error.message) }, error instanceof MoreLoginError ? { apiMsg: hide(error.apiMsg) } : {});
     }
@@ -62,7 +62,7 @@ const ACTIONS = {
     return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
   },
   async delete(context: ActionContext) {
-    const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy");
+    const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy", context.t);
     const result = await context.client.call("deleteProxies", { ids }, context.options);
     return resourceReply(context, statusKey(context), result, result.data, ids);
   },

@@ -19,7 +19,7 @@ export = (RED: NodeAPI): void => {
       if (def.isHeadless === true) ownFields.isHeadless = true;
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
-      requireProfile(body, msg.payload);
+      requireProfile(body, msg.payload, t);
       const lease = leaseFor(RED, def, msg);
 
       const result = await client.call("startProfile", body, options);

@@ -4,7 +4,7 @@ import { startsWaitingFor } from "./lib/flows-started";
 import { createTranslator } from "./lib/i18n";
 import { findClient, plainError } from "./lib/operation-node";
 import type { OperationNodeDef } from "./lib/types";
-import { forgetWatch } from "./lib/watch/memory";
+import { KeptStates } from "./lib/watch/memory";
 import { watchSettings } from "./lib/watch/settings";
 import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";
 
@@ -19,6 +19,8 @@ const STATUS_KEYS: WatchStatusKeys = {
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   const waiting = startsWaitingFor(RED);
+  // Node-RED registers the type once per runtime: its watches' memory ends with that runtime.
+  const kept = new KeptStates();
 
   function MoreLoginWatchNode(this: Node, def: OperationNodeDef): void {
     RED.nodes.createNode(this, def);
@@ -40,7 +42,7 @@ export = (RED: NodeAPI): void => {
       watchSettings(RED, node, def).then(
         (settings) => {
           if (closed) return;
-          watcher = new Watcher(node, client, settings, t, STATUS_KEYS);
+          watcher = new Watcher(node, client, settings, t, STATUS_KEYS, kept);
           watcher.start();
         },
         (error: unknown) => {
@@ -54,7 +56,7 @@ export = (RED: NodeAPI): void => {
       closed = true;
       waiting.delete(start);
       watcher?.stop();
-      if (removed) forgetWatch(node.id);
+      if (removed) kept.forget(node.id);
       node.status({});
       done();
     });

@@ -77,7 +77,7 @@ describe("client: values", () => {
     assert.throws(() => normalizeId(1993244721490239488, "envId"), /not a safe integer/);
     assert.throws(() => normalizeId("12a", "envId"), /decimal ID/);
     assert.throws(() => normalizeId("1\r\nX-Evil: 1", "envId"), /decimal ID/);
-    assert.throws(() => normalizeId({}, "envId"), /decimal ID string, got a object/);
+    assert.throws(() => normalizeId({}, "envId"), /decimal ID string, got an object/);
   });
 
   it("parses Retry-After as seconds or a date, and backs off with jitter within bounds", () => {

@@ -1,67 +1,33 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
-import { browserSkipReason, launchChromium } from "./editor-session";
+import { useDashboardPage } from "../support/dashboard-page";
 
-const RESULTS = join(__dirname, "..", "..", "test-results");
 const PAGE_PATH = "/dashboard/batch";
 
 describe("dashboard: example 16's batch page, in chromium", function () {
   this.timeout(180_000);
-  let work: string;
-  let emulator: Emulator;
-  let nodeRed: RunningNodeRed;
-  let browser: Browser | undefined;
-  let page: Page;
-  let flow: FlowNode[];
-  const errors: string[] = [];
-
-  before(async function () {
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the batch page was not opened`);
-      this.skip();
-    }
-    work = batchUserDir("morelogin-batch-dashboard-", { dashboard: true });
+  const dashboard = useDashboardPage({
+    unopened: "the batch page",
+    shots: "batch-dashboard",
+    work: () => batchUserDir("morelogin-batch-dashboard-", { dashboard: true }),
     // 20 profiles two at a time, 2 s each: a run of about 20 s, long enough to press Pause in the middle.
-    emulator = await startEmulator({ profiles: 20 });
-    nodeRed = await startWithFileContext(work);
-    flow = batchDashboardFlow(emulator);
-    await deployAndStart(nodeRed, flow);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-    page.setDefaultTimeout(60_000);
-    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
-    await page.goto(`${nodeRed.url}${PAGE_PATH}`, { waitUntil: "domcontentloaded" });
-    await button("Pause").waitFor();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && page) {
-      await page.screenshot({ path: join(RESULTS, `failed-batch-dashboard-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await browser?.close();
-    await nodeRed?.stop();
-    await emulator?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
+    emulator: { profiles: 20 },
+    nodeRed: startWithFileContext,
+    flow: batchDashboardFlow,
+    path: PAGE_PATH,
+    ready: () => button("Pause").waitFor(),
   });
 
   const widget = (name: string): Locator => {
-    const node = flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
+    const node = dashboard.flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
     assert.ok(node, `the example has a widget named ${name}`);
-    return page.locator(`#nrdb-ui-widget-${node.id}`);
+    return dashboard.page.locator(`#nrdb-ui-widget-${node.id}`);
   };
   const button = (label: string): Locator => widget(label).locator("button");
   const percent = async (): Promise<number> => Number(await widget("Progress").locator('[role="progressbar"]').getAttribute("aria-valuenow"));
   const runText = (): Promise<string> => widget("Where the run is").innerText();
-  const starts = (): number => emulator.requestLog.filter((request) => request.path === "/api/env/start").length;
+  const starts = (): number => dashboard.emulator.requestLog.filter((request) => request.path === "/api/env/start").length;
 
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
     const deadline = Date.now() + 60_000;
@@ -73,10 +39,10 @@ describe("dashboard: example 16's batch page, in chromium", function () {
 
   it("the bar moves as profiles end, Pause stops new ones, Resume carries on, Cancel ends the run; failures show in the table", async () => {
     // The first start gets HTTP 503 (a start is never sent twice): one failure for the table.
-    emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
-    const inject = flow.find((node) => node.type === "inject");
+    dashboard.emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
+    const inject = dashboard.flow.find((node) => node.type === "inject");
     assert.ok(inject);
-    assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+    assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
 
     await until(async () => (await percent()) > 0, "the bar moving");
     await button("Pause").click();
@@ -101,7 +67,7 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     assert.match(await rows.first().innerText(), /start profile failed/);
     // The chart got its points: at least one line was drawn.
     assert.ok((await widget("Rate").locator("canvas").count()) > 0, "the rate chart is drawn");
-    assert.deepEqual(emulator.running(), [], "every profile started was closed");
-    assert.deepEqual(errors, []);
+    assert.deepEqual(dashboard.emulator.running(), [], "every profile started was closed");
+    assert.deepEqual(dashboard.errors, []);
   });
 });

@@ -1,80 +1,55 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Locator, Page } from "playwright-core";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import type { Locator } from "playwright-core";
+import { packPackage, prepareUserDir, startNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
+import { useDashboardPage } from "../support/dashboard-page";
 import { nodeBinary, redJs } from "../support/runtime";
-import { browserSkipReason, launchChromium } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
 const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;
 describe("dashboard: example 14's control panel, in chromium", function () {
   this.timeout(180_000);
-  let work: string;
-  let emulator: Emulator;
-  let nodeRed: RunningNodeRed;
-  let browser: Browser | undefined;
-  let page: Page;
-  let flow: FlowNode[];
-  const errors: string[] = [];
-
-  before(async function () {
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the control panel was not opened`);
-      this.skip();
-    }
-    work = mkdtempSync(join(tmpdir(), "morelogin-dashboard-"));
-    await prepareUserDir(join(work, "user"), await packPackage(join(work, "pack")), { fresh: true });
+  const dashboard = useDashboardPage({
+    unopened: "the control panel",
+    shots: "dashboard",
+    work: () => mkdtempSync(join(tmpdir(), "morelogin-dashboard-")),
     // A phone boots for longer than two polls, so the page has time to show it starting.
-    emulator = await startEmulator({ profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 });
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
-    // The example's watches poll every 5 s; here every 2 s, so that waiting for a state costs less.
-    flow = controlPanelFlow(emulator).map((node) => (node.type === "morelogin-watch" ? { ...node, interval: "2" } : node));
-    assert.equal(flow.filter((node) => node.type === "morelogin-watch").length, 2, "a watch of the profiles and one of the phones");
-    await deployAndStart(nodeRed, flow);
-    browser = await launchChromium();
-    page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
-    page.setDefaultTimeout(60_000);
-    page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
-    page.on("console", (message) => {
-      if (message.type() === "error") errors.push(`console error: ${message.text()}`);
-    });
-    await page.goto(`${nodeRed.url}${CONTROL_PANEL_PATH}`, { waitUntil: "domcontentloaded" });
+    emulator: { profiles: 6, cloudPhones: 4, phoneBootMs: 6_000 },
+    nodeRed: async (work) => {
+      await prepareUserDir(join(work, "user"), await packPackage(join(work, "pack")), { fresh: true });
+      return startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
+    },
+    flow: (emulator) => {
+      // The example's watches poll every 5 s; here every 2 s, so that waiting for a state costs less.
+      const flow = controlPanelFlow(emulator).map((node) => (node.type === "morelogin-watch" ? { ...node, interval: "2" } : node));
+      assert.equal(flow.filter((node) => node.type === "morelogin-watch").length, 2, "a watch of the profiles and one of the phones");
+      return flow;
+    },
+    path: CONTROL_PANEL_PATH,
+    consoleErrors: true,
     // The page is ready once both tables show every row: the list and the phones watch have filled them.
-    await rows("Profiles")
-      .nth(emulator.data.profiles.length - 1)
-      .waitFor();
-    await rows("Cloud phones")
-      .nth(emulator.data.cloudPhones.length - 1)
-      .waitFor();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && page) {
-      await page.screenshot({ path: join(RESULTS, `failed-dashboard-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await browser?.close();
-    await nodeRed?.stop();
-    await emulator?.close();
-    if (work) rmSync(work, { recursive: true, force: true });
+    ready: async ({ emulator }) => {
+      await rows("Profiles")
+        .nth(emulator.data.profiles.length - 1)
+        .waitFor();
+      await rows("Cloud phones")
+        .nth(emulator.data.cloudPhones.length - 1)
+        .waitFor();
+    },
   });
 
   /** The body rows of the table with this name. */
   function rows(table: string): Locator {
-    return page.locator(`#nrdb-ui-widget-${tableId(flow, table)} tbody tr`);
+    return dashboard.page.locator(`#nrdb-ui-widget-${tableId(dashboard.flow, table)} tbody tr`);
   }
 
   /** The row whose Name cell says `name`. */
   function row(table: string, name: string): Locator {
-    return rows(table).filter({ has: page.locator('td[data-column-key="name"]', { hasText: new RegExp(`^\\s*${name}\\s*$`) }) });
+    return rows(table).filter({ has: dashboard.page.locator('td[data-column-key="name"]', { hasText: new RegExp(`^\\s*${name}\\s*$`) }) });
   }
 
   /** The row's State cell, once it says `state`. */
@@ -102,7 +77,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
   }
 
   /** The profiles watch's polls the emulator has received so far. */
-  const polls = (): number => emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0;
+  const polls = (): number => dashboard.emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0;
 
   /**
    * Waits until the row says `state`, counted in the watch's own polls rather than in seconds (a busy
@@ -126,17 +101,17 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     }
   }
 
-  const isRunning = (envId: string): boolean => emulator.running().some((profile) => profile.envId === envId);
+  const isRunning = (envId: string): boolean => dashboard.emulator.running().some((profile) => profile.envId === envId);
 
   it("a stopped row offers Start only; pressed, it says Starting… and a second press sends nothing; started, the row says running and offers Close", async () => {
-    const profile = emulator.data.profiles[2];
+    const profile = dashboard.emulator.data.profiles[2];
     assert.ok(profile && !isRunning(profile.id));
     await waitForState("Profiles", profile.envName, "stopped", 1_000);
     await waitForButton("Profiles", profile.envName, "Start", 1_000);
     assert.equal(await row("Profiles", profile.envName).locator("button").count(), 1, "one button on the row");
     // The start takes a moment, so that the press under way can be seen and pressed again.
-    emulator.script({ kind: "latency", api: "local", path: "/api/env/start", latencyMs: 3_000 });
-    const starts = (): number => emulator.stats.requests["local POST /api/env/start"] ?? 0;
+    dashboard.emulator.script({ kind: "latency", api: "local", path: "/api/env/start", latencyMs: 3_000 });
+    const starts = (): number => dashboard.emulator.stats.requests["local POST /api/env/start"] ?? 0;
     const startsBefore = starts();
     await button("Profiles", profile.envName).click();
     await waitForButton("Profiles", profile.envName, "Starting…");
@@ -146,16 +121,16 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     await waitForButton("Profiles", profile.envName, "Close");
     assert.equal(starts() - startsBefore, 1, "the press made while the start was under way sent nothing");
     assert.deepEqual(
-      emulator.running().map((running) => running.envId),
+      dashboard.emulator.running().map((running) => running.envId),
       [profile.id],
       "only the profile of that row started",
     );
   });
 
   it("a profile started by another client shows up running within two polls and offers Close, which stops it; then it offers Start", async () => {
-    const profile = emulator.data.profiles[4];
+    const profile = dashboard.emulator.data.profiles[4];
     assert.ok(profile);
-    const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: profile.id }) });
+    const started = await fetch(`${dashboard.emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: profile.id }) });
     assert.equal(started.status, 200);
     await waitForStateWithinTwoPolls(profile.envName, "running");
     await waitForButton("Profiles", profile.envName, "Close");
@@ -167,10 +142,10 @@ describe("dashboard: example 14's control panel, in chromium", function () {
   });
 
   it("a stopped phone offers Power on; pressed, it says Powering on…, then the phone shows starting with nothing to press, then running with Power off; the log lists both changes", async () => {
-    const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
+    const phone = dashboard.emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
     assert.ok(phone, "a phone that is off");
     await waitForButton("Cloud phones", phone.envName, "Power on", 1_000);
-    emulator.script({ kind: "latency", api: "local", path: "/api/cloudphone/powerOn", latencyMs: 3_000 });
+    dashboard.emulator.script({ kind: "latency", api: "local", path: "/api/cloudphone/powerOn", latencyMs: 3_000 });
     await button("Cloud phones", phone.envName).click();
     await waitForButton("Cloud phones", phone.envName, "Powering on…");
     await waitForState("Cloud phones", phone.envName, "starting", 30_000);
@@ -178,25 +153,25 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     await waitForState("Cloud phones", phone.envName, "running", 30_000);
     await waitForButton("Cloud phones", phone.envName, "Power off");
     assert.equal(phone.envStatus, 4);
-    const log = rows("Last watch events").filter({ has: page.locator('td[data-column-key="name"]', { hasText: phone.envName }) });
+    const log = rows("Last watch events").filter({ has: dashboard.page.locator('td[data-column-key="name"]', { hasText: phone.envName }) });
     await log.filter({ hasText: /starting\s*→\s*running/ }).waitFor();
     await log.filter({ hasText: /stopped\s*→\s*starting/ }).waitFor();
   });
 
   it("a button for a profile that the table did not list starts nothing", async () => {
     // A real profile, made after the table was filled: only a page that made up its ID can name it.
-    const created = await fetch(`${emulator.localUrl}/api/env/create/quick`, {
+    const created = await fetch(`${dashboard.emulator.localUrl}/api/env/create/quick`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ browserTypeId: 1, operatorSystemId: 1, quantity: 1 }),
     });
     const [unlisted] = ((await created.json()) as { data: string[] }).data;
     assert.ok(unlisted);
-    const listed = emulator.data.profiles[0];
+    const listed = dashboard.emulator.data.profiles[0];
     assert.ok(listed);
-    const from = nodeRed.output().length;
+    const from = dashboard.nodeRed.output().length;
     // What anyone who can open the page can send through its socket: a listed row with another ID.
-    const sent = await page.evaluate(
+    const sent = await dashboard.page.evaluate(
       ({ widget, forged }) => {
         const app = (document.querySelector("#app") as unknown as { __vue_app__?: { _context: { provides: Record<string, { emit(...args: unknown[]): void } | undefined> } } }).__vue_app__;
         const socket = app?._context.provides.$socket;
@@ -204,15 +179,15 @@ describe("dashboard: example 14's control panel, in chromium", function () {
         socket.emit("widget-action", widget, { payload: forged, column: "action", action: "button_click" });
         return true;
       },
-      { widget: tableId(flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", action: "Start" } },
+      { widget: tableId(dashboard.flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", action: "Start" } },
     );
     assert.ok(sent, "the page has its socket");
-    await waitUntil(() => nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
+    await waitUntil(() => dashboard.nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
     assert.equal(isRunning(unlisted), false);
   });
 
   it("the page as docs/CONTROL-PANEL.md shows it, with no page error", async () => {
-    await page.screenshot({ path: join(SHOTS, "dashboard.png") });
-    assert.deepEqual(errors, []);
+    await dashboard.page.screenshot({ path: join(SHOTS, "dashboard.png") });
+    assert.deepEqual(dashboard.errors, []);
   });
 });

@@ -6,11 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
-import { CHROMIUM, browserSkipReason } from "../support/chromium";
+import { useChromiumProfiles } from "../support/browser-suite";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
-import { useEmulator } from "../support/emulator";
-import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
 import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
 
@@ -102,7 +101,9 @@ function useSetting(emulator: () => Emulator): () => Setting {
   });
   after(async () => {
     await page?.close();
-    if (setting) await rm(setting.folder, { recursive: true, force: true });
+    // Skipped (no emulator was started) or its set-up failed: the emulator's own hook closes what it started.
+    if (!setting) return;
+    await rm(setting.folder, { recursive: true, force: true });
     for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
   });
   return () => {
@@ -113,16 +114,7 @@ function useSetting(emulator: () => Emulator): () => Setting {
 
 describe("nodes: browser, human pace and the actions extract, select, press, hover, scroll, upload and setCookies", function () {
   this.timeout(OUTCOME_MS * 2);
-  // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
-  before(function () {
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
-      this.skip();
-    }
-  });
-  const { emulator } = useEmulator({ profiles: 2, browser: CHROMIUM });
-  useNodeRed();
+  const emulator = useChromiumProfiles(2);
   const setting = useSetting(emulator);
   const one = (): Profile => setting().one;
   const two = (): Profile => setting().two;
@@ -380,7 +372,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       ],
       [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
       [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
-      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, 'msg.payload[0] ("session") needs a domain (with a path) or a url'],
+      [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, "msg.payload[0] has no `domain` (with a `path`) or `url`"],
     ];
     const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));
     outcomes.forEach((outcome, index) => {

@@ -3,10 +3,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
-import { CHROMIUM, browserPid, browserSkipReason, tabsOf, type Tab } from "../support/chromium";
+import { useChromiumProfiles } from "../support/browser-suite";
+import { browserPid, tabsOf, type Tab } from "../support/chromium";
 import { isRunning } from "../support/processes";
-import { useEmulator } from "../support/emulator";
-import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, settle, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
 
 /** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
@@ -41,16 +41,7 @@ function browserNode(id: string, step: Step, next: string): FlowNode {
 
 describe("nodes: browser, on a real Chromium behind each started profile", function () {
   this.timeout(OUTCOME_MS * 2);
-  // Registered before useEmulator's own hook, which starts the emulator with the Chromium.
-  before(function () {
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the browser node was not tested`);
-      this.skip();
-    }
-  });
-  const { emulator } = useEmulator({ profiles: 40, browser: CHROMIUM });
-  useNodeRed();
+  const emulator = useChromiumProfiles(40);
   const demoUrl = (): string => `${emulator().localUrl}/demo`;
   let next = 0;
   /** Each test takes its own profiles, so no test depends on another's. */

@@ -4,6 +4,7 @@ import type { Emulator } from "../../src/emulator";
 import { requests, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, type FlowNode, type Msg } from "../support/node-red";
+import { useProfileRuntime } from "../support/profile-runtime";
 import { waitUntil } from "../support/settle";
 
 const START = "local POST /api/env/start";
@@ -48,21 +49,7 @@ const STOPPED = "the node was stopped (a deploy or Node-RED shutting down) while
 
 describe("nodes: maxProfiles, a cap on running profiles", () => {
   const { emulator } = useEmulator({ profiles: 40, startDelayMs: 40 });
-  const ids = (from: number, count: number): string[] =>
-    emulator()
-      .data.profiles.slice(from, from + count)
-      .map((profile) => profile.id);
-
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(async () => {
-    await call(emulator().localUrl, "/api/env/closeAll", { body: {} });
-    emulator().resetStats();
-  });
+  const ids = useProfileRuntime(emulator);
   afterEach(() => helper.unload());
 
   it("30 messages through start and close with maxProfiles 3: never more than 3 running, and all 30 finish", async () => {

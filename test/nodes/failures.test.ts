@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { runInNewContext } from "node:vm";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import { DEFAULT_RETRY } from "../../src/client/retry";
@@ -34,6 +35,14 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
     assert.equal(info.error.path, "/api/env/start");
     assert.match(String(info.error.requestId), /^[0-9a-f]{32}$/);
     assert.equal(caught[0]?.res, "kept");
+  });
+
+  it("a msg.morelogin that is not an object is replaced by the node's own, not spread into its characters", async () => {
+    const { out, caught } = await sendTo(emulator(), { type: "morelogin-list-profiles" }, { payload: "", morelogin: "mine" });
+    assert.equal(caught.length, 0);
+    const info = out[0]?.morelogin as Record<string, unknown>;
+    assert.equal(info.path, "/api/env/page");
+    assert.equal("0" in info, false, `msg.morelogin has the string's characters: ${JSON.stringify(info)}`);
   });
 
   it("an unreachable desktop client is one clear error, and the runtime goes on", async () => {
@@ -73,6 +82,18 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
         /^start profile failed: msg.payload "Shop 3" is not a profile ID \(IDs are decimal strings .*\): if it is a profile's name, pick the profile in the node's profile field .* or find its ID with list profiles$/,
       ],
       [{ type: "morelogin-start-profile", envId: "Shop 3", envIdType: "str" }, { payload: "" }, /^start profile failed: envId must be a decimal ID such as "\d+", got "Shop 3": a name is not an ID/],
+      // Built in a function node (its own vm context): an object is named as one, never by what it holds.
+      [
+        { type: "morelogin-start-profile", envId: "", envIdType: "str" },
+        { payload: runInNewContext('({ envName: "Shop 3", apiKey: "open-api-key-do-not-leak-9921" })') },
+        /^start profile failed: msg\.payload is an object without `envId`, `uniqueId` or `id`, so it names no profile: add the profile ID as `envId`, or set it in the node$/,
+      ],
+      [
+        { type: "morelogin-profile-status", envId: "", envIdType: "str" },
+        { payload: runInNewContext("new Date(0)") },
+        /^profile status failed: msg\.payload is neither a profile ID nor a plain object \(it is of type Date\)/,
+      ],
+      [{ type: "morelogin-close-profile", envId: "", envIdType: "str" }, { payload: Buffer.from("1") }, /^close profile failed: msg\.payload is a Buffer, not a profile ID/],
       [
         { type: "morelogin-profile", action: "delete", envId: "", envIdType: "str" },
         { payload: 42 },

@@ -7,6 +7,7 @@ import { call } from "../support/http";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, type FlowNode, type Msg } from "../support/node-red";
 import { phonesOf } from "../support/phones";
 import { redeploy, whileStopped } from "../support/redeploy";
+import { useProfileRuntime } from "../support/profile-runtime";
 import { waitUntil } from "../support/settle";
 
 const START = "local POST /api/env/start";
@@ -60,10 +61,7 @@ function warnings(node: Node): string[] {
 describe("nodes: leases close what a flow started and never closed", function () {
   this.timeout(60_000);
   const { emulator } = useEmulator({ profiles: 20, cloudPhones: 4, phoneBootMs: 50 });
-  const ids = (from: number, count: number): string[] =>
-    emulator()
-      .data.profiles.slice(from, from + count)
-      .map((profile) => profile.id);
+  const ids = useProfileRuntime(emulator);
   const closes = (): number => requests(emulator(), CLOSE);
   /** When the close count reached `count`: the moment the emulator had answered it (Date.now()). */
   const closedAt = async (count: number): Promise<number> => {
@@ -75,16 +73,6 @@ describe("nodes: leases close what a flow started and never closed", function ()
       .running()
       .some((row) => row.envId === envId);
 
-  before((done) => {
-    helper.startServer(done);
-  });
-  after((done) => {
-    helper.stopServer(done);
-  });
-  beforeEach(async () => {
-    await call(emulator().localUrl, "/api/env/closeAll", { body: {} });
-    emulator().resetStats();
-  });
   afterEach(async () => {
     // A config node keeps its leases in this process across a redeploy: none may reach the next test (or suite).
     const config = helper.getNode(CONFIG_ID) as (Node & { client?: MoreLoginClient }) | null;

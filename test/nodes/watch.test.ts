@@ -59,8 +59,8 @@ describe("nodes: watch", () => {
   }
 
   /**
-   * Node-RED keeps a watch's memory by node ID for the next start of that node; the test helper never
-   * tells a node it was removed, so each test's watch gets an ID of its own.
+   * A watch's memory, by node ID, lasts as long as its runtime (each helper.load is a new one; see
+   * watch-memory.test.ts); each test's watch still gets an ID of its own, so none can read another's.
    */
   let deployments = 0;
   async function deployWatch(settings: Record<string, unknown>, config: Record<string, unknown> = {}): Promise<Deployed> {
@@ -240,7 +240,7 @@ describe("nodes: watch", () => {
     await eventually(() => polls() >= before + faults, "five failed polls");
     await startElsewhere(envId);
     const [started] = (await out.next(1, DETECT_MS + 10_000)) as Msg[];
-    // Seen once under coverage (serial, load about 50): "stopped" came first. The whole list says of which profile.
+    // When the first message is not this start, the whole list says what came instead (a memory from elsewhere sends "stopped").
     const sent = (out.messages as Msg[]).map((msg) => [msg.topic, payloadOf(msg).event, payloadOf(msg).item.debugPort]);
     assert.deepEqual([started?.topic, payloadOf(started).event], [envId, "started"], JSON.stringify(sent));
 

@@ -252,6 +252,23 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         .filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close")
         .map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`);
 
+    it("02 Start and close a profile: the function node's {envId} starts each listed profile, and each is closed again", async () => {
+      emulator.resetStats();
+      const messages = await run(example("02"), "closed", { count: 5 });
+
+      const bodies = requestsTo("/api/env/start").map((request) => request.body as { envId: string });
+      const nameOf = (envId: string): string | undefined => emulator.data.profiles.find((profile) => profile.id === envId)?.envName;
+      assert.deepEqual(
+        bodies,
+        bodies.map(({ envId }) => ({ envId })),
+        "start profile sends just the {envId} the function node built",
+      );
+      assert.equal(new Set(bodies.map(({ envId }) => envId)).size, 5, "five profiles started");
+      for (const { envId } of bodies) assert.match(nameOf(envId) ?? "", /Profile 00/);
+      assert.equal(valuesOf(messages, "started (CDP URLs)").length, 5);
+      assert.deepEqual(emulator.running(), []);
+    });
+
     it("06 Every profile, N at a time: visits every profile, never more than 3 at once, closes each, and sums up", async () => {
       const profiles = emulator.data.profiles.map((profile) => ({ id: profile.id, envName: profile.envName }));
       assert.ok(profiles.length > 3);

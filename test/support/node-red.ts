@@ -36,6 +36,10 @@ export const catchNode = coreNode("common/25-catch.js");
 export const completeNode = coreNode("common/24-complete.js");
 export const joinNode = coreNode("sequence/17-split.js");
 export const httpRequestNode = coreNode("network/21-httprequest.js");
+export const functionNode = coreNode("function/10-function.js");
+export const changeNode = coreNode("function/15-change.js");
+export const injectNode = coreNode("common/20-inject.js");
+export const httpInNode = coreNode("network/21-httpin.js");
 
 export const TAB = "tab1";
 export const CONFIG_ID = "config1";

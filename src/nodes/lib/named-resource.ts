@@ -46,7 +46,7 @@ export function namedResourceActions(resource: NamedResource) {
       return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
     },
     async delete(context: ActionContext) {
-      const ids = targetIds(context.msg.payload, context.fields[idField], resource.kind);
+      const ids = targetIds(context.msg.payload, context.fields[idField], resource.kind, context.t);
       const result = await context.client.call(resource.delete, { ids, ...resource.deleteOptions?.(context) }, context.options);
       return resourceReply(context, statusKey(context), result, result.data, ids);
     },

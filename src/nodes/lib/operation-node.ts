@@ -1,6 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
+import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, isErrorValue, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { StatusTracker } from "./status";
 import { timeoutOf } from "./timeout";
@@ -87,6 +87,8 @@ function registerNode<C extends MessageContext, E>(
 
     node.on("input", (msg: NodeMessage, send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void, done: (err?: Error) => void) => {
       const message = msg as MoreLoginMessage;
+      // msg.morelogin is this package's: a value there that is not an object is replaced, never spread into index keys.
+      if (message.morelogin !== undefined && !isPlainObjectValue(message.morelogin)) delete message.morelogin;
       const needed = prerequisite(def);
       if (typeof needed === "string") {
         status.failEarly(translate("morelogin.status.noConfig"));
@@ -167,8 +169,9 @@ function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): 
   return plainError(`${label} failed: ${messageOf(error)}`);
 }
 
-function asError(value: unknown): Error {
-  if (value instanceof Error) return value;
+/** What done() is given for anything thrown: an Error as it is (from any realm), else an Error with its text. */
+export function asError(value: unknown): Error {
+  if (isErrorValue(value)) return value;
   try {
     return new Error(String(value));
   } catch {

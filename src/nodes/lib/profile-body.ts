@@ -1,5 +1,6 @@
 import { isPlainObjectValue, MoreLoginInputError } from "../../client";
-import { whyNotAProfile } from "./not-a-profile";
+import type { Translate } from "./i18n";
+import { acceptedProfiles, whyNotAProfile } from "./not-a-profile";
 import { overlay } from "./properties";
 import type { MoreLoginMessage } from "./types";
 
@@ -39,11 +40,9 @@ export function withCarriedProfile(body: Record<string, unknown>, msg: MoreLogin
   return namesProfile(body) || blank(carried) ? body : { ...body, envId: carried };
 }
 
-const ONE_PROFILE = "the ID as a string, a profile from list profiles, or {envId}";
-
 /** Throws when the body names no profile: what msg.payload held instead, or that nothing was given. */
-export function requireProfile(body: Record<string, unknown>, payload: unknown): void {
+export function requireProfile(body: Record<string, unknown>, payload: unknown, t: Translate): void {
   if (namesProfile(body)) return;
-  const reason = whyNotAProfile(payload, ONE_PROFILE);
-  throw new MoreLoginInputError(reason ?? `no profile given: set the profile ID in the node, or send it as msg.payload (${ONE_PROFILE})`);
+  const reason = whyNotAProfile(payload, "one", t);
+  throw new MoreLoginInputError(reason ?? t("morelogin.payload.noProfile", { accepts: acceptedProfiles(t, "one") }));
 }

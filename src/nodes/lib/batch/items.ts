@@ -1,3 +1,5 @@
+import { messageOf } from "../../../client";
+
 /** What the batch node reads from the items of a list and from the message that started it. */
 
 /** An item's ID: its `id`, else its `envId`, else the item itself when it is a string, else its place. */
@@ -42,6 +44,6 @@ export function storableItems(list: unknown[]): unknown[] | string {
     const text = JSON.stringify(list);
     return JSON.parse(text) as unknown[];
   } catch (error) {
-    return error instanceof Error ? error.message : String(error);
+    return messageOf(error);
   }
 }

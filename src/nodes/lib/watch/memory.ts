@@ -20,9 +20,26 @@ function isStored(value: unknown): value is Stored {
 
 /**
  * Node-RED deletes a node's context when the node stops unless a context store is configured, so the
- * last state is also kept here, by node ID, for the next start of the same node in this process.
+ * last states are also kept here, by node ID, for the next start of the same node (a redeploy, flows
+ * stopped and started again). One per registration of the node type, that is per Node-RED runtime:
+ * what one runtime saw never reaches the watches of the next, even in the same process (tests).
  */
-const inProcess = new Map<string, Stored>();
+export class KeptStates {
+  private readonly byNode = new Map<string, Stored>();
+
+  get(nodeId: string): Stored | undefined {
+    return this.byNode.get(nodeId);
+  }
+
+  set(nodeId: string, stored: Stored): void {
+    this.byNode.set(nodeId, stored);
+  }
+
+  /** A node deleted from the flows has nothing left to remember. */
+  forget(nodeId: string): void {
+    this.byNode.delete(nodeId);
+  }
+}
 
 /**
  * The last state seen, in the node's context: in the default context store, so that a persistent
@@ -33,6 +50,7 @@ export class WatchMemory {
     private readonly node: Node,
     private readonly kind: WatchKind,
     private readonly api: ApiName,
+    private readonly kept: KeptStates,
   ) {}
 
   /** What this watch (same kind and API) saw last; undefined when it has no memory yet. */
@@ -40,7 +58,7 @@ export class WatchMemory {
     return new Promise((resolve, reject) => {
       this.node.context().get(KEY, (error: Error | undefined, value: unknown) => {
         if (error) return reject(error);
-        const stored = isStored(value) ? value : inProcess.get(this.node.id);
+        const stored = isStored(value) ? value : this.kept.get(this.node.id);
         resolve(stored !== undefined && stored.kind === this.kind && stored.api === this.api ? stored.seen : undefined);
       });
     });
@@ -48,14 +66,9 @@ export class WatchMemory {
 
   save(seen: Record<string, Remembered>): Promise<void> {
     const stored: Stored = { kind: this.kind, api: this.api, seen };
-    inProcess.set(this.node.id, stored);
+    this.kept.set(this.node.id, stored);
     return new Promise((resolve, reject) => {
       this.node.context().set(KEY, stored, (error?: Error) => (error ? reject(error) : resolve()));
     });
   }
-}
-
-/** A node deleted from the flows has nothing left to remember. */
-export function forgetWatch(nodeId: string): void {
-  inProcess.delete(nodeId);
 }

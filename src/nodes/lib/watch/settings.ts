@@ -1,5 +1,6 @@
 import type { Node, NodeAPI } from "node-red";
 import { MoreLoginInputError, describeValue, type ApiName } from "../../../client";
+import { createTranslator } from "../i18n";
 import { idsOf } from "../ids";
 import { evaluateProperty } from "../properties";
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, type WatchEvent, type WatchKind } from "./kinds";
@@ -62,7 +63,7 @@ export async function watchSettings(RED: NodeAPI, node: Node, def: Record<string
   const kind = kindOf(def.watch);
   const idsType = def.idsType === undefined || def.idsType === "" ? "str" : def.idsType;
   if (typeof idsType !== "string" || !ID_SOURCES.has(idsType)) throw new MoreLoginInputError(`ids must be a string or an environment variable, not ${describeValue(idsType)}`);
-  const ids = idsOf(await evaluateProperty(RED, node, {}, def.ids, idsType, "ids"), "ids");
+  const ids = idsOf(await evaluateProperty(RED, node, {}, def.ids, idsType, "ids"), "ids", createTranslator(RED));
   return {
     kind,
     api: apiOf(kind, def.api),

@@ -5,7 +5,7 @@ import { plainError, shortReason } from "../operation-node";
 import { browserAddress, profileHandle } from "../profile-handle";
 import type { MoreLoginMessage, MoreLoginMessageInfo } from "../types";
 import { changesBetween, currentState, toRemember, type Change, type Remembered } from "./changes";
-import { WatchMemory } from "./memory";
+import { WatchMemory, type KeptStates } from "./memory";
 import type { Observation } from "./observe";
 import { sharedObservation } from "./shared-polls";
 import type { WatchSettings } from "./settings";
@@ -39,8 +39,9 @@ export class Watcher {
     private readonly settings: WatchSettings,
     private readonly t: Translate,
     private readonly keys: WatchStatusKeys,
+    kept: KeptStates,
   ) {
-    this.memory = new WatchMemory(node, settings.kind, settings.api);
+    this.memory = new WatchMemory(node, settings.kind, settings.api, kept);
   }
 
   start(): void {
