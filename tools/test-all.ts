@@ -73,13 +73,11 @@ function planFor(groupCount: number): Plan {
   const freeMb = Math.floor(freemem() / MB);
   const why = [`${cores} cores`, `${(freeMb / 1024).toFixed(1)} GB free memory`];
   const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores, Math.floor(freeMb / HEAVY_MB)));
-  const groupsAtOnce = Math.max(1, Math.min(groupCount, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
+  const groupsAtOnce = Math.min(groupCount, envNumber("MORELOGIN_TEST_GROUPS") ?? Math.max(1, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
   const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(cores, 6));
   // Fewer than 4 cores: the processes that do run still share them with the mocha workers.
   const slowdown = envNumber("MORELOGIN_TEST_SLOWDOWN") ?? (cores < 4 ? 1.5 : 1);
-  if (process.env.MORELOGIN_TEST_SLOT_LIMIT) why.push("MORELOGIN_TEST_SLOT_LIMIT");
-  if (process.env.MORELOGIN_TEST_JOBS) why.push("MORELOGIN_TEST_JOBS");
-  if (process.env.MORELOGIN_TEST_SLOWDOWN) why.push("MORELOGIN_TEST_SLOWDOWN");
+  for (const name of ["MORELOGIN_TEST_GROUPS", "MORELOGIN_TEST_SLOT_LIMIT", "MORELOGIN_TEST_JOBS", "MORELOGIN_TEST_SLOWDOWN"]) if (process.env[name]) why.push(name);
   return { groupsAtOnce, jobs, heavySlots, slowdown, why };
 }
 
