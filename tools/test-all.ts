@@ -279,7 +279,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   log(
-    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.heavySlots} test processes running Node-RED or Chromium at a time; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
+    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} running Node-RED or Chromium at a time; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
   );
   const queue = [...groups];
   const outcomes: Outcome[] = [];
