@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
 import { shiftClock } from "../support/clock";
-import { clearFaults, resetBeforeEach, useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clearFaults, marker, resetBeforeEach, useClients, rejection, requests, useEmulator } from "../support/emulator";
 import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
@@ -94,13 +94,13 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     await calls.held();
     const apps = await patient.call("listApps", { pageNum: 1 });
     assert.equal(apps.data.dataList.length, 10, "the Open API is not held by a Local API refusal");
-    await sleep(400);
-    assert.equal(emulator().requestLog.filter((request) => request.api === "local").length, 1, "only the refused request reached the Local API");
+    await marker(emulator(), "marker");
+    assert.equal(emulator().requestLog.filter((request) => request.api === "local").length, 2, "only the refused request (and the marker) reached the Local API");
 
     await Promise.all([refused, ...others].map((call) => resultOf(call)));
     // The hold began after the refused request was sent, so this is only a lower bound.
     assert.ok(performance.now() - sentAt >= RETRY_AFTER_S * 1000 - 100, "the others waited out the Retry-After too");
-    assert.equal(requests(emulator(), PAGE), 2);
+    assert.equal(requests(emulator(), PAGE), 3, "the refused request, the marker, the refused call sent again");
     assert.equal(requests(emulator(), TAGS), 1);
     assert.equal(requests(emulator(), GROUPS), 1);
   });
@@ -169,8 +169,8 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     assert.ok(performance.now() - abortedAt < 30_000, "at once, not after the 60 s");
     assert.ok(error instanceof MoreLoginAbortError, String(error));
     assert.equal(error.kind, "aborted");
-    await sleep(100);
-    assert.equal(requests(emulator(), PAGE), 1);
+    await marker(emulator(), "marker");
+    assert.equal(requests(emulator(), PAGE), 2, "the refused request and the marker: the aborted call was not sent again");
   });
 
   it("sends a refused call again before the calls that came after it", async () => {
@@ -210,7 +210,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     const otherLog = queuedLog();
     const other = track(impatient.call("listTags", undefined, { onQueued: otherLog.onQueued }));
     await waitUntil(() => otherLog.events[0] === true, "the client holds the other call");
-    await sleep(400);
+    await marker(emulator(), "marker");
     assert.equal(requests(emulator(), TAGS), 0, "the API asked for a pause");
     await resultOf(other);
   });
