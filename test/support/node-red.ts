@@ -136,7 +136,7 @@ export interface Outcome {
 export const QUIET_MS = 100;
 
 /** Lets every message delivery Node-RED has already queued (each is a setImmediate) run. */
-async function drainDeliveries(): Promise<void> {
+export async function drainDeliveries(): Promise<void> {
   for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setImmediate(resolve));
 }
 
