@@ -67,6 +67,8 @@ describe(`package: flows saved with 0.1 load and work (${runtimeLabel})`, functi
       const missing = (): string[] => expected.filter((path) => !emulator.requestLog.some((request) => request.path === path));
       while (missing().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
       assert.deepEqual(missing(), [], "every saved MoreLogin node reached its endpoint");
+      // A pause on purpose: the saved flows end in nodes of their own, so no event says every answer has
+      // been handled (and an error or warning about it logged) by the runtime in its own process.
       await new Promise((resolve) => setTimeout(resolve, 300));
       const log = nodeRed.output().slice(logFrom);
       assert.match(log, /Started flows/);
