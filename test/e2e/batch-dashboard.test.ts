@@ -6,6 +6,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { CHROMIUM } from "../support/chromium";
+import { pollUntil } from "../support/settle";
 import { LAUNCH_ARGS, browserSkipReason } from "./editor-session";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -65,10 +66,10 @@ describe("dashboard: example 16's batch page, in chromium", function () {
   const starts = (): number => emulator.requestLog.filter((request) => request.path === "/api/env/start").length;
 
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}")`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      await pollUntil(condition, (holds) => holds, what, 60_000);
+    } catch (error) {
+      assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}"): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 
