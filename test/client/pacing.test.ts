@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { MoreLoginAbortError, type MoreLoginClient } from "../../src/client";
+import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient } from "../../src/client";
 import { ApiGate } from "../../src/client/api-gate";
 import { RequestWindow } from "../../src/client/request-window";
 import type { Emulator } from "../../src/emulator";
 import { shiftClock, type ShiftedClock } from "../support/clock";
-import { clientFor, marker, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clientFor, marker, rejection, requests, useEmulator } from "../support/emulator";
 import { errorOf, queuedLog, track, resultOf, waitUntil, type Tracked } from "../support/settle";
 
 const PAGE = "local POST /api/env/page";
@@ -97,16 +97,26 @@ describe("client: pacing per API (requests per minute)", () => {
     const paced1 = paced({ localRpm: 1 }, true);
     await paced1.call("listProfiles", { envName: "first" });
     // 5 s for its own round trip once let through: a bound for a busy machine, not a race.
-    const patient = track(paced1.call("listProfiles", { envName: "patient" }, { timeoutMs: 5_000 }));
-    // No event or clock stands in here: the timeout guarded against would be a timer of the call's
-    // own (undici's, or a setTimeout), which only real time can run past.
-    await sleep(5_500);
+    const patientLog = queuedLog();
+    const patient = track(paced1.call("listProfiles", { envName: "patient" }, { timeoutMs: 5_000, onQueued: patientLog.onQueued }));
+    await waitUntil(() => patientLog.events[0] === true, "the call waits for its turn");
+    // A call with the same 5 s timeout, sent once the patient one waits, to a path that never answers:
+    // once it has timed out, a timeout counted from the wait would have run out too.
+    emulator().script({ kind: "hang", path: "/api/env/unknown" });
+    const control = clientFor(emulator(), { pacing: { localRpm: 0 } });
+    try {
+      const timedOut = await rejection(control.request({ api: "local", method: "POST", path: "/api/env/unknown", body: {} }, { timeoutMs: 5_000 }));
+      assert.ok(timedOut instanceof MoreLoginTimeoutError, String(timedOut));
+    } finally {
+      await control.close();
+    }
+    await marker(emulator(), "marker");
     assert.equal(patient.settled, false, "still waiting, past its 5 s timeout");
     clock?.advance(PAST_WINDOW_MS);
     nudge(paced1);
     const result = await resultOf(patient);
     assert.equal(result.data.current, "1");
-    assert.deepEqual(listedNames(emulator()), ["first", "patient"]);
+    assert.deepEqual(listedNames(emulator()), ["first", "marker", "patient"]);
   });
 
   it("tells a waiting call's onQueued once when it starts waiting and once when it stops, however the wait ends", async () => {
