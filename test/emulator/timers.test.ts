@@ -65,10 +65,13 @@ describe("emulator: timers", () => {
     assert.deepEqual(ran, []);
     timers.advance(201);
     assert.deepEqual(ran, ["a", "b", "a+100", "c"]);
-    timers.after(0, () => ran.push("d"));
+    let cleared = true;
+    timers.after(0, () => {
+      cleared = false;
+    });
     timers.clearAll();
     timers.advance(1_000);
-    assert.equal(ran.length, 4, "cleared");
+    assert.equal(cleared, true, "a cleared callback never runs");
     assert.throws(() => new Timers().advance(1), /manualClock/);
   });
 
