@@ -85,8 +85,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   const proto: unknown = Object.getPrototypeOf(value);
   if (proto === null) return true;
   if (Object.getPrototypeOf(proto) !== null) return false;
-  const constructor: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
-  return typeof constructor === "function" && constructor.name === "Object";
+  const maker: unknown = Object.getOwnPropertyDescriptor(proto, "constructor")?.value;
+  return typeof maker === "function" && maker.name === "Object";
 }
 
 export function describe(value: unknown): string {
