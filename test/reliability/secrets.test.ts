@@ -7,6 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
 import { linkedUserDir } from "../support/user-dir";
+import { waitUntil } from "../support/settle";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
 const API_KEY = "secrets-api-key-4409-do-not-log";
@@ -108,10 +109,10 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
       assert.equal(response.status, 200, nodeRed.output());
     };
     const settleUntil = async (predicate: () => boolean, what: string): Promise<void> => {
-      const deadline = Date.now() + 20_000;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${nodeRed.output().slice(-4000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      try {
+        await waitUntil(predicate, what, 20_000);
+      } catch (error) {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${nodeRed.output().slice(-4000)}`);
       }
     };
     const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
