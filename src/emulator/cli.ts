@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
+import { resolveOptions } from "./options";
 import type { EmulatorOptions } from "./types";
 
 const USAGE = `Usage: morelogin-emulator [options]
@@ -140,6 +141,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const { apiId, apiKey, localToken } = emulator.credentials;
+  const { phoneBootMs, automationStepMs, appInstallMs } = resolveOptions(options);
   const auth = localToken === undefined ? "" : ` -H 'Authorization: ${localToken}'`;
   process.stdout.write(
     [
@@ -152,6 +154,7 @@ async function main(): Promise<void> {
       `  Login:       ${options.login ? "required (server edition): POST /api/user/login with the API ID and key above" : "(none: see --login)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
+      `  Timings:     phone boot ${phoneBootMs} ms, automation step ${automationStepMs} ms, app install ${appInstallMs} ms`,
       "Try:",
       ...(options.login ? [`  curl -s -X POST ${emulator.localUrl}/api/user/login -H 'Content-Type: application/json' -d '{"apiId":"${apiId}","apiKey":"${apiKey}"}'`] : []),
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,

@@ -141,9 +141,11 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
       }
     };
     await Promise.all(started.data.profiles.map((profile) => worker(profile.id)));
+    // A pause on purpose: a second outcome of a message would come at no known event after its first.
     await settle(500);
 
     await helper.unload();
+    // A pause on purpose: Chromium's processes and connections end after the unload with no event here to wait for.
     await settle(500);
     // Memory comes back as the closed sockets, pages and buffers are let go, later on a busy machine: read
     // it until it is back within the bound or 10 s have passed; a leak never comes back.

@@ -91,6 +91,16 @@ export async function bearer(emulator: Emulator): Promise<Record<string, string>
   return { Authorization: `Bearer ${data.access_token}` };
 }
 
+/**
+ * A profile list named `envName`, sent over raw HTTP and answered: an event that comes after every
+ * request already on its way to the emulator, so a test can check the log for what must not be
+ * there without waiting a guessed time.
+ */
+export async function marker(emulator: Emulator, envName: string): Promise<void> {
+  const { localToken } = emulator.credentials;
+  dataOf(await call(emulator.localUrl, "/api/env/page", { body: { envName }, ...(localToken ? { headers: { Authorization: localToken } } : {}) }));
+}
+
 export async function rejection(promise: Promise<unknown>): Promise<Error> {
   try {
     await promise;
