@@ -107,7 +107,12 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
   mkdirSync(userDir, { recursive: true });
   const manifest = join(userDir, "package.json");
   if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: {} }, null, 2));
-  await npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false", tarball], userDir, scaled(PACK_MS));
+  const release = await heavySlot(`npm install in ${userDir}`);
+  try {
+    await npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false", tarball], userDir, scaled(PACK_MS));
+  } finally {
+    release();
+  }
   linkDashboard(userDir);
 }
 
@@ -209,23 +214,21 @@ class PortInUseError extends Error {}
 const PORT_ATTEMPTS = 3;
 
 /**
- * Starts Node-RED and waits until it has started its flows. Under `npm test` it first waits for a heavy
- * slot (tools/test-limits.ts), given back when this Node-RED exits.
+ * Starts Node-RED and waits until it has started its flows. Under `npm test` the start waits for a heavy
+ * slot (tools/test-limits.ts) and gives it back once the flows run: loading Node-RED and the nodes is
+ * what loads the machine, a started Node-RED mostly waits. Held for its whole life, the slots kept the
+ * package suites' Node-REDs waiting up to 10 minutes for each other.
  */
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
   const since = fileNow();
-  const release = await heavySlot(`Node-RED in ${options.userDir}`);
+  const release = await heavySlot(`a Node-RED start in ${options.userDir}`);
   try {
     const running = await startOnSomePort(options);
     const forget = keepUntilFileEnds(`Node-RED at ${running.url} (${options.userDir})`, running.stop, since);
-    void running.exited.then(() => {
-      forget();
-      release();
-    });
+    void running.exited.then(forget);
     return running;
-  } catch (error) {
+  } finally {
     release();
-    throw error;
   }
 }
 

@@ -65,14 +65,15 @@ const envNumber = (name: string): number | undefined => (Number(process.env[name
 /**
  * The suites wait on timers (polls, pacing windows, phone state machines) far more than they compute,
  * so groups and workers can outnumber the cores; what loads a machine is Node-RED and Chromium, and
- * those run in at most one test process per core at a time, across every group. On 2 cores with four
+ * those run in at most one test process more than the cores at a time, across every group. On 2 cores with four
  * groups of three workers each starting its own, the load average reached 50 and what waits timed out.
  */
 function planFor(groupCount: number): Plan {
   const cores = availableParallelism();
   const freeMb = Math.floor(freemem() / MB);
   const why = [`${cores} cores`, `${(freeMb / 1024).toFixed(1)} GB free memory`];
-  const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores, Math.floor(freeMb / HEAVY_MB)));
+  // One more than the cores: a slot's holder also waits (on a page, a port, npm's cache), and Node-RED starts hold one briefly.
+  const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores + 1, Math.floor(freeMb / HEAVY_MB)));
   const groupsAtOnce = Math.min(groupCount, envNumber("MORELOGIN_TEST_GROUPS") ?? Math.max(1, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
   const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(cores, 6));
   // Fewer than 4 cores: the processes that do run still share them with the mocha workers.
