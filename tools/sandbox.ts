@@ -5,9 +5,11 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { loadavg } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { sourceFiles } from "./source-files";
+import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds } from "./test-limits";
 
 const run = promisify(execFile);
 export const ROOT = resolve(__dirname, "..");
@@ -27,10 +29,35 @@ interface Packed {
   files: string[];
 }
 
+/**
+ * How long an `npm pack` (with its prepack build) or an install of the tarball may take on a quiet machine:
+ * under the 120 s of the tests that pack, so that this error, with npm's output, comes first.
+ */
+const PACK_MS = 100_000;
+
+const load = (): string =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
+
+const tail = (text: string, lines = 40): string => text.trimEnd().split("\n").slice(-lines).join("\n");
+
+/** An npm command's stdout; when it fails or runs out of time, an error with how long it ran and the end of what it printed. */
+async function npm(args: string[], cwd: string, timeoutMs: number): Promise<string> {
+  const started = Date.now();
+  try {
+    return (await run("npm", args, { cwd, maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs })).stdout;
+  } catch (error) {
+    const failure = error as { killed?: boolean; code?: number | string; stdout?: string; stderr?: string };
+    const how = failure.killed ? `did not finish within ${seconds(timeoutMs)}` : `failed (exit ${failure.code}) after ${seconds(Date.now() - started)}`;
+    throw new Error(`npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}`);
+  }
+}
+
 async function pack(cwd: string, destination: string, scripts: "run-prepack" | "ignore-scripts"): Promise<Packed> {
   mkdirSync(destination, { recursive: true });
   const args = ["pack", "--json", "--pack-destination", destination, ...(scripts === "ignore-scripts" ? ["--ignore-scripts"] : [])];
-  const { stdout } = await run("npm", args, { cwd, maxBuffer: 16 * 1024 * 1024 });
+  const stdout = await npm(args, cwd, scaled(PACK_MS));
   // npm prints the prepack build's output before its JSON.
   const [packed] = JSON.parse(stdout.slice(stdout.search(/^\[/m))) as Array<{ filename: string; files: Array<{ path: string }> }>;
   if (!packed) throw new Error("npm pack printed no file name");
@@ -58,12 +85,18 @@ export async function packFreshCopy(work: string): Promise<Packed> {
     copyFileSync(join(ROOT, file), join(copy, file));
   }
   symlinkSync(join(ROOT, "node_modules"), join(copy, "node_modules"), "dir");
-  return pack(copy, join(work, "out"), "run-prepack");
+  // The prepack build compiles everything: as heavy as a Node-RED start.
+  const release = await heavySlot(`a release build in ${copy}`);
+  try {
+    return await pack(copy, join(work, "out"), "run-prepack");
+  } finally {
+    release();
+  }
 }
 
 /** The files `npm pack` would ship from this working tree (built already, as for packPackage), relative to the package root. */
 export async function packedFiles(): Promise<string[]> {
-  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: ROOT, maxBuffer: 16 * 1024 * 1024 });
+  const stdout = await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT, scaled(PACK_MS));
   const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
   return (packed?.files ?? []).map((file) => file.path).sort();
 }
@@ -79,10 +112,12 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
   mkdirSync(userDir, { recursive: true });
   const manifest = join(userDir, "package.json");
   if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: {} }, null, 2));
-  await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false", tarball], {
-    cwd: userDir,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const release = await heavySlot(`npm install in ${userDir}`);
+  try {
+    await npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--engine-strict=false", tarball], userDir, scaled(PACK_MS));
+  } finally {
+    release();
+  }
   linkDashboard(userDir);
 }
 
@@ -184,7 +219,26 @@ class PortInUseError extends Error {}
 
 const PORT_ATTEMPTS = 3;
 
+/**
+ * Starts Node-RED and waits until it has started its flows. Under `npm test` the start waits for a heavy
+ * slot (tools/test-limits.ts) and gives it back once the flows run: loading Node-RED and the nodes is
+ * what loads the machine, a started Node-RED mostly waits. Held for its whole life, the slots kept the
+ * package suites' Node-REDs waiting up to 10 minutes for each other.
+ */
 export async function startNodeRed(options: StartOptions): Promise<RunningNodeRed> {
+  const since = fileNow();
+  const release = await heavySlot(`a Node-RED start in ${options.userDir}`);
+  try {
+    const running = await startOnSomePort(options);
+    const forget = keepUntilFileEnds(`Node-RED at ${running.url} (${options.userDir})`, running.stop, since);
+    void running.exited.then(forget);
+    return running;
+  } finally {
+    release();
+  }
+}
+
+async function startOnSomePort(options: StartOptions): Promise<RunningNodeRed> {
   if (options.port !== undefined) return startOn(options, options.port);
   for (let attempt = 1; ; attempt++) {
     try {
@@ -194,6 +248,10 @@ export async function startNodeRed(options: StartOptions): Promise<RunningNodeRe
     }
   }
 }
+
+/** How long a Node-RED may take to answer on its port, and then to start its flows, on a quiet machine. */
+const NODE_RED_ANSWERS_MS = 60_000;
+const FLOWS_START_MS = 30_000;
 
 async function startOn(options: StartOptions, port: number): Promise<RunningNodeRed> {
   const redJs = options.redJs ?? require.resolve("node-red/red.js");
@@ -215,10 +273,10 @@ async function startOn(options: StartOptions, port: number): Promise<RunningNode
   const url = `http://127.0.0.1:${port}`;
   const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), exited };
   try {
-    await waitForHttp(`${url}/auth/login`, child, () => output);
+    await waitForHttp(`${url}/auth/login`, child, () => output, scaled(NODE_RED_ANSWERS_MS));
     // The editor answers before the first flows have started; their "Started flows" must not be
     // taken later for that of a deploy.
-    await waitForOutput("Started flows", () => output, 30_000);
+    await waitForOutput("Started flows", () => output, scaled(FLOWS_START_MS));
   } catch (error) {
     await running.stop();
     throw error;
@@ -226,7 +284,7 @@ async function startOn(options: StartOptions, port: number): Promise<RunningNode
   return running;
 }
 
-async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs = 60_000): Promise<void> {
+async function waitForHttp(url: string, child: ChildProcess, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
@@ -241,7 +299,7 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
     }
     await new Promise((resolveWait) => setTimeout(resolveWait, 200));
   }
-  throw new Error(`Node-RED did not answer at ${url} within ${timeoutMs / 1000} s:\n${output()}`);
+  throw new Error(`Node-RED did not answer at ${url} within ${seconds(timeoutMs)} (load average ${load()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
 }
 
 /** SIGINT, then SIGKILL if the process has not exited within 10 s. */
@@ -352,13 +410,13 @@ export async function deployAndStart(nodeRed: RunningNodeRed, flows: FlowNode[],
   const from = nodeRed.output().length;
   await deploy(nodeRed.url, flows, token);
   // A bound, not a race: a Node-RED child that writes coverage, on a busy machine, can take long to start flows.
-  await waitForOutput("Started flows", () => nodeRed.output().slice(from), 60_000);
+  await waitForOutput("Started flows", () => nodeRed.output().slice(from), scaled(60_000));
 }
 
 async function waitForOutput(line: string, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!output().includes(line)) {
-    if (Date.now() > deadline) throw new Error(`Node-RED did not log "${line}" within ${timeoutMs / 1000} s:\n${output()}`);
+    if (Date.now() > deadline) throw new Error(`Node-RED did not log "${line}" within ${seconds(timeoutMs)} (load average ${load()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

@@ -1,14 +1,15 @@
 /**
- * `npm test`: every test suite, the groups that mostly wait side by side (docs/DEVELOPMENT.md).
+ * `npm test`: every test suite, in groups sized to the machine (docs/DEVELOPMENT.md).
  *
- * Each group is its own mocha process with its own log in test-results/logs/; the terminal shows one line
- * as each group starts and ends, the failures of a failed group, and a closing "N passed, N failed".
- * `npm test -- main soak` runs only the named groups.
+ * Each group is its own mocha process with its own log in test-results/logs/; the terminal shows the
+ * plan (groups at once, workers, limits, and why), one line as each group starts and ends, the failures
+ * of a failed group, and a closing "N passed, N failed". `npm test -- main soak` runs only the named groups.
  */
 import { spawn } from "node:child_process";
-import { createWriteStream, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
-import { join } from "node:path";
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { availableParallelism, freemem, tmpdir } from "node:os";
+import { basename, join, relative, resolve } from "node:path";
+import { commandLineOf, isRunning, killAll, processesIn } from "../test/support/processes";
 import { mochaArgs } from "./mocha";
 import { ROOT } from "./sandbox";
 
@@ -43,20 +44,56 @@ function testFiles(...folders: string[]): string[] {
 
 const RUNTIME_FOLDERS = ["test/package", "test/e2e", "test/nodes"];
 
+/** How this machine runs the groups, and the words that say why. */
+interface Plan {
+  groupsAtOnce: number;
+  jobs: number;
+  /** Test processes that may run Node-RED or Chromium at the same time, over every group (tools/test-limits.ts). */
+  heavySlots: number;
+  slowdown: number;
+  why: string[];
+}
+
+const MB = 1024 * 1024;
+/** What one test process with its Node-RED, emulator and Chromium takes, as seen here (a generous guess). */
+const HEAVY_MB = 800;
+/** What one group's mocha process and workers take besides. */
+const GROUP_MB = 1200;
+
+const envNumber = (name: string): number | undefined => (Number(process.env[name]) > 0 ? Number(process.env[name]) : undefined);
+
 /**
- * Workers per group: the suites wait on timers (polls, pacing windows, phone state machines,
- * Node-RED starts) far more than they compute, so more workers than cores pays, up to a point: with
- * 2 × cores the main group finished 5 minutes before the others and only added to the load, at which
- * timing races surface. MORELOGIN_TEST_JOBS overrides it for a slower machine.
+ * The suites wait on timers (polls, pacing windows, phone state machines) far more than they compute,
+ * so groups and workers can outnumber the cores; what loads a machine is Node-RED and Chromium, and
+ * those run in at most one test process more than the cores at a time, across every group. On 2 cores with four
+ * groups of three workers each starting its own, the load average reached 50 and what waits timed out.
  */
-const JOBS = Number(process.env.MORELOGIN_TEST_JOBS) || Math.max(2, Math.round(cpus().length * 1.5));
+function planFor(groupCount: number): Plan {
+  const cores = availableParallelism();
+  const freeMb = Math.floor(freemem() / MB);
+  const why = [`${cores} cores`, `${(freeMb / 1024).toFixed(1)} GB free memory`];
+  // One more than the cores: a slot's holder also waits (on a page, a port, npm's cache), and Node-RED starts hold one briefly.
+  const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores + 1, Math.floor(freeMb / HEAVY_MB)));
+  const groupsAtOnce = Math.min(groupCount, envNumber("MORELOGIN_TEST_GROUPS") ?? Math.max(1, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
+  const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(cores, 6));
+  // Fewer than 4 cores: the processes that do run still share them with the mocha workers.
+  const slowdown = envNumber("MORELOGIN_TEST_SLOWDOWN") ?? (cores < 4 ? 1.5 : 1);
+  for (const name of ["MORELOGIN_TEST_GROUPS", "MORELOGIN_TEST_SLOT_LIMIT", "MORELOGIN_TEST_JOBS", "MORELOGIN_TEST_SLOWDOWN"]) if (process.env[name]) why.push(name);
+  return { groupsAtOnce, jobs, heavySlots, slowdown, why };
+}
 
 const GROUPS: Group[] = [
-  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client"), jobs: JOBS, timeoutMs: 90_000 },
-  { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: JOBS, timeoutMs: 90_000, compat: 22 },
-  { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: JOBS, timeoutMs: 90_000, compat: 24 },
+  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client"), jobs: 0, timeoutMs: 90_000 },
+  { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: 0, timeoutMs: 90_000, compat: 22 },
+  { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: 0, timeoutMs: 90_000, compat: 24 },
   { name: "soak", specs: testFiles("test/reliability"), jobs: 2, timeoutMs: 300_000 },
 ];
+
+/** The run's temporary root (a folder per group, the slots folder) and what every group's processes get in their environment. */
+interface RunFolders {
+  root: string;
+  env: NodeJS.ProcessEnv;
+}
 
 interface Outcome {
   group: string;
@@ -134,12 +171,46 @@ function countsOf(text: string): { passed: number; failed: number; pending: numb
   return { passed: count("passing"), failed: count("failing"), pending: count("pending") };
 }
 
-async function runGroup(group: Group): Promise<Outcome> {
+/** tsx keeps its compiled files in os.tmpdir(): the group's temporary folder links to the usual cache, so no group compiles cold. */
+const TSX_CACHE = `tsx-${process.getuid?.() ?? 0}`;
+function linkTsxCache(temp: string): void {
+  const cache = join(tmpdir(), TSX_CACHE);
+  mkdirSync(cache, { recursive: true });
+  symlinkSync(cache, join(temp, TSX_CACHE), "dir");
+}
+
+/** What Chromium itself leaves in the temporary folder with --disable-dev-shm-usage, whoever started it: not a test's leak. */
+const CHROMIUM_OWN = /^org\.chromium\.Chromium\./;
+
+/**
+ * Ends every process still working in a group's temporary folder (Node-RED, Chromium and their helpers)
+ * and removes the folder; returns what it found, for the log: a leak a test should fix.
+ */
+async function sweep(folder: string): Promise<string[]> {
+  const left: string[] = [];
+  const pids = processesIn(folder);
+  if (pids.length) {
+    left.push(`${pids.length} process${pids.length === 1 ? "" : "es"} still running (${pids.map((pid) => `${pid} ${basename(commandLineOf(pid)[0] ?? "?")}`).join(", ")})`);
+    killAll(pids);
+    const deadline = Date.now() + 10_000;
+    while (pids.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const entries = existsSync(folder) ? readdirSync(folder).filter((entry) => entry !== TSX_CACHE && !CHROMIUM_OWN.test(entry)) : [];
+  if (entries.length) left.push(`${entries.length} temporary folder${entries.length === 1 ? "" : "s"} left (${entries.slice(0, 8).join(", ")}${entries.length > 8 ? ", …" : ""})`);
+  rmSync(folder, { recursive: true, force: true });
+  return left;
+}
+
+async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   const started = Date.now();
   const logFile = join(LOGS, `${group.name}.log`);
   let nodeBinary = process.execPath;
   let label = `Node-RED ${(JSON.parse(readFileSync(join(ROOT, "node_modules", "node-red", "package.json"), "utf8")) as { version: string }).version} on Node ${process.version}`;
-  const env: NodeJS.ProcessEnv = { ...process.env };
+  // os.tmpdir() of the group's processes: everything they leave is found there and removed at its end.
+  const temp = join(folders.root, group.name);
+  mkdirSync(temp, { recursive: true });
+  linkTsxCache(temp);
+  const env: NodeJS.ProcessEnv = { ...process.env, ...folders.env, TMPDIR: temp };
   try {
     if (group.compat) {
       const compat = await prepareCompat(group.compat);
@@ -156,8 +227,15 @@ async function runGroup(group: Group): Promise<Outcome> {
     return { group: group.name, passed: 0, failed: 1, pending: 0, seconds: (Date.now() - started) / 1000, code: 1, label: String(error), log: logFile };
   }
   log(`${group.name}: started (${label}, ${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`);
-  const args = [...mochaArgs(group.timeoutMs), "--reporter", "spec", ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []), ...(group.extraArgs ?? []), ...group.specs];
+  // --exit: a handle a test left open must not keep the group from ending; the sweep then finds what it left.
+  const args = [...mochaArgs(group.timeoutMs), "--exit", "--reporter", "spec", ...(group.jobs > 1 ? ["--parallel", "--jobs", String(group.jobs)] : []), ...(group.extraArgs ?? []), ...group.specs];
   const code = await run(nodeBinary, args, { env, logFile });
+  const left = await sweep(temp);
+  if (left.length) {
+    const line = `${group.name}: cleaned up after the tests: ${left.join("; ")}`;
+    log(line);
+    writeFileSync(logFile, `\n${line}\n`, { flag: "a" });
+  }
   const text = readFileSync(logFile, "utf8");
   const counts = countsOf(text);
   const failed = code !== 0 && counts.failed === 0 ? 1 : counts.failed;
@@ -172,24 +250,52 @@ function failuresOf(file: string): string {
 }
 
 async function main(): Promise<void> {
-  const wanted = process.argv.slice(2);
-  const unknown = wanted.filter((name) => !GROUPS.some((group) => group.name === name));
+  const args = process.argv.slice(2);
+  // `npm test -- main test/e2e/editor.test.ts`: only those files, in the groups that run them.
+  const files = args.filter((arg) => arg.endsWith(".ts")).map((file) => relative(ROOT, resolve(file)));
+  const wanted = args.filter((arg) => !arg.endsWith(".ts"));
+  const unknown = [...wanted.filter((name) => !GROUPS.some((group) => group.name === name)), ...files.filter((file) => !GROUPS.some((group) => group.specs.includes(file)))];
   if (unknown.length) {
-    process.stderr.write(`unknown test group: ${unknown.join(", ")}; the groups are ${GROUPS.map((group) => group.name).join(", ")}\n`);
+    process.stderr.write(`unknown test group or file: ${unknown.join(", ")}; the groups are ${GROUPS.map((group) => group.name).join(", ")}\n`);
     process.exit(2);
   }
-  const groups = wanted.length ? GROUPS.filter((group) => wanted.includes(group.name)) : GROUPS;
+  const chosen = (wanted.length ? GROUPS.filter((group) => wanted.includes(group.name)) : GROUPS)
+    .map((group) => (files.length ? { ...group, specs: group.specs.filter((spec) => files.includes(spec)) } : group))
+    .filter((group) => group.specs.length > 0);
+  const plan = planFor(chosen.length);
+  const groups = chosen.map((group) => ({ ...group, jobs: Math.min(group.jobs || plan.jobs, group.specs.length) }));
   mkdirSync(LOGS, { recursive: true });
-  log(`running ${groups.map((group) => group.name).join(", ")} side by side; logs in ${LOGS}`);
-  const outcomes = await Promise.all(
-    groups.map(async (group) => {
-      const outcome = await runGroup(group);
+  const root = mkdtempSync(join(tmpdir(), "morelogin-test-run-"));
+  const slots = join(root, "slots");
+  mkdirSync(slots);
+  const folders: RunFolders = {
+    root,
+    env: { MORELOGIN_TEST_SLOTS: slots, MORELOGIN_TEST_SLOT_LIMIT: String(plan.heavySlots), MORELOGIN_TEST_SLOWDOWN: String(plan.slowdown) },
+  };
+  const interrupted = (): void => {
+    killAll(processesIn(root));
+    rmSync(root, { recursive: true, force: true });
+    process.exit(130);
+  };
+  process.once("SIGINT", interrupted);
+  process.once("SIGTERM", interrupted);
+  log(
+    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} running Node-RED or Chromium at a time; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
+  );
+  const queue = [...groups];
+  const outcomes: Outcome[] = [];
+  const lane = async (): Promise<void> => {
+    for (let group = queue.shift(); group; group = queue.shift()) {
+      const outcome = await runGroup(group, folders);
       const verdict = outcome.code === 0 ? "passed" : "FAILED";
       log(`${outcome.group}: ${verdict} in ${Math.round(outcome.seconds)} s: ${outcome.passed} passing, ${outcome.failed} failing, ${outcome.pending} pending (${outcome.label})`);
       if (outcome.code !== 0) process.stdout.write(`\n--- ${outcome.group} (${outcome.log}) ---\n${failuresOf(outcome.log)}\n`);
-      return outcome;
-    }),
-  );
+      outcomes.push(outcome);
+    }
+  };
+  await Promise.all(Array.from({ length: plan.groupsAtOnce }, lane));
+  rmSync(root, { recursive: true, force: true });
+  outcomes.sort((a, b) => groups.findIndex((group) => group.name === a.group) - groups.findIndex((group) => group.name === b.group));
   const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
   const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
   for (const outcome of outcomes) {

@@ -2,6 +2,7 @@
 import { parseArgs } from "node:util";
 import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
+import { resolveOptions } from "./options";
 import { SERVED_PATH } from "./served";
 import { servedReport } from "./served-table";
 import type { EmulatorOptions } from "./types";
@@ -146,6 +147,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
   const { apiId, apiKey, localToken } = emulator.credentials;
+  const { phoneBootMs, automationStepMs, appInstallMs } = resolveOptions(options);
   const auth = localToken === undefined ? "" : ` -H 'Authorization: ${localToken}'`;
   process.stdout.write(
     [
@@ -158,6 +160,7 @@ async function main(): Promise<void> {
       `  Login:       ${options.login ? "required (server edition): POST /api/user/login with the API ID and key above" : "(none: see --login)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
+      `  Timings:     phone boot ${phoneBootMs} ms, automation step ${automationStepMs} ms, app install ${appInstallMs} ms`,
       `  Served:      ${emulator.localUrl}${SERVED_PATH} (how often each profile was started and closed, each cloud phone powered on and off; also printed at exit)`,
       "Try:",
       ...(options.login ? [`  curl -s -X POST ${emulator.localUrl}/api/user/login -H 'Content-Type: application/json' -d '{"apiId":"${apiId}","apiKey":"${apiKey}"}'`] : []),

@@ -71,6 +71,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     served: () => state.served.snapshot(),
     revokeAllTokens: () => state.tokens.revokeAll(),
     stepAutomationRun: (id) => state.automation.stepNow(id),
+    advanceClock: (ms) => state.timers.advance(ms),
     setFaults: (rates) => state.faults.setRates(rates),
     script: (fault) => state.faults.script(fault),
     forgetLogin: () => {

@@ -27,6 +27,7 @@ export interface ResolvedOptions {
   requestLogSize: number;
   browser: string | undefined;
   login: boolean;
+  manualClock: boolean;
 }
 
 function count(name: string, value: number | undefined, fallback: number): number {
@@ -74,5 +75,6 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     requestLogSize: count("requestLogSize", options.requestLogSize, 1000),
     browser: executable("browser", options.browser),
     login: options.login ?? false,
+    manualClock: options.manualClock ?? false,
   };
 }

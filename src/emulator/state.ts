@@ -29,7 +29,7 @@ export class EmulatorState {
   readonly limiters: Record<ApiName, RateLimiter>;
   readonly tokens: TokenIssuer;
   readonly sessions: BrowserSessions;
-  readonly timers = new Timers();
+  readonly timers: Timers;
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
   readonly served: ServedLog;
@@ -40,6 +40,7 @@ export class EmulatorState {
   rateLimitRetryAfter: boolean;
 
   constructor(readonly options: ResolvedOptions) {
+    this.timers = new Timers(options.manualClock);
     this.data = generateData(options);
     for (const profile of this.data.profiles) this.register(profile);
     this.ids = new IdMint(options.seed);

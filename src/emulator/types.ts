@@ -87,6 +87,11 @@ export interface EmulatorOptions {
   /** How many requests `requestLog` keeps (default 1000). */
   requestLogSize?: number;
   /**
+   * For tests: phone boots, app installs, automation steps and the other state changes that follow
+   * time wait for `advanceClock` instead of the wall clock (default false). Latency and startDelayMs stay real.
+   */
+  manualClock?: boolean;
+  /**
    * Path of a Chromium binary: each started profile then gets a real headless Chromium with its own
    * temporary user data folder, killed when the profile or the emulator closes. Without it a started
    * profile's debug port only answers `/json/version` and `/json/list`.
@@ -326,6 +331,8 @@ export interface Emulator {
    * there is no such run or it has already ended.
    */
   stepAutomationRun(id: string): boolean;
+  /** With the `manualClock` option: moves the emulator's clock forward by `ms`, making every state change then due happen now. */
+  advanceClock(ms: number): void;
   /**
    * Changes no API request made, as when someone acts in the desktop client or a device fails: a
    * profile started by hand, a profile whose browser exits, a cloud phone that shuts down. Each

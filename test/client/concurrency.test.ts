@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient, type Pacing } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
-import { clientFor, requests, sleep, useEmulator } from "../support/emulator";
+import { clientFor, marker, requests, useEmulator } from "../support/emulator";
 import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 
 const START = "local POST /api/env/start";
@@ -39,14 +39,20 @@ describe("client: concurrency limit for profile starts", () => {
   it("has at most `concurrency` starts in flight at once; the others wait and then start", async () => {
     const two = limited({ concurrency: 2 });
     const ids = profileIds(emulator(), 6);
-    const starts = ids.map((envId) => track(two.call("startProfile", { envId })));
+    let answered = 0;
     let most = 0;
-    while (!starts.every((start) => start.settled)) {
-      // Seen by the emulator and not yet answered to the client.
-      const inFlight = requests(emulator(), START) - starts.filter((start) => start.settled).length;
-      most = Math.max(most, inFlight);
-      await sleep(10);
-    }
+    const starts = ids.map((envId) =>
+      track(
+        two.call("startProfile", { envId }).then((result) => {
+          // Seen by the emulator and not yet answered, as this answer arrives: a start let through by
+          // it is sent after this runs, so this is the most that were in flight until now.
+          most = Math.max(most, requests(emulator(), START) - answered);
+          answered++;
+          return result;
+        }),
+      ),
+    );
+    await Promise.all(starts.map((start) => resultOf(start)));
     assert.equal(most, 2);
     for (const [index, start] of starts.entries()) assert.equal((await resultOf(start)).data.envId, ids[index]);
     assert.equal(requests(emulator(), START), 6);
@@ -93,7 +99,7 @@ describe("client: concurrency limit for profile starts", () => {
     const startBLog = queuedLog();
     const startB = track(one.request({ api: "local", method: "POST", path: "/api/env/start", body: { envId: b } }, { onQueued: startBLog.onQueued }));
     await waitUntil(() => startedIds(emulator()).length === 1 && startBLog.events.length > 0, "the first start is sent and the generic one is queued");
-    await sleep(50);
+    await marker(emulator(), "marker");
     assert.equal(requests(emulator(), START), 1, "the generic start waits for the place");
     assert.deepEqual(startBLog.events, [true]);
     controller.abort();
@@ -138,7 +144,7 @@ describe("client: concurrency limit for profile starts", () => {
         [true, false],
       ],
     );
-    await sleep(50);
+    await marker(emulator(), "marker");
     assert.deepEqual(startedIds(emulator()), [a]);
   });
 
@@ -161,7 +167,7 @@ describe("client: concurrency limit for profile starts", () => {
     const logs = profileIds(emulator(), 7).map(() => queuedLog());
     const starts = profileIds(emulator(), 7).map((envId, index) => track(byDefault.call("startProfile", { envId }, { onQueued: logs[index]?.onQueued })));
     await waitUntil(() => requests(emulator(), START) === 5 && logs.filter((log) => log.events.length > 0).length === 2, "five starts are sent and two wait");
-    await sleep(100);
+    await marker(emulator(), "marker");
     assert.equal(requests(emulator(), START), 5);
     await byDefault.close();
     for (const start of starts) assert.ok((await errorOf(start)) instanceof MoreLoginAbortError);

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { MoreLoginAbortError, type MoreLoginClient } from "../../src/client";
+import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient } from "../../src/client";
 import { ApiGate } from "../../src/client/api-gate";
 import { RequestWindow } from "../../src/client/request-window";
 import type { Emulator } from "../../src/emulator";
 import { shiftClock, type ShiftedClock } from "../support/clock";
-import { clientFor, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clientFor, marker, rejection, requests, useEmulator } from "../support/emulator";
 import { errorOf, queuedLog, track, resultOf, waitUntil, type Tracked } from "../support/settle";
 
 const PAGE = "local POST /api/env/page";
@@ -55,17 +55,20 @@ describe("client: pacing per API (requests per minute)", () => {
 
   it("sends no more than localRpm requests within the window; the calls over it wait instead of failing", async () => {
     const paced3 = paced({ localRpm: 3 });
-    const calls = Array.from({ length: 6 }, (_, index) => track(paced3.call("listProfiles", { envName: `call-${index}` })));
+    const logs = Array.from({ length: 6 }, () => queuedLog());
+    const calls = logs.map((log, index) => track(paced3.call("listProfiles", { envName: `call-${index}` }, { onQueued: log.onQueued })));
     await Promise.all(calls.slice(0, 3).map((call) => resultOf(call)));
-    await sleep(300);
-    assert.equal(requests(emulator(), PAGE), 3);
+    await waitUntil(() => logs.slice(3).every((log) => log.events[0] === true), "the calls over the limit wait for their turn");
+    await marker(emulator(), "marker");
+    assert.deepEqual(listedNames(emulator()), ["call-0", "call-1", "call-2", "marker"]);
     assert.deepEqual(
       calls.map((call) => call.settled),
       [true, true, true, false, false, false],
     );
     await paced3.close();
     for (const waiting of calls.slice(3)) assertClosedWhileWaiting(await errorOf(waiting));
-    assert.equal(requests(emulator(), PAGE), 3, "nothing was sent for the calls that waited");
+    await marker(emulator(), "after close");
+    assert.deepEqual(listedNames(emulator()), ["call-0", "call-1", "call-2", "marker", "after close"], "nothing was sent for the calls that waited");
   });
 
   it("lets the waiting calls through in the order they came, as the window frees up", async () => {
@@ -94,14 +97,26 @@ describe("client: pacing per API (requests per minute)", () => {
     const paced1 = paced({ localRpm: 1 }, true);
     await paced1.call("listProfiles", { envName: "first" });
     // 5 s for its own round trip once let through: a bound for a busy machine, not a race.
-    const patient = track(paced1.call("listProfiles", { envName: "patient" }, { timeoutMs: 5_000 }));
-    await sleep(5_500);
+    const patientLog = queuedLog();
+    const patient = track(paced1.call("listProfiles", { envName: "patient" }, { timeoutMs: 5_000, onQueued: patientLog.onQueued }));
+    await waitUntil(() => patientLog.events[0] === true, "the call waits for its turn");
+    // A call with the same 5 s timeout, sent once the patient one waits, to a path that never answers:
+    // once it has timed out, a timeout counted from the wait would have run out too.
+    emulator().script({ kind: "hang", path: "/api/env/unknown" });
+    const control = clientFor(emulator(), { pacing: { localRpm: 0 } });
+    try {
+      const timedOut = await rejection(control.request({ api: "local", method: "POST", path: "/api/env/unknown", body: {} }, { timeoutMs: 5_000 }));
+      assert.ok(timedOut instanceof MoreLoginTimeoutError, String(timedOut));
+    } finally {
+      await control.close();
+    }
+    await marker(emulator(), "marker");
     assert.equal(patient.settled, false, "still waiting, past its 5 s timeout");
     clock?.advance(PAST_WINDOW_MS);
     nudge(paced1);
     const result = await resultOf(patient);
     assert.equal(result.data.current, "1");
-    assert.deepEqual(listedNames(emulator()), ["first", "patient"]);
+    assert.deepEqual(listedNames(emulator()), ["first", "marker", "patient"]);
   });
 
   it("tells a waiting call's onQueued once when it starts waiting and once when it stops, however the wait ends", async () => {
@@ -154,9 +169,10 @@ describe("client: pacing per API (requests per minute)", () => {
     assert.ok(late instanceof MoreLoginAbortError, String(late));
     assert.deepEqual(log.events, [], "a call whose signal already fired does not queue");
 
-    await sleep(100);
+    await marker(emulator(), "marker");
     assert.equal(behind.settled, false, "the call behind it keeps its place");
-    assert.deepEqual(listedNames(emulator()), ["sent"]);
+    assert.deepEqual(queued[1]?.events, [true], "and still waits");
+    assert.deepEqual(listedNames(emulator()), ["sent", "marker"]);
   });
 
   it("ends every waiting call at once when the client closes, and sends none of them", async () => {
@@ -170,8 +186,8 @@ describe("client: pacing per API (requests per minute)", () => {
     for (const call of waiting) assertClosedWhileWaiting(await errorOf(call));
     assert.ok(performance.now() - closing < 30_000, "the 60 s window did not hold close()");
     for (const log of logs) assert.deepEqual(log.events, [true, false]);
-    await sleep(100);
-    assert.deepEqual(listedNames(emulator()), ["sent"]);
+    await marker(emulator(), "after close");
+    assert.deepEqual(listedNames(emulator()), ["sent", "after close"]);
   });
 
   it("does not pace at all with localRpm 0", async () => {
@@ -196,9 +212,10 @@ describe("client: pacing per API (requests per minute)", () => {
 
   it("paces the Open API by openRpm, its token request included", async () => {
     const paced2 = paced({ localRpm: 0, openRpm: 2 });
-    const calls = Array.from({ length: 3 }, () => track(paced2.call("listApps", { pageNum: 1 })));
+    const logs = Array.from({ length: 3 }, () => queuedLog());
+    const calls = logs.map((log) => track(paced2.call("listApps", { pageNum: 1 }, { onQueued: log.onQueued })));
     await waitUntil(() => calls.some((call) => call.settled), "one call has its answer");
-    await sleep(300);
+    await waitUntil(() => logs.filter((log) => log.events[0] === true).length === 2, "the other two wait for their turn");
     assert.equal(requests(emulator(), TOKEN), 1);
     assert.equal(requests(emulator(), APPS), 1);
     assert.equal(calls.filter((call) => call.settled && !call.error).length, 1);
@@ -314,10 +331,16 @@ describe("client: pacing window and gate, on a clock of their own", () => {
     enter("b");
     enter("c");
     enter("a", true);
-    await sleep(150);
+    await flush();
     assert.deepEqual(passed, [], "held, though there is no pacing");
+    time += 49;
+    enter("d");
+    await flush();
+    assert.deepEqual(passed, [], "held until the end of the wait on the gate's clock");
     time += 50;
-    await waitUntil(() => passed.length === 3, "the hold ends", 2_000);
-    assert.deepEqual(passed, ["a", "b", "c"]);
+    time += 1;
+    enter("e");
+    await flush();
+    assert.deepEqual(passed, ["a", "b", "c", "d", "e"]);
   });
 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
 import { shiftClock } from "../support/clock";
-import { clearFaults, resetBeforeEach, useClients, rejection, requests, sleep, useEmulator } from "../support/emulator";
+import { clearFaults, marker, resetBeforeEach, useClients, rejection, requests, useEmulator } from "../support/emulator";
 import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
@@ -76,33 +76,41 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     assert.equal(requests(emulator(), CLOSE), 1);
   });
 
-  it("sends nothing else to that API while a refused call waits (no stampede), then all of them, the Open API meanwhile unaffected", async function () {
-    this.timeout(60_000);
-    // A Retry-After far longer than what the test does meanwhile, so the hold surely lasts through it.
-    const RETRY_AFTER_S = 5;
-    const patient = clientWith();
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: RETRY_AFTER_S });
-    const calls = heldCalls();
-    const sentAt = performance.now();
-    const refused = track(patient.call("listProfiles", {}, { onQueued: calls.onQueued() }));
-    await calls.held();
-    const others: Tracked<unknown>[] = [
-      track(patient.call("listTags", undefined, { onQueued: calls.onQueued() })),
-      track(patient.call("listGroups", {}, { onQueued: calls.onQueued() })),
-      track(patient.call("profileStatus", { envId: emulator().data.profiles[0]?.id }, { onQueued: calls.onQueued() })),
-    ];
-    await calls.held();
-    const apps = await patient.call("listApps", { pageNum: 1 });
-    assert.equal(apps.data.dataList.length, 10, "the Open API is not held by a Local API refusal");
-    await sleep(400);
-    assert.equal(emulator().requestLog.filter((request) => request.api === "local").length, 1, "only the refused request reached the Local API");
+  it("sends nothing else to that API while a refused call waits (no stampede), then all of them, the Open API meanwhile unaffected", async () => {
+    // The client's clock, moved through the pause rather than waited out: halfway through a minute's
+    // Retry-After everything is still held, however slow the machine.
+    const RETRY_AFTER_S = 60;
+    const clock = shiftClock();
+    try {
+      const patient = clientWith();
+      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: RETRY_AFTER_S });
+      const calls = heldCalls();
+      const refused = track(patient.call("listProfiles", {}, { onQueued: calls.onQueued() }));
+      await calls.held();
+      const others: Tracked<unknown>[] = [
+        track(patient.call("listTags", undefined, { onQueued: calls.onQueued() })),
+        track(patient.call("listGroups", {}, { onQueued: calls.onQueued() })),
+        track(patient.call("profileStatus", { envId: emulator().data.profiles[0]?.id }, { onQueued: calls.onQueued() })),
+      ];
+      await calls.held();
+      const apps = await patient.call("listApps", { pageNum: 1 });
+      assert.equal(apps.data.dataList.length, 10, "the Open API is not held by a Local API refusal");
+      clock.advance((RETRY_AFTER_S * 1000) / 2);
+      // A call that arrives makes the gate look again at its clock.
+      const early = track(patient.call("listTags"));
+      await marker(emulator(), "marker");
+      assert.equal(emulator().requestLog.filter((request) => request.api === "local").length, 2, "only the refused request (and the marker) reached the Local API");
 
-    await Promise.all([refused, ...others].map((call) => resultOf(call)));
-    // The hold began after the refused request was sent, so this is only a lower bound.
-    assert.ok(performance.now() - sentAt >= RETRY_AFTER_S * 1000 - 100, "the others waited out the Retry-After too");
-    assert.equal(requests(emulator(), PAGE), 2);
-    assert.equal(requests(emulator(), TAGS), 1);
-    assert.equal(requests(emulator(), GROUPS), 1);
+      clock.advance((RETRY_AFTER_S * 1000) / 2);
+      const late = track(patient.call("listTags"));
+      await waitUntil(() => [refused, ...others].every((call) => call.settled), "the held calls are let through once the pause is over", 30_000);
+      await Promise.all([refused, ...others, early, late].map((call) => resultOf(call)));
+      assert.equal(requests(emulator(), PAGE), 3, "the refused request, the marker, the refused call sent again");
+      assert.equal(requests(emulator(), TAGS), 3);
+      assert.equal(requests(emulator(), GROUPS), 1);
+    } finally {
+      clock.restore();
+    }
   });
 
   it("waits a Retry-After longer than maxRateLimitWaitMs only that long, for the held calls too", async function () {
@@ -169,8 +177,8 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     assert.ok(performance.now() - abortedAt < 30_000, "at once, not after the 60 s");
     assert.ok(error instanceof MoreLoginAbortError, String(error));
     assert.equal(error.kind, "aborted");
-    await sleep(100);
-    assert.equal(requests(emulator(), PAGE), 1);
+    await marker(emulator(), "marker");
+    assert.equal(requests(emulator(), PAGE), 2, "the refused request and the marker: the aborted call was not sent again");
   });
 
   it("sends a refused call again before the calls that came after it", async () => {
@@ -200,19 +208,33 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     }
   });
 
-  it("still holds the other calls when a refused call gives up", async function () {
-    this.timeout(60_000);
-    const impatient = clientWith({ retry: { refusals: 1 } });
-    // Far longer than the test's own steps take, so the pause surely lasts through them.
-    emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 5 });
-    const error = await rejection(impatient.call("listProfiles", {}));
-    assert.equal((error as MoreLoginRateLimitError).kind, "rate-limit");
-    const otherLog = queuedLog();
-    const other = track(impatient.call("listTags", undefined, { onQueued: otherLog.onQueued }));
-    await waitUntil(() => otherLog.events[0] === true, "the client holds the other call");
-    await sleep(400);
-    assert.equal(requests(emulator(), TAGS), 0, "the API asked for a pause");
-    await resultOf(other);
+  it("still holds the other calls when a refused call gives up", async () => {
+    // The client's clock, moved past the pause rather than waited out.
+    const clock = shiftClock();
+    try {
+      const impatient = clientWith({ retry: { refusals: 1 } });
+      // A minute on the client's clock: halfway through it, however slow the machine, the pause still holds.
+      emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 60 });
+      const error = await rejection(impatient.call("listProfiles", {}));
+      assert.equal((error as MoreLoginRateLimitError).kind, "rate-limit");
+      const otherLog = queuedLog();
+      const other = track(impatient.call("listTags", undefined, { onQueued: otherLog.onQueued }));
+      await waitUntil(() => otherLog.events[0] === true, "the client holds the other call");
+      await marker(emulator(), "marker");
+      assert.equal(requests(emulator(), TAGS), 0, "the API asked for a pause");
+      clock.advance(30_000);
+      // A call that arrives makes the gate look again at its clock.
+      const early = track(impatient.call("listGroups", {}));
+      await marker(emulator(), "marker");
+      assert.equal(requests(emulator(), TAGS), 0, "still held halfway through the pause");
+      clock.advance(30_000);
+      const late = track(impatient.call("listGroups", {}));
+      await waitUntil(() => other.settled, "the other call is let through once the pause is over", 30_000);
+      await resultOf(other);
+      await Promise.all([resultOf(early), resultOf(late)]);
+    } finally {
+      clock.restore();
+    }
   });
 
   it("waits out a refused Open API token request and gets the token", async () => {

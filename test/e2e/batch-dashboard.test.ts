@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
+import { pollUntil } from "../support/settle";
 
 const PAGE_PATH = "/dashboard/batch";
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
@@ -33,10 +34,10 @@ describe("dashboard: example 16's batch page, in chromium", function () {
   const starts = (): number => dashboard.emulator.requestLog.filter((request) => request.path === "/api/env/start").length;
 
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
-    const deadline = Date.now() + 60_000;
-    while (!(await condition())) {
-      if (Date.now() > deadline) assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}")`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    try {
+      await pollUntil(condition, (holds) => holds, what, 60_000);
+    } catch (error) {
+      assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}"): ${error instanceof Error ? error.message : String(error)}`);
     }
   }
 

@@ -7,6 +7,7 @@ import { packPackage, prepareUserDir, startNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 import { nodeBinary, redJs } from "../support/runtime";
+import { pollUntil, waitUntil as waitUntilWithin } from "../support/settle";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -87,19 +88,17 @@ describe("dashboard: example 14's control panel, in chromium", function () {
   async function waitForStateWithinTwoPolls(name: string, state: string): Promise<void> {
     const before = polls();
     const cell = stateCell("Profiles", name, state);
-    while ((await cell.count()) === 0) {
-      if (polls() >= before + 3) assert.fail(`the row of ${name} did not say ${state} within two polls of the watch`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    // Bounded by the polls; the time bound is only the suite's.
+    const shown = await pollUntil(
+      () => cell.count(),
+      (count) => count > 0 || polls() >= before + 3,
+      `the row of ${name} says ${state}`,
+      170_000,
+    );
+    if (shown === 0) assert.fail(`the row of ${name} did not say ${state} within two polls of the watch`);
   }
 
-  async function waitUntil(condition: () => boolean, what: string): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while (!condition()) {
-      if (Date.now() > deadline) assert.fail(`${what} did not happen within 30 s`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
+  const waitUntil = (condition: () => boolean, what: string): Promise<void> => waitUntilWithin(condition, what, 30_000);
 
   const isRunning = (envId: string): boolean => dashboard.emulator.running().some((profile) => profile.envId === envId);
 

@@ -10,6 +10,7 @@ import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/em
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
 import { packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
+import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds } from "../../tools/test-limits";
 
 export const LOCAL_TOKEN = "e2e-local-token";
 export { browserSkipReason } from "../support/chromium";
@@ -48,27 +49,33 @@ export const ourErrors = (errors: string[]): string[] => errors.filter((error) =
  * `emulatorOptions` adds to the emulator's options, e.g. `{ browser }` for a real Chromium behind each started profile.
  */
 export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string, emulatorOptions: EmulatorOptions = {}): Promise<EditorSession> {
+  const since = fileNow();
   const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
-  const tarball = await packPackage(join(work, "pack"));
-  await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-  // The info sidebar's tips off (the anonymous user's editor setting): Node-RED 5.0.7 can start their
-  // timer before their box exists on a busy machine, an uncaught page error of its own, not ours.
-  writeFileSync(join(work, "user", ".config.users.json"), JSON.stringify({ _: { editor: { view: { "view-show-tips": false } } } }));
-  const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12, ...emulatorOptions });
-  const nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
-  let browser: Browser | undefined;
-  const close = async (): Promise<void> => {
-    await browser?.close();
-    await nodeRed.stop();
-    await emulator.close();
-    rmSync(work, { recursive: true, force: true });
+  // Everything started so far, ended in reverse whatever step fails: a failed hook leaves nothing behind,
+  // and one that timed out while this went on gets it ended when its test file ends (keepUntilFileEnds).
+  const started: Array<() => Promise<void>> = [async () => rmSync(work, { recursive: true, force: true })];
+  const end = async (): Promise<void> => {
+    for (let step = started.pop(); step; step = started.pop()) await step().catch(() => undefined);
   };
   try {
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    const tarball = await packPackage(join(work, "pack"));
+    await prepareUserDir(join(work, "user"), tarball, { fresh: true });
+    // The info sidebar's tips off (the anonymous user's editor setting): Node-RED 5.0.7 can start their
+    // timer before their box exists on a busy machine, an uncaught page error of its own, not ours.
+    writeFileSync(join(work, "user", ".config.users.json"), JSON.stringify({ _: { editor: { view: { "view-show-tips": false } } } }));
+    // The slot first: the emulator's Chromiums (with `browser`) count against it too.
+    const release = await heavySlot(`an editor session in ${work}`);
+    started.push(async () => release());
+    const emulator = await startEmulator({ localToken: LOCAL_TOKEN, profiles: 12, ...emulatorOptions });
+    started.push(() => emulator.close());
+    const nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
+    started.push(() => nodeRed.stop());
+    const browser = await launchChromium();
+    started.push(() => browser.close());
     const page = await browser.newPage(locale ? { viewport, locale } : { viewport });
     // A bound for a step that never comes, not a race: each step waits for the page's own state, and
     // under coverage on a busy 2-core machine a dialog can take many seconds to build.
-    page.setDefaultTimeout(60_000);
+    page.setDefaultTimeout(scaled(60_000));
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(`page error: ${error.stack ?? error.message}`));
     page.on("console", (message) => {
@@ -78,10 +85,38 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
       else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
     await loadEditor(page, () => page.goto(nodeRed.url, { waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }));
+    const forget = keepUntilFileEnds(`an editor session in ${work}`, end, since);
+    const close = async (): Promise<void> => {
+      forget();
+      await end();
+    };
     return { page, emulator, nodeRed, errors, close };
   } catch (error) {
-    await close();
+    await end();
     throw error;
+  }
+}
+
+/** How long Chromium may take to start and connect, on a quiet machine. */
+const CHROMIUM_STARTS_MS = 30_000;
+
+/**
+ * Debian's chromium under playwright, for a test that drives a page. When it does not start in time,
+ * the error says how long it went and the machine's load, with playwright's own log of the launch.
+ */
+export async function launchChromium(): Promise<Browser> {
+  const started = Date.now();
+  const release = await heavySlot("Chromium");
+  try {
+    const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS, timeout: scaled(CHROMIUM_STARTS_MS) });
+    browser.on("disconnected", release);
+    return browser;
+  } catch (error) {
+    release();
+    const load = loadavg()
+      .map((value) => value.toFixed(1))
+      .join(" ");
+    throw new Error(`${CHROMIUM} did not start for playwright after ${seconds(Date.now() - started)} (load average ${load}): ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -89,10 +124,14 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
  * How long the editor may take to show this package's nodes after a navigation: a bound for a page that
  * never comes, not a race. Under a full `npm test` here it took 2 to 16 s; one CI machine once passed 60 s.
  */
-export const EDITOR_LOADS_MS = 150_000;
+const EDITOR_LOADS_QUIET_MS = 150_000;
+export const EDITOR_LOADS_MS = scaled(EDITOR_LOADS_QUIET_MS);
 
-/** The bound of a hook that opens a session: pack, install, start the emulator and Node-RED, launch chromium, load the editor. */
-export const SESSION_OPENS_MS = EDITOR_LOADS_MS + 120_000;
+/**
+ * The bound of a hook that opens a session: pack, install, start the emulator and Node-RED, launch chromium,
+ * load the editor. A mocha timeout (`this.timeout`), so on a quiet machine's scale: tools/mocha-hooks.ts stretches it.
+ */
+export const SESSION_OPENS_MS = EDITOR_LOADS_QUIET_MS + 120_000;
 
 /**
  * Navigates (`navigate` is a goto or a reload that waits only for the document) and waits until the

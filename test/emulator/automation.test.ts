@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { call, dataOf, expectError, type PageShape } from "../support/http";
 import type { Emulator } from "../../src/emulator";
-import { bearer, sleep, useEmulator } from "../support/emulator";
+import { bearer, useEmulator } from "../support/emulator";
 import { pollUntil } from "../support/settle";
 
 const STEP_MS = 200;
@@ -103,8 +103,8 @@ function automationOf(emulator: () => Emulator) {
 describe("emulator: cloud phone automation (RPA)", () => {
   const { emulator } = useEmulator({ cloudPhones: 4, automationStepMs: STEP_MS });
   const { local, phone, templates, template, runsOf, scheduleOf, runOnce, endedRun } = automationOf(emulator);
-  /** The same data under a step that never comes by itself: for the states in between. */
-  const { emulator: heldEmulator } = useEmulator({ cloudPhones: 4, automationStepMs: HELD_STEP_MS });
+  /** The same data under a step that never comes by itself (a manual clock): for the states in between. */
+  const { emulator: heldEmulator } = useEmulator({ cloudPhones: 4, automationStepMs: HELD_STEP_MS, manualClock: true });
   const held = automationOf(heldEmulator);
 
   describe("templates", () => {
@@ -251,14 +251,10 @@ describe("emulator: cloud phone automation (RPA)", () => {
       assert.equal(dataOf(await held.local("/task/cancel", { id: String(heldId) })), null);
       assert.equal((await held.scheduleOf(heldId))?.taskState, 3);
       assert.equal((await held.runsOf(heldId))[0]?.taskState, 5);
-      // Where steps come by themselves, nothing runs after the cancel.
-      const taskId = await runOnce("Warm up: scroll the feed", { minutes: 1 });
-      assert.equal(dataOf(await local("/task/cancel", { id: String(taskId) })), null);
-      assert.equal((await scheduleOf(taskId))?.taskState, 3);
-      assert.equal((await endedRun(taskId)).taskState, 5);
-      await sleep(STEP_MS * 3);
-      assert.deepEqual([(await scheduleOf(taskId))?.taskState, (await runsOf(taskId))[0]?.taskState], [3, 5], "nothing runs after the cancel");
-      assert.equal(dataOf(await local("/task/cancel", { id: taskId })), null);
+      // With the clock past every step the run had, nothing runs after the cancel.
+      heldEmulator().advanceClock(HELD_STEP_MS * 3);
+      assert.deepEqual([(await held.scheduleOf(heldId))?.taskState, (await held.runsOf(heldId))[0]?.taskState], [3, 5], "nothing runs after the cancel");
+      assert.equal(dataOf(await held.local("/task/cancel", { id: heldId })), null);
     });
 
     it("/task/cancel refuses a finished schedule, an unknown one and a missing id (99001)", async () => {

@@ -36,6 +36,8 @@ async function reuseAfterIdle(url: string, method: "GET" | "POST", body?: object
   const agent = new Agent({ keepAlive: true, maxSockets: 1 });
   try {
     const first = await exchange(agent, url, method, body);
+    // A fixed wait on purpose: what is tested is Node's own idle timer on the server's socket, which no
+    // clock of the emulator's drives and no event announces (the three servers idle in parallel).
     await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
     return [first, await exchange(agent, url, method, body)];
   } finally {

@@ -3,7 +3,7 @@ import { crc32, inflateSync } from "node:zlib";
 import type { App, CloudPhone } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
-import { bearer, sleep, useEmulator } from "../support/emulator";
+import { bearer, useEmulator } from "../support/emulator";
 import { pollUntil } from "../support/settle";
 
 const BOOT_MS = 200;
@@ -309,26 +309,21 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
 });
 
 describe("emulator: cloud phone apps across a power cycle", () => {
-  // Boots faster than an install lands, so an install begun before a power-off would land after it;
-  // the install is long enough that the power cycle surely begins while it is in progress.
+  // On the emulator's manual clock: a boot or an install ends only when the test moves the clock past it.
+  const BOOT_MS = 50;
   const INSTALL_MS = 2_000;
-  const { emulator } = useEmulator({ cloudPhones: 8, apps: 5, phoneBootMs: 50, appInstallMs: INSTALL_MS });
+  const { emulator } = useEmulator({ cloudPhones: 8, apps: 5, phoneBootMs: BOOT_MS, appInstallMs: INSTALL_MS, manualClock: true });
   const local = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
-  /** Powers the phone off and on, and waits until it is on again; returns when the power-off was answered. */
-  const cycle = async (id: string): Promise<number> => {
+  const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus;
+  /** Powers the phone off and on, and lets the boot end. */
+  const cycle = async (id: string): Promise<void> => {
     dataOf(await local("/powerOff", { id }));
-    const off = performance.now();
     dataOf(await local("/powerOn", { id }));
-    await pollUntil(
-      async () => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus,
-      (status) => status === 4,
-      "the phone is on again",
-    );
-    return off;
+    emulator().advanceClock(BOOT_MS);
+    assert.equal(await status(id), 4, "the phone is on again");
   };
 
-  it("loses an install still in progress when the phone powers off, and stops its running apps", async function () {
-    this.timeout(60_000);
+  it("loses an install still in progress when the phone powers off, and stops its running apps", async () => {
     const [phone, other] = emulator().data.cloudPhones.filter((p) => p.envStatus === 4);
     assert.ok(phone && other);
     const installed = async (): Promise<string[]> => dataOf<Installed[]>(await local("/app/installedList", { id: phone.id })).map((i) => i.packageName);
@@ -336,14 +331,13 @@ describe("emulator: cloud phone apps across a power cycle", () => {
     const target = emulator().data.apps.find((a) => !before.includes(a.packageName));
     assert.ok(target);
     dataOf(await local("/app/install", { id: phone.id, appVersionId: target.appVersionList[0]?.id }));
-    const accepted = performance.now();
-    assert.ok((await cycle(phone.id)) - accepted < INSTALL_MS, "the power-off came while installing");
-    // An absence: once the install would have landed, it is still not there.
-    await sleep(INSTALL_MS + 500 - (performance.now() - accepted));
+    await cycle(phone.id);
+    // An absence: with the clock past the time the install would have landed, it is still not there.
+    emulator().advanceClock(INSTALL_MS);
     assert.deepEqual(await installed(), before, "the install was lost");
 
     dataOf(await local("/app/install", { id: phone.id, appVersionId: target.appVersionList[0]?.id }));
-    await pollUntil(installed, (now) => now.length > before.length, "the install lands");
+    emulator().advanceClock(INSTALL_MS);
     assert.deepEqual(await installed(), [...before, target.packageName], "an install on a phone that stays on lands");
     dataOf(await local("/app/start", { id: phone.id, packageName: target.packageName }));
     const pidof = async (): Promise<string> => dataOf<string>(await local("/exeCommand", { id: phone.id, command: `pidof ${target.packageName}` }));

@@ -50,6 +50,31 @@ describe("emulator: timers", () => {
     cancel();
   });
 
+  it("on a manual clock, after() waits for advance(): due callbacks run in time order, those they schedule too when due", () => {
+    const timers = new Timers(true);
+    const ran: string[] = [];
+    timers.after(300, () => ran.push("c"));
+    timers.after(100, () => {
+      ran.push("a");
+      timers.after(100, () => ran.push("a+100"));
+    });
+    const cancel = timers.after(150, () => ran.push("cancelled"));
+    timers.after(100, () => ran.push("b"));
+    cancel();
+    timers.advance(99);
+    assert.deepEqual(ran, []);
+    timers.advance(201);
+    assert.deepEqual(ran, ["a", "b", "a+100", "c"]);
+    let cleared = true;
+    timers.after(0, () => {
+      cleared = false;
+    });
+    timers.clearAll();
+    timers.advance(1_000);
+    assert.equal(cleared, true, "a cleared callback never runs");
+    assert.throws(() => new Timers().advance(1), /manualClock/);
+  });
+
   it("close() leaves no boot, install or automation timer behind", async () => {
     // fetch keeps a timer of its own for idle connections; make it exist before counting.
     const warmUp = await startEmulator();

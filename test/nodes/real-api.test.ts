@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, settle, statusCalls, useNodeRed, type Msg } from "../support/node-red";
-import { clearFaults, requests, useEmulator } from "../support/emulator";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { clearFaults, marker, requests, useEmulator } from "../support/emulator";
+import { eventually } from "../support/outcome";
 
 const PAGE = "local POST /api/env/page";
 
@@ -50,9 +51,10 @@ describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)",
     const node = helper.getNode("n1");
     for (let i = 0; i < 4; i++) node.receive({ payload: "", topic: `m${i}` } as NodeMessage);
     await out.next(2);
-    await settle(400);
+    await eventually(() => statusCalls(node).at(-1)?.text === "2 queued", "the other two show as queued");
+    await marker(emulator(), "marker");
     assert.equal(out.messages.length, 2, "two of four messages went through in this minute");
-    assert.equal(requests(emulator(), PAGE), 2, "the other two were not sent");
+    assert.equal(requests(emulator(), PAGE), 3, "the other two were not sent (two and the marker)");
     assert.deepEqual(statusCalls(node).at(-1), { fill: "blue", shape: "ring", text: "2 queued" });
 
     const ended: string[] = [];
@@ -61,12 +63,12 @@ describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)",
       ended.push(error instanceof Error ? error.message : String(error));
     };
     await helper.unload();
-    await settle(100);
     assert.deepEqual(ended, [
       "list profiles failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight",
       "list profiles failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight",
     ]);
-    assert.equal(requests(emulator(), PAGE), 2, "nothing was sent for the messages the redeploy ended");
+    await marker(emulator(), "after the redeploy");
+    assert.equal(requests(emulator(), PAGE), 4, "nothing was sent for the messages the redeploy ended (two, and two markers)");
   });
 
   it("a config node with pacing set to 0 lets every message through at once", async () => {

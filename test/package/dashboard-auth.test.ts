@@ -6,6 +6,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+import { waitUntil } from "../support/settle";
 
 const USER = "panel";
 const PASSWORD = "panel-password";
@@ -97,10 +98,6 @@ describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, fun
     const table = tableId(flow, "Profiles");
     await waitForRow(socket, table, profile.id);
     await socket.emit("widget-action", table, { payload: { id: profile.id }, column: "action", action: "button_click" });
-    const deadline = Date.now() + 30_000;
-    while (!emulator.running().some((running) => running.envId === profile.id)) {
-      if (Date.now() > deadline) assert.fail("the profile did not start");
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(() => emulator.running().some((running) => running.envId === profile.id), "the profile starts", 30_000);
   });
 });

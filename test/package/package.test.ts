@@ -11,6 +11,7 @@ import { CAPPED_CONFIG_ID, EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, pack
 import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+import { pollUntil, waitUntil } from "../support/settle";
 
 /** A message of a Debug node, as the editor's Debug sidebar gets it. */
 interface DebugMessage {
@@ -60,6 +61,15 @@ class DebugSidebar {
 
   close(): void {
     this.socket.close();
+  }
+}
+
+/** support/settle's pollUntil over the Debug sidebar, failing with `failure` (given what it shows) when the time runs out. */
+async function sidebarUntil(shown: () => DebugMessage[], accept: (messages: DebugMessage[]) => boolean, timeoutMs: number, failure: (messages: DebugMessage[]) => string): Promise<DebugMessage[]> {
+  try {
+    return await pollUntil(async () => shown(), accept, "the sidebar shows it", timeoutMs);
+  } catch {
+    return assert.fail(failure(shown()));
   }
 }
 
@@ -157,10 +167,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     emulator.resetStats();
     const injected = await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" });
     assert.equal(injected.status, 200);
-    const deadline = Date.now() + 10_000;
-    while (!emulator.stats.requests["local POST /api/env/page"] && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    await waitUntil(() => (emulator.stats.requests["local POST /api/env/page"] ?? 0) >= 1, "the inject reaches the emulator", 10_000).catch(() => undefined);
     assert.ok((emulator.stats.requests["local POST /api/env/page"] ?? 0) >= 1, "the inject reached the emulator");
     assert.doesNotMatch(nodeRed.output().slice(before), /\[error\]/);
   });
@@ -206,29 +213,27 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       const logFrom = nodeRed.output().length;
       const injected = await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" });
       assert.equal(injected.status, 200);
-      const deadline = Date.now() + (options.timeoutMs ?? 120_000);
-      for (;;) {
-        const messages = sidebar.since(from, nodes);
-        const errors = messages.filter((message) => message.name === "error");
-        if (errors.length > 0 && !options.errors) assert.fail(`the example failed: ${JSON.stringify(errors.map((error) => error.value))}`);
-        if (messages.filter((message) => message.name === last).length >= (options.count ?? 1)) {
-          assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
-          return messages;
-        }
-        if (Date.now() > deadline) assert.fail(`"${last}" showed nothing in time; the sidebar got ${JSON.stringify(messages).slice(0, 2000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      const errorsIn = (messages: readonly DebugMessage[]): DebugMessage[] => messages.filter((message) => message.name === "error");
+      const messages = await sidebarUntil(
+        () => sidebar.since(from, nodes),
+        (shown) => (errorsIn(shown).length > 0 && !options.errors) || shown.filter((message) => message.name === last).length >= (options.count ?? 1),
+        options.timeoutMs ?? 120_000,
+        (shown) => `"${last}" showed nothing in time; the sidebar got ${JSON.stringify(shown).slice(0, 2000)}`,
+      );
+      const errors = errorsIn(messages);
+      if (errors.length > 0 && !options.errors) assert.fail(`the example failed: ${JSON.stringify(errors.map((error) => error.value))}`);
+      assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
+      return messages;
     }
 
     /** The example's messages since `from`, once its "summary" Debug node has shown one. */
-    async function waitForSummary(from: number): Promise<DebugMessage[]> {
-      const deadline = Date.now() + 120_000;
-      for (;;) {
-        const messages = sidebar.since(from, example("06"));
-        if (messages.some((message) => message.name === "summary")) return messages;
-        if (Date.now() > deadline) assert.fail("the summary did not show in time");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+    function waitForSummary(from: number): Promise<DebugMessage[]> {
+      return sidebarUntil(
+        () => sidebar.since(from, example("06")),
+        (shown) => shown.some((message) => message.name === "summary"),
+        120_000,
+        () => "the summary did not show in time",
+      );
     }
 
     const valuesOf = (messages: readonly DebugMessage[], name: string): unknown[] => messages.filter((message) => message.name === name).map((message) => message.value);
@@ -367,11 +372,12 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         const inject = example("06").find((node) => node.type === "inject");
         assert.ok(inject);
         assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
-        const deadline = Date.now() + 60_000;
-        while (sidebar.since(from, example("06")).filter((message) => message.name === "error").length < 2) {
-          if (Date.now() > deadline) assert.fail("the status failure and the close failure did not both show");
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        await sidebarUntil(
+          () => sidebar.since(from, example("06")),
+          (shown) => shown.filter((message) => message.name === "error").length >= 2,
+          60_000,
+          () => "the status failure and the close failure did not both show",
+        );
         // Only the profile whose close failed runs, and it holds the one place: close it by hand.
         assert.deepEqual(
           emulator.running().map((session) => session.envId),
@@ -556,23 +562,23 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       );
       const from = sidebar.mark();
       const waitFor = async (name: string, count: number): Promise<DebugMessage[]> => {
-        const deadline = Date.now() + 60_000;
-        for (;;) {
-          const messages = sidebar.since(from, nodes);
-          const errors = valuesOf(messages, "error");
-          if (errors.length > 0) assert.fail(`the example failed: ${JSON.stringify(errors)}`);
-          if (valuesOf(messages, name).length >= count) return messages;
-          if (Date.now() > deadline) assert.fail(`"${name}" showed ${valuesOf(messages, name).length} of ${count} messages in time`);
-          await new Promise((resolve) => setTimeout(resolve, 100));
-        }
+        const messages = await sidebarUntil(
+          () => sidebar.since(from, nodes),
+          (shown) => valuesOf(shown, "error").length > 0 || valuesOf(shown, name).length >= count,
+          60_000,
+          (shown) => `"${name}" showed ${valuesOf(shown, name).length} of ${count} messages in time`,
+        );
+        const errors = valuesOf(messages, "error");
+        if (errors.length > 0) assert.fail(`the example failed: ${JSON.stringify(errors)}`);
+        return messages;
       };
       // The first poll only learns what runs: a change made before it would not be a change.
       const polled = (emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0);
-      const deadline = Date.now() + 30_000;
-      while ((emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0) <= polled) {
-        if (Date.now() > deadline) assert.fail("the watch did not poll");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(
+        () => (emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0) > polled,
+        "the watch polls",
+        30_000,
+      ).catch(() => assert.fail("the watch did not poll"));
       return { nodes, waitFor };
     }
 

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pollUntil } from "../support/settle";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -178,8 +179,18 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
       ],
     };
     await json(`${first.editor}/flow`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(flow) });
-    await waitUntil(async () => (await fetch(`${first.editor}/inject/user-inject`, { method: "POST" })).ok, "the user's inject node runs");
-    await waitUntil(async () => (await mark(first.editor)) === "kept", "the function wrote the global context");
+    await pollUntil(
+      () => fetch(`${first.editor}/inject/user-inject`, { method: "POST" }).then((response) => response.ok),
+      (ran) => ran,
+      "the user's inject node runs",
+      60_000,
+    );
+    await pollUntil(
+      () => mark(first.editor),
+      (value) => value === "kept",
+      "the function wrote the global context",
+      60_000,
+    );
     const post = (path: string, body: unknown) => json<{ data: unknown }>(`${first.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const [profile] = ((await post("/api/env/page", { pageNo: 37, pageSize: 1 })).data as { dataList: Array<{ id: string }> }).dataList;
     assert.ok(profile);
@@ -209,11 +220,3 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
     await third.stop();
   });
 });
-
-async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check().catch(() => false))) {
-    if (Date.now() > deadline) assert.fail(`${what}: not within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

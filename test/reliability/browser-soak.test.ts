@@ -7,6 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { descendsFromThisProcess, processesNaming } from "../support/processes";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, useNodeRed, type FlowNode } from "../support/node-red";
+import { heavySlot } from "../../tools/test-limits";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -73,6 +74,7 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
   this.timeout(1_200_000);
   let emulator: Emulator | undefined;
 
+  let release: (() => void) | undefined;
   useNodeRed();
   // Not useEmulator's: no emulator (and no Chromium) when the browser tests are skipped on purpose.
   before(async function () {
@@ -81,10 +83,13 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
       console.log(`    browser soak skipped on purpose (${skipped})`);
       this.skip();
     }
+    // Its Chromiums count against the heavy slots that every test process shares (tools/test-limits.ts).
+    release = await heavySlot("the browser soak");
     emulator = await startEmulator({ profiles: PROFILES, browser: CHROMIUM });
   });
   after(async () => {
     await emulator?.close();
+    release?.();
   });
 
   it("gives every message one outcome, leaves no Chromium or connection behind, and RSS comes back within 20 MB", async () => {
@@ -136,9 +141,11 @@ describe("reliability: browser steps on real Chromium, 300 messages over 5 profi
       }
     };
     await Promise.all(started.data.profiles.map((profile) => worker(profile.id)));
+    // A pause on purpose: a second outcome of a message would come at no known event after its first.
     await settle(500);
 
     await helper.unload();
+    // A pause on purpose: Chromium's processes and connections end after the unload with no event here to wait for.
     await settle(500);
     // Memory comes back as the closed sockets, pages and buffers are let go, later on a busy machine: read
     // it until it is back within the bound or 10 s have passed; a leak never comes back.

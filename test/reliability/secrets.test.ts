@@ -7,6 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
 import { linkedUserDir } from "../support/user-dir";
+import { waitUntil } from "../support/settle";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
 const API_KEY = "secrets-api-key-4409-do-not-log";
@@ -108,10 +109,10 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
       assert.equal(response.status, 200, nodeRed.output());
     };
     const settleUntil = async (predicate: () => boolean, what: string): Promise<void> => {
-      const deadline = Date.now() + 20_000;
-      while (!predicate()) {
-        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}:\n${nodeRed.output().slice(-4000)}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      try {
+        await waitUntil(predicate, what, 20_000);
+      } catch (error) {
+        throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${nodeRed.output().slice(-4000)}`);
       }
     };
     const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
@@ -124,8 +125,12 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
     emulator.revokeAllTokens();
     await trigger();
     await settleUntil(() => caughtErrors() >= 10, "ten caught errors");
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    assert.ok(emulator.stats.tokensGranted >= 2, "a second token was fetched after the revocation");
+    await settleUntil(() => emulator.stats.tokensGranted >= 2, "a second token, fetched after the revocation");
+    // The editor's socket sends batches: arrays of {topic, data}.
+    const published = (): Array<{ topic?: string }> => frames.flatMap((frame) => [JSON.parse(frame) as { topic?: string } | Array<{ topic?: string }>].flat());
+    const debugFrames = (): number => published().filter((item) => item.topic === "debug").length;
+    const statusFrames = (): number => published().filter((item) => item.topic?.startsWith("status/")).length;
+    await settleUntil(() => debugFrames() >= 20 && statusFrames() >= 10, "the debug sidebar's messages and the status texts");
 
     const log = nodeRed.output();
     assert.match(log, /API authentication failed \(code 35002\)/, "the wrong Local token is reported");
@@ -142,22 +147,18 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
     const scanner = new SecretScanner([LOCAL_TOKEN, API_KEY, ...authorizations, ...bearerTokens]);
     for (const text of [log, editorFlows, flowsFile, JSON.stringify(editorCredentials), ...frames]) scanner.scan(text);
 
-    // The editor's socket sends batches: arrays of {topic, data}.
-    const published = frames.flatMap((frame) => [JSON.parse(frame) as { topic?: string } | Array<{ topic?: string }>].flat());
-    const debugFrames = published.filter((item) => item.topic === "debug").length;
-    const statusFrames = published.filter((item) => item.topic?.startsWith("status/")).length;
     console.log(
       `RELIABILITY secrets ${JSON.stringify({
         logBytes: log.length,
-        sidebarMessages: published.length,
-        debugMessages: debugFrames,
-        statusUpdates: statusFrames,
+        sidebarMessages: published().length,
+        debugMessages: debugFrames(),
+        statusUpdates: statusFrames(),
         authorizationValuesSearched: authorizations.length,
         secretsFound: scanner.findings.length,
       })}`,
     );
-    assert.ok(debugFrames >= 20, `the debug sidebar received messages (${debugFrames})`);
-    assert.ok(statusFrames >= 10, `the editor received status texts (${statusFrames})`);
+    assert.ok(debugFrames() >= 20, `the debug sidebar received messages (${debugFrames()})`);
+    assert.ok(statusFrames() >= 10, `the editor received status texts (${statusFrames()})`);
     assert.deepEqual(scanner.findings, []);
     assert.match(log, new RegExp(`echo of POST ${ECHO_LOCAL}: headers .*authorization\\W{1,8}\\*\\*\\*`), "the Local token was echoed, masked");
     assert.match(log, new RegExp(`echo of POST ${ECHO_OPEN}: headers .*authorization\\W{1,8}Bearer \\*\\*\\*`), "the bearer token was echoed, masked");

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { useEmulator } from "../support/emulator";
 import { credentialsFor, flowWith, helper, loadFlow, settle, useNodeRed } from "../support/node-red";
+import { OUTCOME_MS, waitUntil } from "../support/settle";
 
 const REDEPLOYS = 100;
 const IN_FLIGHT = 5;
@@ -26,8 +27,11 @@ describe("reliability: redeploys with requests in flight", function () {
     // Warm up once so lazily created, long-lived runtime resources exist before the baseline.
     await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles" }), credentialsFor(emulator()));
     await helper.unload();
+    // No event says the runtime has finished creating what it creates lazily: a pause before the baseline.
     await settle(300);
     const baseline = handles();
+    /** No more sockets or timers than at the baseline: what a redeploy left behind has closed. */
+    const backToBaseline = (): boolean => ["TCPSocketWrap", "Timeout"].every((kind) => (handles()[kind] ?? 0) <= (baseline[kind] ?? 0));
     const baselineListeners = listeners();
 
     emulator().setFaults({ latencyMs: [300, 300] });
@@ -48,19 +52,22 @@ describe("reliability: redeploys with requests in flight", function () {
         else otherErrors.push(text);
       };
       helper.getNode("out").on("input", () => answered++);
+      const requestsSeen = (): number => Object.values(emulator().stats.requests).reduce((sum, count) => sum + count, 0);
+      const received = requestsSeen();
       for (let m = 0; m < IN_FLIGHT; m++) node.receive({ payload: "" } as NodeMessage);
-      await settle(20);
+      // The first request (a start, or the Open API token the list waits for) is at the emulator, held by its latency.
+      await waitUntil(() => requestsSeen() > received, "a request of this round is in flight at the emulator");
       const closing = Date.now();
       await helper.unload();
       slowest = Math.max(slowest, Date.now() - closing);
     }
-    await settle(500);
+    await waitUntil(backToBaseline, "the redeploys' sockets and timers are gone", OUTCOME_MS).catch(() => undefined);
     // With the emulator still up: its side of any socket the client left open would count too.
     const beforeRestart = handles();
     emulator().setFaults({});
     await emulator().close();
     await startAgain();
-    await settle(500);
+    await waitUntil(backToBaseline, "the sockets and timers are gone", OUTCOME_MS).catch(() => undefined);
     const after = handles();
     console.log(
       `RELIABILITY shutdown ${JSON.stringify({ redeploys: REDEPLOYS, inFlight: REDEPLOYS * IN_FLIGHT, aborted, answered, slowestCloseMs: slowest, handlesBefore: baseline, handlesBeforeEmulatorRestart: beforeRestart, handlesAfter: after, listenersBefore: baselineListeners, listenersAfter: listeners() })}`,

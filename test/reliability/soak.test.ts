@@ -165,6 +165,8 @@ describe("reliability: soak under faults", function () {
       for (let i = 0; i < CONCURRENCY; i++) sendNext();
     });
 
+    // A pause on purpose: a second outcome or a request sent again would come at no known event after the
+    // round's last outcome; a soak of minutes gives it this long to show.
     await settle(200);
     const callRequests = Object.entries(emulator().stats.requests)
       .filter(([route]) => route !== "open POST /oauth2/token")
@@ -225,11 +227,13 @@ describe("reliability: soak under faults", function () {
       () => emulator().revokeAllTokens(),
     );
     clearTimeout(recover);
+    // A pause on purpose before reading the heap: no event says the runtime has let the round's objects go.
     await settle(200);
     const heapAfterFirst = heapMb();
 
     emulator().revokeAllTokens();
     const second = await round("second", () => totals.push(statsOf()));
+    // As after the first round: no event says the runtime has let the round's objects go.
     await settle(200);
     const heapAfterSecond = heapMb();
     emulator().setFaults({});
@@ -381,6 +385,7 @@ describe("reliability: soak under faults", function () {
       emulator().setFaults({});
     });
     const seconds = (Date.now() - started) / 1000;
+    // A pause on purpose: a request sent again after the last outcome would come at no known event.
     await settle(200);
 
     const all = [...outcomes.entries()];

@@ -1,11 +1,13 @@
 import assert from "node:assert/strict";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { LAUNCH_ARGS } from "../e2e/editor-session";
-import { CHROMIUM, browserSkipReason } from "./chromium";
+import { launchChromium } from "../e2e/editor-session";
+import { scaled } from "../../tools/test-limits";
+import { browserSkipReason } from "./chromium";
+import { pollUntil } from "./settle";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 
@@ -62,10 +64,10 @@ export function useDashboardPage(options: DashboardPageOptions): DashboardPage {
     dashboard.nodeRed = nodeRed;
     dashboard.flow = options.flow(emulator);
     await deployAndStart(nodeRed, dashboard.flow);
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: LAUNCH_ARGS });
+    browser = await launchChromium();
     const page = await browser.newPage({ viewport: { width: 1280, height: 960 } });
     dashboard.page = page;
-    page.setDefaultTimeout(60_000);
+    page.setDefaultTimeout(scaled(60_000));
     page.on("pageerror", (error) => dashboard.errors.push(`page error: ${error.message}`));
     if (options.consoleErrors) {
       page.on("console", (message) => {
@@ -146,14 +148,13 @@ export async function assertTablesFit(page: Page, options: { tables: number; pho
   );
   try {
     await page.setViewportSize({ width: 390, height: 844 });
-    // The tables switch to cards once they have measured their new width: wait for that, within a bound.
-    const deadline = Date.now() + 30_000;
-    let phone = await tableLayout(page);
-    while (!phone.every(fits) && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      phone = await tableLayout(page);
-    }
-    assert.ok(phone.every(fits), `at 390 px: ${JSON.stringify(phone)}`);
+    // The tables switch to cards once they have measured their new width: wait for that.
+    await pollUntil(
+      () => tableLayout(page),
+      (phone) => phone.every(fits),
+      "every table fits at 390 px",
+      30_000,
+    );
     assert.deepEqual(await cutTexts(page), [], "no text cut short at 390 px");
     await page.screenshot({ path: options.phoneShot });
   } finally {

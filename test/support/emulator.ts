@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { MoreLoginClient, type ClientSettings } from "../../src/client";
+import { heavySlot } from "../../tools/test-limits";
 import { call, dataOf } from "./http";
 
 /**
@@ -10,11 +11,15 @@ import { call, dataOf } from "./http";
  */
 export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Emulator; startAgain: (samePorts?: boolean) => Promise<Emulator> } {
   let current: Emulator | undefined;
+  // An emulator with a real Chromium behind each started profile takes a heavy slot (tools/test-limits.ts) for the suite.
+  let release: (() => void) | undefined;
   before(async () => {
+    if (options.browser) release = await heavySlot(`an emulator with ${options.browser}`);
     current = await startEmulator(options);
   });
   after(async () => {
     await current?.close();
+    release?.();
   });
   const emulator = (): Emulator => {
     assert.ok(current, "emulator not started");
@@ -84,6 +89,16 @@ export async function bearer(emulator: Emulator): Promise<Record<string, string>
   });
   const data = dataOf<{ access_token: string }>(answer);
   return { Authorization: `Bearer ${data.access_token}` };
+}
+
+/**
+ * A profile list named `envName`, sent over raw HTTP and answered: an event that comes after every
+ * request already on its way to the emulator, so a test can check the log for what must not be
+ * there without waiting a guessed time.
+ */
+export async function marker(emulator: Emulator, envName: string): Promise<void> {
+  const { localToken } = emulator.credentials;
+  dataOf(await call(emulator.localUrl, "/api/env/page", { body: { envName }, ...(localToken ? { headers: { Authorization: localToken } } : {}) }));
 }
 
 export async function rejection(promise: Promise<unknown>): Promise<Error> {

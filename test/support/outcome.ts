@@ -37,9 +37,9 @@ export function run(
   emulator: Emulator,
   node: Record<string, unknown>,
   input: Record<string, unknown>,
-  options: { config?: Record<string, unknown>; credentials?: Record<string, string>; ms?: number } = {},
+  options: { config?: Record<string, unknown>; credentials?: Record<string, string>; ms?: number; quiet?: boolean } = {},
 ): Promise<Outcome> {
-  return sendAndCollect(flowWith(emulator, node, { ...NO_PACING, ...options.config }), input, credentialsFor(emulator, options.credentials), options.ms ?? OUTCOME_MS);
+  return sendAndCollect(flowWith(emulator, node, { ...NO_PACING, ...options.config }), input, credentialsFor(emulator, options.credentials), options.ms ?? OUTCOME_MS, { quiet: options.quiet });
 }
 
 const errorText = (msg: Msg | undefined): string => (msg?.error as { message?: string } | undefined)?.message ?? "";

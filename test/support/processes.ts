@@ -1,5 +1,5 @@
 /** Linux process checks for the tests that start real browsers. */
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** False once the process is gone, or has exited and only waits to be reaped (a zombie). */
 export function isRunning(pid: number): boolean {
@@ -83,4 +83,29 @@ export function killAll(pids: Iterable<number>): void {
       // already gone
     }
   }
+}
+
+function cwdOf(pid: number): string | undefined {
+  try {
+    return readlinkSync(`/proc/${pid}/cwd`);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Running processes, other than this one, that work in `folder`: their command line names it or their
+ * working directory is in it; and every process descending from one of them (a browser's helpers).
+ */
+export function processesIn(folder: string): number[] {
+  const pids = readdirSync("/proc")
+    .filter((name) => /^\d+$/.test(name))
+    .map(Number)
+    .filter((pid) => pid !== process.pid && isRunning(pid));
+  const found = new Set(pids.filter((pid) => commandLineOf(pid).some((arg) => arg.includes(folder)) || cwdOf(pid)?.startsWith(folder)));
+  const descends = (pid: number): boolean => {
+    for (let current = parentOf(pid); current !== undefined && current > 1; current = parentOf(current)) if (found.has(current)) return true;
+    return false;
+  };
+  return pids.filter((pid) => found.has(pid) || descends(pid));
 }

@@ -1,0 +1,53 @@
+/**
+ * Loaded into every mocha process and worker by tools/mocha.ts (`--require`): every mocha timeout, the
+ * group's and each `this.timeout(…)`, stretched by the machine's slowdown factor (tools/test-limits.ts),
+ * and the time a test or hook spends waiting for a heavy slot added to its timeout, so that waiting
+ * for the machine never fails it. After each test file (in a parallel run; after all of them in a serial
+ * one), whatever it started and left running is ended, and named.
+ */
+import { Context, Runnable } from "mocha";
+import { endFile, scaled, whileWaitingForSlot } from "./test-limits";
+
+const SCALED = Symbol("timeout scaled");
+type Stretchable = Runnable & { [SCALED]?: boolean };
+
+let current: Stretchable | undefined;
+let lastBeat = Date.now();
+
+const run = Runnable.prototype.run;
+Runnable.prototype.run = function (this: Stretchable, fn) {
+  // A suite's timeout (and the command line's) reaches its tests and hooks unscaled: scale it once, here.
+  if (!this[SCALED]) {
+    this[SCALED] = true;
+    this.timeout(scaled(this.timeout()));
+  }
+  current = this;
+  lastBeat = Date.now();
+  return run.call(this, fn);
+};
+
+// `this.timeout(…)` inside a test or hook sets its own runnable's timeout, after the scaling above.
+const contextTimeout = Context.prototype.timeout as (this: Context, ms?: string | number) => number | Context;
+Context.prototype.timeout = function (this: Context, ...ms: [] | [string | number]) {
+  if (ms.length === 0) return contextTimeout.call(this);
+  const [value] = ms;
+  return contextTimeout.call(this, typeof value === "number" ? scaled(value) : value);
+} as typeof Context.prototype.timeout;
+
+whileWaitingForSlot(() => {
+  const now = Date.now();
+  const waited = now - lastBeat;
+  lastBeat = now;
+  const timeout = current?.timeout();
+  // 0 is no timeout at all; setting the timeout of a running runnable restarts its timer.
+  if (current && timeout) current.timeout(timeout + waited);
+});
+
+/** Mocha's root hooks: `afterAll` runs once per file in a parallel run, once at the end in a serial one. */
+export const mochaHooks = {
+  async afterAll(this: Mocha.Context): Promise<void> {
+    const left = await endFile();
+    const files = [...new Set(this.test?.parent?.suites.map((suite) => suite.file).filter(Boolean))];
+    if (left.length) process.stderr.write(`[test-limits] ended what ${files.join(", ") || "the tests"} left running: ${left.join("; ")}\n`);
+  },
+};
