@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { statusOf, type BatchProgress } from "../../src/nodes/lib/batch/progress";
+import { statusOf, type BatchProgress } from "../../src/batch/progress";
 
 /** The built catalog of one language, with Node-RED's __name__ placeholders filled in. */
 function translator(lang: string): (key: string, values?: Record<string, unknown>) => string {
