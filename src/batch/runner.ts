@@ -35,6 +35,7 @@ const PROGRESS_EVERY_MS = 1000;
 const NOTES = {
   nothingRunning: "morelogin-batch.note.nothingRunning",
   noSuchBatch: "morelogin-batch.note.noSuchBatch",
+  noBatchYet: "morelogin-batch.note.noBatchYet",
   alreadyPaused: "morelogin-batch.note.alreadyPaused",
   notPaused: "morelogin-batch.note.notPaused",
 } as const;
@@ -112,7 +113,7 @@ export class BatchRunner {
     const running = header && (batchId === undefined || header.id === batchId) ? header : undefined;
     if (command === "status") {
       if (running || (batchId === undefined && this.work.last())) this.sendProgress();
-      else this.sendNote(batchId === undefined ? "nothingRunning" : "noSuchBatch", command, batchId);
+      else this.sendNote(batchId === undefined ? "noBatchYet" : "noSuchBatch", command, batchId);
       return;
     }
     if (command === "cancel") {
@@ -260,6 +261,7 @@ export class BatchRunner {
       etaMs: header.paused ? null : this.pace.etaMs(counts.running + counts.waiting, now),
       perMinute: Math.round(this.pace.perMinute(now) * 10) / 10,
       failures: this.work.failures().slice(),
+      queued: this.work.waiting().map((list) => list.id),
     };
   }
 

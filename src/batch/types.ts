@@ -36,6 +36,8 @@ export interface BatchProgress extends LedgerCounts {
   etaMs: number | null;
   perMinute: number;
   failures: BatchFailure[];
+  /** The IDs of the lists waiting their turn behind this batch (for `cancel` with `msg.batch`). */
+  queued?: string[];
   /** Why a command did nothing ("nothing to pause"), in the runtime's language; absent otherwise. */
   note?: string;
 }

@@ -41,4 +41,15 @@ describe("nodes: morelogin-batch status text", () => {
     assert.deepEqual(statusOf(ended, false, translator("en-US")), { fill: "red", shape: "ring", text: "5,000 of 5,000 · 3 failed" });
     assert.deepEqual(statusOf({ ...ended, done: 5000, failed: 0, timedOut: 0 }, false, translator("zh-CN")), { fill: "green", shape: "dot", text: "已完成 5,000 / 5,000" });
   });
+
+  it("says why a command did nothing, in English and in Chinese", () => {
+    const en = translator("en-US");
+    const zh = translator("zh-CN");
+    assert.equal(en("morelogin-batch.note.nothingRunning", { command: "pause" }), "no batch is running or waiting: nothing to pause");
+    assert.equal(zh("morelogin-batch.note.nothingRunning", { command: "pause" }), "没有正在运行或等待的批量：无法执行 pause");
+    assert.equal(en("morelogin-batch.note.noSuchBatch", { id: "b7" }), "no batch b7 is running or waiting");
+    assert.equal(zh("morelogin-batch.note.noBatchYet"), "本节点还没有运行过批量");
+    assert.equal(en("morelogin-batch.note.notPaused"), "the batch is not paused: nothing to resume");
+    assert.equal(zh("morelogin-batch.status.journal"), "日志无法读取");
+  });
 });

@@ -13,7 +13,7 @@ import { OUTCOME_MS } from "./settle";
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
 helper.init(require.resolve(nodeRedDir));
 /** Where the nodes keep their journals in these tests (`RED.settings.morelogin.stateDir`): gone with the process. */
-const stateDir = mkdtempSync(join(tmpdir(), "morelogin-state-"));
+export const stateDir = mkdtempSync(join(tmpdir(), "morelogin-state-"));
 helper.settings({ morelogin: { stateDir } } as Parameters<typeof helper.settings>[0]);
 process.on("exit", () => rmSync(stateDir, { recursive: true, force: true }));
 const coreNode = (file: string): NodeModule => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [nodeRedDir] })) as NodeModule;
