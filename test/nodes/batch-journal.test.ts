@@ -43,7 +43,8 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     send({ payload: ["a", "b"] });
     await items.next(1);
     assert.match(readFileSync(JOURNAL, "utf8"), /"items":\["a","b"\]/, "the list is in the journal");
-    await helper.setFlows([{ id: TAB, type: "tab", label: "test" }], "full");
+    const withoutBatch: FlowNode[] = [{ id: TAB, type: "tab", label: "test" }];
+    await helper.setFlows(withoutBatch, "full");
     await eventually(() => !existsSync(JOURNAL), "the journal removed with its node");
   });
 
