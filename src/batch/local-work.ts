@@ -108,16 +108,16 @@ export class LocalBatchWork implements BatchWork {
     const batch = this.state.batch;
     if (!batch) return [];
     const taken: TakenItem[] = [];
-    let durable: Promise<void> | undefined;
+    const records: BatchRecord[] = [];
     while (taken.length < count) {
       const index = batch.ledger.next();
       if (index === undefined) break;
       const attempt = batch.ledger.attemptOf(index);
       batch.ledger.set(index, "out", attempt);
-      durable = this.journal.append(change(index, "out", attempt));
+      records.push(change(index, "out", attempt));
       taken.push({ index, attempt, item: batch.items[index] });
     }
-    if (durable) await durable;
+    if (records.length > 0) await this.journal.append(...records);
     this.compactSoon();
     return taken;
   }
@@ -170,20 +170,21 @@ export class LocalBatchWork implements BatchWork {
   private async afterRestart(): Promise<void> {
     const batch = this.state.batch;
     if (!batch) return;
-    let durable: Promise<void> | undefined;
-    for (const index of batch.ledger.indexesOf("out")) {
+    const records = batch.ledger.indexesOf("out").map((index) => {
       const attempt = batch.ledger.attemptOf(index);
-      durable = this.write(this.options.resend ? change(index, "waiting", attempt + 1) : change(index, "interrupted", attempt));
-    }
-    await durable;
+      return this.options.resend ? change(index, "waiting", attempt + 1) : change(index, "interrupted", attempt);
+    });
+    for (const record of records) apply(this.state, record);
+    if (records.length > 0) await this.journal.append(...records);
   }
 
-  /** Applies a record in memory and appends it; a failed write reaches `onError` (once) and rejects the promise. */
-  private write(record: BatchRecord): Promise<void> {
+  /**
+   * Applies a record in memory and appends it, to go with the next group commit (the next item out waits
+   * for it); a failed write reaches `onError` through the next append that is awaited.
+   */
+  private write(record: BatchRecord): void {
     apply(this.state, record);
-    const durable = this.journal.append(record);
-    durable.catch((error: unknown) => this.report(error));
-    return durable;
+    this.journal.appendLater(record);
   }
 
   private report(error: unknown): void {

@@ -92,17 +92,31 @@ export class Journal<R> {
     return this.size;
   }
 
-  /** Adds a record; resolves once it is on disk (with every record appended before it). */
-  append(record: R): Promise<void> {
+  /** Adds records; resolves once they are on disk (with every record appended before them). */
+  append(...records: R[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
     if (this.failure) return Promise.reject(this.failure);
+    for (const record of records) this.add(record);
+    const durable = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.schedule();
+    return durable;
+  }
+
+  /**
+   * Adds a record without waiting for it: it goes with the next group commit (the next append's promise
+   * covers it). A write that fails is the rejection of every later append.
+   */
+  appendLater(record: R): void {
+    if (this.closed || this.failure) return;
+    this.add(record);
+    this.schedule();
+  }
+
+  private add(record: R): void {
     const line = `${JSON.stringify(record)}\n`;
     this.pending.push(line);
     this.size += Buffer.byteLength(line);
     this.stats.appends++;
-    const durable = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
-    this.schedule();
-    return durable;
   }
 
   /**
