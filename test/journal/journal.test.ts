@@ -135,3 +135,22 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
     await assert.rejects(journal.append({ n: 2 }), /closed/);
   });
 });
+
+describe("journal: records appended without waiting", () => {
+  let folder: string;
+  beforeEach(() => {
+    folder = mkdtempSync(join(tmpdir(), "morelogin-journal-later-"));
+  });
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("go with the next group commit, before the records of the next append that is awaited", async () => {
+    const file = join(folder, "j.jsonl");
+    const { journal } = await Journal.open<Entry>(file);
+    journal.appendLater({ n: 1 });
+    journal.appendLater({ n: 2 });
+    await journal.append({ n: 3 }, { n: 4 });
+    assert.equal(readFileSync(file, "utf8"), '{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n');
+    assert.equal(journal.stats.syncs, 1);
+    await journal.close();
+  });
+});
