@@ -120,7 +120,6 @@ export class BatchRunner {
       const dropped = this.work.dropWaiting(batchId);
       if (running) {
         this.work.cancelCurrent();
-        this.clearTimers();
         this.pump();
       }
       for (const list of dropped) this.ports.sendProgress("done", this.cancelledSummary(list.id, list.items.length));
