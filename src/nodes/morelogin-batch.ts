@@ -56,12 +56,12 @@ export = (RED: NodeAPI): void => {
 
     /** The journal cannot be read or written: nothing more is sent, every message ends with the reason. */
     function fail(error: unknown): void {
-      broken =
-        error instanceof JournalUnreadableError
-          ? `its journal cannot be read (${error.reason}); the file is kept as ${error.keptAs}, and the list is not started again`
-          : `its journal cannot be written: ${messageOf(error)}`;
+      const unreadable = error instanceof JournalUnreadableError;
+      broken = unreadable
+        ? `its journal cannot be read (${error.reason}); the file is kept as ${error.keptAs}, and the list is not started again`
+        : `its journal cannot be written: ${messageOf(error)}`;
       node.error(plainError(`batch failed: ${broken}`));
-      node.status({ fill: "red", shape: "ring", text: t("morelogin-batch.status.journal") });
+      node.status({ fill: "red", shape: "ring", text: unreadable ? t("morelogin-batch.status.journal") : t("morelogin-batch.status.journalWrite") });
     }
 
     const start = (): void => {
