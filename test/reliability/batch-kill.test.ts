@@ -102,7 +102,8 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
     assert.ok(plain.interrupted <= KILLS * PARALLEL, `at most ${PARALLEL} items interrupted a kill: ${plain.interrupted} (${where})`);
     const startedTwice = lists.plain.filter((envId) => startsOf(envId) > 1);
     assert.deepEqual(startedTwice, [], `no profile started twice without resend (${where})`);
-    assert.equal(lists.plain.filter((envId) => startsOf(envId) === 0).length, 0, "every item went out (an interrupted one started, or killed on its way)");
+    const neverStarted = lists.plain.filter((envId) => startsOf(envId) === 0).length;
+    assert.ok(neverStarted <= plain.interrupted, `only an item interrupted on its way (out, not yet started) was never started: ${neverStarted} of ${plain.interrupted} interrupted (${where})`);
 
     const [again, ...againAgain] = doneOf(reported(recorder, "again"));
     assert.ok(again);
