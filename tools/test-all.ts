@@ -52,7 +52,7 @@ const RUNTIME_FOLDERS = ["test/package", "test/e2e", "test/nodes"];
 const JOBS = Number(process.env.MORELOGIN_TEST_JOBS) || Math.max(2, Math.round(cpus().length * 1.5));
 
 const GROUPS: Group[] = [
-  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client"), jobs: JOBS, timeoutMs: 90_000 },
+  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client", "test/journal"), jobs: JOBS, timeoutMs: 90_000 },
   { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: JOBS, timeoutMs: 90_000, compat: 22 },
   { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: JOBS, timeoutMs: 90_000, compat: 24 },
   { name: "soak", specs: testFiles("test/reliability"), jobs: 2, timeoutMs: 300_000 },
