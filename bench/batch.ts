@@ -1,19 +1,28 @@
 /**
  * Phase 12, what the batch node costs per item and whether that cost grows with the list: a real
- * Node-RED process with the `localfilesystem` context store as the default, no-op items (a function
- * node that passes each message back) at parallel 50, through the batch node and through a plain loop
- * (a function node keeping the list in memory, sending the next item as one comes back). The per-item
- * overhead is (batch time − loop time) ÷ items, at 1,000 and at 10,000 items, median of the rounds.
+ * Node-RED process on its default settings (context in memory; the batch keeps its journal under the
+ * user directory, every item fsynced as out before it leaves), no-op items (a function node that passes
+ * each message back) at parallel 50, through the batch node and through a plain loop (a function node
+ * keeping the list in memory, sending the next item as one comes back). The per-item overhead is (batch
+ * time − loop time) ÷ items, at 1,000, 10,000 and 100,000 items, median of the rounds. The journal's own
+ * bytes and fsyncs per item are counted on a runner and journal in this process, at 10,000 items.
  */
-import { rmSync } from "node:fs";
-import { deployAndStart, freePort, type FlowNode } from "../tools/sandbox";
-import { batchUserDir, startWithFileContext } from "../test/support/batch-flow";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { BatchRunner, LocalBatchWork, type BatchTag } from "../src/batch";
+import { deployAndStart, freePort, startNodeRed, type FlowNode } from "../tools/sandbox";
+import { batchUserDir } from "../test/support/batch-flow";
+import { nodeBinary, redJs } from "../test/support/runtime";
 import { startRecorder, type Recorder } from "../test/support/recorder";
 import { median, round } from "./measure";
 
 export interface BatchResult {
   parallel: number;
   sizes: BatchSize[];
+  /** The list size `batch_overhead_ms_per_item` is read at. */
+  overheadAt: number;
+  journal: JournalFigures;
   /**
    * How the cost of an item grows with the list: the per-item overhead at the largest list ÷ at the
    * smallest when both are above zero; when the batch node costs no more than the plain loop (the
@@ -32,9 +41,25 @@ export interface BatchSize {
   overheadMsPerItem: number;
 }
 
+/** What the journal writes for a list of no-op items (bench rows), once the list itself is written. */
+export interface JournalFigures {
+  items: number;
+  /** The list's own record. */
+  listBytes: number;
+  /** Bytes written after the list (out and done of each item, the compaction at the end), per item. */
+  bytesPerItem: number;
+  fsyncsPerItem: number;
+}
+
 const PARALLEL = 50;
-const SIZES = [1_000, 10_000];
-const ROUNDS = 5;
+/** Rounds per size: fewer at 100,000 items (a run there takes seconds). */
+const SIZES = [
+  { items: 1_000, rounds: 5 },
+  { items: 10_000, rounds: 5 },
+  { items: 100_000, rounds: 3 },
+];
+const OVERHEAD_AT = 10_000;
+const JOURNAL_ITEMS = 10_000;
 
 const fn = (id: string, func: string, wires: string[][]): FlowNode => ({ id, type: "function", z: "bench", func, outputs: wires.length, noerr: 0, initialize: "", finalize: "", libs: [], wires });
 const post = (id: string, url: string): FlowNode => ({ id, type: "http request", z: "bench", method: "POST", ret: "txt", paytoqs: "ignore", url, wires: [[]] });
@@ -92,43 +117,81 @@ async function timeRun(url: string, recorder: Recorder, kind: "batch" | "loop", 
   const begin = performance.now();
   const response = await fetch(`${url}/bench/${kind}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ items }) });
   if (!response.ok) throw new Error(`/bench/${kind}: HTTP ${response.status}`);
-  const deadline = begin + 120_000;
+  const deadline = begin + 300_000;
   while (recorder.requests.filter((request) => request.url === `/${kind}`).length === before) {
-    if (performance.now() > deadline) throw new Error(`the ${kind} of ${items.length} items did not end within 120 s`);
+    if (performance.now() > deadline) throw new Error(`the ${kind} of ${items.length} items did not end within 300 s`);
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
   return performance.now() - begin;
 }
 
+/** Rows as a list node sends them: 19-digit string IDs and a name. */
+const rows = (count: number): unknown[] => Array.from({ length: count }, (_, index) => ({ id: String(1_993_244_721_490_000_000n + BigInt(index)), envName: `profile ${index}` }));
+
+/** The journal's bytes and fsyncs per item: a runner on a real journal, each item back a turn after it left (as Node-RED sends). */
+export async function journalFigures(count = JOURNAL_ITEMS): Promise<JournalFigures> {
+  const folder = mkdtempSync(join(tmpdir(), "morelogin-bench-journal-"));
+  try {
+    const work = await LocalBatchWork.open(join(folder, "batch.jsonl"), { resend: false, onError: (error) => console.error(error) });
+    let ended: () => void = () => undefined;
+    const finished = new Promise<void>((resolve) => {
+      ended = resolve;
+    });
+    const runner: BatchRunner = new BatchRunner({ parallel: PARALLEL, retries: 0, itemTimeoutMs: 0, resend: false }, work, {
+      sendItem: (msg) => setImmediate(() => runner.back((msg.morelogin as { batch: BatchTag }).batch, undefined)),
+      sendProgress: (topic) => {
+        if (topic === "done") ended();
+      },
+      status: () => undefined,
+      failed: (error) => console.error(error),
+      generateId: () => "bench",
+      clone: (value) => value,
+      now: () => Date.now(),
+      t: (key) => key,
+    });
+    const items = rows(count);
+    const listBytes = Buffer.byteLength(JSON.stringify({ t: "list", list: { id: "bench", items, origin: {} } })) + 1;
+    await runner.add(items, {});
+    await finished;
+    const stats = work.journalStats;
+    await work.close();
+    return { items: count, listBytes, bytesPerItem: round((stats.bytesWritten - listBytes) / count, 2), fsyncsPerItem: round(stats.syncs / count, 4) };
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
 export async function batchPhase(): Promise<BatchResult> {
+  const journal = await journalFigures();
   const work = batchUserDir("morelogin-bench-batch-");
   const recorder = await startRecorder();
-  const nodeRed = await startWithFileContext(work, await freePort());
+  // Node-RED's default context store is memory; `memoryOnly` names it for the plain loop. 100,000 rows are a 6 MB body (the http in node's limit is 5 MB).
+  const contextStorage = { default: { module: "memory" }, memoryOnly: { module: "memory" } };
+  const nodeRed = await startNodeRed({ userDir: join(work, "user"), port: await freePort(), node: nodeBinary, redJs, settings: { contextStorage, apiMaxLength: "50mb" } });
   try {
     await deployAndStart(nodeRed, flows(recorder.url));
     const sizes: BatchSize[] = [];
-    for (const count of SIZES) {
-      // Rows as a list node sends them: 19-digit string IDs and a name.
-      const items = Array.from({ length: count }, (_, index) => ({ id: String(1_993_244_721_490_000_000n + BigInt(index)), envName: `profile ${index}` }));
+    for (const { items: count, rounds } of SIZES) {
+      const items = rows(count);
       // One unmeasured run of each warms both paths up.
       await timeRun(nodeRed.url, recorder, "loop", items);
       await timeRun(nodeRed.url, recorder, "batch", items);
       const batchRuns: number[] = [];
       const loopRuns: number[] = [];
-      for (let round = 0; round < ROUNDS; round++) {
+      for (let round = 0; round < rounds; round++) {
         loopRuns.push(await timeRun(nodeRed.url, recorder, "loop", items));
         batchRuns.push(await timeRun(nodeRed.url, recorder, "batch", items));
       }
       const perItem = batchRuns.map((ms, index) => (ms - (loopRuns[index] ?? 0)) / count);
-      sizes.push({ items: count, rounds: ROUNDS, batchMs: round(median(batchRuns)), loopMs: round(median(loopRuns)), overheadMsPerItem: round(median(perItem), 4) });
+      sizes.push({ items: count, rounds, batchMs: round(median(batchRuns)), loopMs: round(median(loopRuns)), overheadMsPerItem: round(median(perItem), 4) });
     }
     const smallest = sizes[0];
     const largest = sizes.at(-1);
     if (!smallest || !largest) throw new Error("no list measured");
     if (smallest.overheadMsPerItem > 0 && largest.overheadMsPerItem > 0) {
-      return { parallel: PARALLEL, sizes, growth: round(largest.overheadMsPerItem / smallest.overheadMsPerItem, 2), growthOf: "overhead" };
+      return { parallel: PARALLEL, sizes, overheadAt: OVERHEAD_AT, journal, growth: round(largest.overheadMsPerItem / smallest.overheadMsPerItem, 2), growthOf: "overhead" };
     }
-    return { parallel: PARALLEL, sizes, growth: round(largest.batchMs / largest.items / (smallest.batchMs / smallest.items), 2), growthOf: "batch time per item" };
+    return { parallel: PARALLEL, sizes, overheadAt: OVERHEAD_AT, journal, growth: round(largest.batchMs / largest.items / (smallest.batchMs / smallest.items), 2), growthOf: "batch time per item" };
   } finally {
     await nodeRed.stop();
     await recorder.close();

@@ -129,7 +129,11 @@ async function main(): Promise<void> {
   await runPhase({ phase: "rateLimited", title: "7: under a rate limit of 600 a minute, 1,200 messages paced and 1,200 unpaced, side by side (over a minute)", run: () => rateLimited() });
   await runPhase({ phase: "capacity", title: "10: 200 profiles through start, wait, a 1 s step and close with maxProfiles 5", run: () => capacity() });
   await runPhase({ phase: "watch", title: "11: the watch node: detection time, calls per poll, 1,000 phones changing state", run: () => watchPhase() });
-  await runPhase({ phase: "batch", title: "12: the batch node, 1,000 and 10,000 no-op items at parallel 50 against a plain loop (localfilesystem)", run: () => batchPhase() });
+  await runPhase({
+    phase: "batch",
+    title: "12: the batch node, 1,000, 10,000 and 100,000 no-op items at parallel 50 against a plain loop (default settings, journal fsynced)",
+    run: () => batchPhase(),
+  });
   await runPhase({ phase: "lease", title: "13: 50 profiles started with 2-4 s leases and never closed: lease end to close at the API", run: () => leasePhase() });
   await runPhase({ phase: "serverLogin", title: "15: the server edition's login, 1,000 concurrent list-profiles messages from a cold config node", run: () => serverLogin() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });

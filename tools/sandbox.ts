@@ -189,6 +189,8 @@ export interface RunningNodeRed {
   url: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Kills the process at once (SIGKILL: a crash, a power cut as far as Node-RED knows); resolves when it has exited. */
+  kill: () => Promise<void>;
   /** Resolves when the Node-RED process has exited, however it ended: how it ended, in words. */
   exited: Promise<string>;
 }
@@ -271,7 +273,11 @@ async function startOn(options: StartOptions, port: number): Promise<RunningNode
   child.stderr?.on("data", record);
   const exited = new Promise<string>((resolveExit) => child.once("exit", (code, signal) => resolveExit(signal ? `was killed (${signal})` : `exited with code ${code}`)));
   const url = `http://127.0.0.1:${port}`;
-  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), exited };
+  const kill = async (): Promise<void> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    await exited;
+  };
+  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), kill, exited };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output, scaled(NODE_RED_ANSWERS_MS));
     // The editor answers before the first flows have started; their "Started flows" must not be
