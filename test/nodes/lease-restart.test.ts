@@ -42,10 +42,10 @@ describe("nodes: leases across a Node-RED restart (localfilesystem context store
   const running = (envId: string): boolean => emulator.running().some((row) => row.envId === envId);
   const closes = (): number => emulator.stats.requests[CLOSE] ?? 0;
 
-  it("closes what ran out while Node-RED was down soon after it starts again; the others keep their deadlines", async () => {
+  it("closes what ran out while Node-RED was down soon after it starts again; the others keep their deadlines; a session started by hand meanwhile runs on", async () => {
     const port = await freePort();
-    const [short, long] = emulator.data.profiles.map((profile) => profile.id);
-    assert.ok(short && long);
+    const [short, long, byHand] = emulator.data.profiles.map((profile) => profile.id);
+    assert.ok(short && long && byHand);
     // POST /start/<seconds> with the profile ID as the body starts it with that lease.
     const flows: FlowNode[] = [
       { id: "tab", type: "tab", label: "leases" },
@@ -61,6 +61,8 @@ describe("nodes: leases across a Node-RED restart (localfilesystem context store
       const response = await fetch(`${nodeRed?.url}/start/${lease}`, { method: "POST", headers: { "content-type": "text/plain" }, body: envId });
       assert.equal(response.status, 200, await response.text());
     };
+    // Entered first, so after the restart its lease is dealt with before the short one's.
+    await startWith(byHand, 3);
     await startWith(short, 3);
     const shortEnds = Date.now() + 3_000;
     await startWith(long, 600);
@@ -71,15 +73,20 @@ describe("nodes: leases across a Node-RED restart (localfilesystem context store
     await eventually(() => Date.now() > shortEnds + 500, "the short lease's end has passed while Node-RED is down");
     assert.equal(running(short), true);
     assert.equal(closes(), 0);
+    // Meanwhile someone closes one profile by hand and starts it again: a session of their own.
+    await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: byHand }) });
+    await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId: byHand }) });
+    assert.equal(running(byHand), true);
 
     nodeRed = await start(port);
     const restarted = Date.now();
     await eventually(() => !running(short), "the lease that ran out while down closed its profile");
     assert.ok(Date.now() - restarted <= SOON_MS, `soon after the restart (${Date.now() - restarted} ms)`);
     assert.equal(running(long), true, "the 600 s lease keeps its deadline");
-    assert.equal(closes(), 1);
     // The warning follows the close's reply: wait for it in the log, as a person reading it would.
     const warning = new RegExp(`lease of 3 s on profile ${short} ran out`);
     await eventually(() => warning.test(nodeRed?.output() ?? ""), "the start node's warning names the profile and its lease");
+    assert.equal(running(byHand), true, "the session started by hand while Node-RED was down runs on");
+    assert.equal(closes(), 2, "the hand-made close and the short lease's");
   });
 });
