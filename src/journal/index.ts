@@ -1,0 +1,274 @@
+/**
+ * A journal: an append-only file of records (one JSON text a line), written ahead and made durable with
+ * group commits (the appends made while a write is under way, or in the same turn of the event loop,
+ * share one write and one fdatasync; each caller awaits the durable point), compacted into a snapshot
+ * (temp file, fsync, rename, fsync of the folder) and removed with its owner. A crash in the middle of a
+ * write leaves a torn last record: it is cut when the journal is opened. Anything else that cannot be read
+ * is moved aside (kept, renamed) and reported; the journal never starts again from empty on its own.
+ * Plain Node.js: no Node-RED here.
+ */
+import { type FileHandle, mkdir, open, readFile, rename, rm, truncate } from "node:fs/promises";
+import { basename, dirname, join } from "node:path";
+
+/** The journal's file could not be read: it is kept under `keptAs` (or where it was, when even that failed). */
+export class JournalUnreadableError extends Error {
+  constructor(
+    readonly file: string,
+    readonly keptAs: string,
+    readonly reason: string,
+  ) {
+    super(`the journal ${file} cannot be read (${reason}); it is kept as ${keptAs}`);
+    this.name = "JournalUnreadableError";
+  }
+}
+
+/** What a journal has written since it was opened: for the bench and the docs' figures. */
+export interface JournalStats {
+  appends: number;
+  /** fdatasync calls (group commits and compactions). */
+  syncs: number;
+  bytesWritten: number;
+  compactions: number;
+}
+
+interface Waiter {
+  resolve(): void;
+  reject(error: Error): void;
+}
+
+export interface OpenedJournal<R> {
+  journal: Journal<R>;
+  /** The records in the file, in the order they were appended (a compaction's snapshot first). */
+  records: R[];
+  /** Bytes of a torn last record that were cut, 0 when the file ended cleanly. */
+  cutBytes: number;
+}
+
+export class Journal<R> {
+  readonly stats: JournalStats = { appends: 0, syncs: 0, bytesWritten: 0, compactions: 0 };
+  private pending: string[] = [];
+  private waiters: Waiter[] = [];
+  /** The file's operations (group commits, compactions), one after another. */
+  private tail: Promise<void> = Promise.resolve();
+  private flushQueued = false;
+  private compactionsAhead = 0;
+  private closed = false;
+  private failure: Error | undefined;
+
+  private constructor(
+    readonly file: string,
+    private handle: FileHandle,
+    /** The file's size in bytes, as far as this journal has written it. */
+    private size: number,
+  ) {}
+
+  /**
+   * Opens (or creates) the journal at `file` and reads what it holds. A torn last record is cut; a file
+   * that cannot be read otherwise is renamed aside and a JournalUnreadableError thrown.
+   */
+  static async open<R>(file: string): Promise<OpenedJournal<R>> {
+    await mkdir(dirname(file), { recursive: true });
+    await rm(`${file}.tmp`, { force: true });
+    let content: Buffer | undefined;
+    try {
+      content = await readFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw await moveAside(file, messageOf(error));
+    }
+    const { records, goodBytes, problem } = content ? parse<R>(content) : { records: [], goodBytes: 0, problem: undefined };
+    if (problem) throw await moveAside(file, problem);
+    const cutBytes = content ? content.length - goodBytes : 0;
+    if (cutBytes > 0) await truncate(file, goodBytes);
+    const handle = await open(file, "a");
+    if (!content || cutBytes > 0) {
+      await handle.datasync();
+      await syncFolder(file);
+    }
+    return { journal: new Journal<R>(file, handle, goodBytes), records, cutBytes };
+  }
+
+  /** The file's size in bytes (what has been written, durable or on its way). */
+  get bytes(): number {
+    return this.size;
+  }
+
+  /** Adds a record; resolves once it is on disk (with every record appended before it). */
+  append(record: R): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
+    if (this.failure) return Promise.reject(this.failure);
+    this.pending.push(`${JSON.stringify(record)}\n`);
+    this.stats.appends++;
+    const durable = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
+    this.schedule();
+    return durable;
+  }
+
+  /**
+   * Replaces the file with `snapshot`, which must stand for every record appended before this call (those
+   * not yet written are dropped, and their appends resolve when the snapshot is on disk).
+   */
+  compact(snapshot: readonly R[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
+    const text = snapshot.map((record) => `${JSON.stringify(record)}\n`).join("");
+    const covered = this.waiters;
+    this.pending = [];
+    this.waiters = [];
+    // A flush queued before this call must not write later appends into the file being replaced.
+    this.compactionsAhead++;
+    this.flushQueued = false;
+    const done = this.tail.then(() => this.replace(text, covered));
+    this.tail = done.catch(() => undefined);
+    return done;
+  }
+
+  /** Writes what is pending and closes the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    if (this.pending.length > 0) this.enqueueFlush();
+    await this.tail;
+    await this.handle.close();
+  }
+
+  /** Closes and deletes the file: its owner is gone. */
+  async remove(): Promise<void> {
+    this.pending = [];
+    for (const waiter of this.waiters.splice(0)) waiter.reject(new Error(`the journal ${this.file} was removed`));
+    const wasClosed = this.closed;
+    this.closed = true;
+    await this.tail;
+    if (!wasClosed) await this.handle.close();
+    await rm(this.file, { force: true });
+    await syncFolder(this.file).catch(() => undefined);
+  }
+
+  /** One flush waits for the end of this turn, so that every append made in it shares the write. */
+  private schedule(): void {
+    if (this.flushQueued) return;
+    this.flushQueued = true;
+    this.tail = this.tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.flushNow());
+  }
+
+  private enqueueFlush(): void {
+    this.flushQueued = true;
+    this.tail = this.tail.then(() => this.flushNow());
+  }
+
+  /** One group commit: everything pending in one write and one fdatasync. */
+  private async flushNow(): Promise<void> {
+    if (this.compactionsAhead > 0) return;
+    this.flushQueued = false;
+    if (this.pending.length === 0) return;
+    const buffer = Buffer.from(this.pending.join(""));
+    const waiters = this.waiters;
+    this.pending = [];
+    this.waiters = [];
+    try {
+      await this.handle.write(buffer);
+      await this.handle.datasync();
+      this.size += buffer.length;
+      this.stats.bytesWritten += buffer.length;
+      this.stats.syncs++;
+      for (const waiter of waiters) waiter.resolve();
+    } catch (error) {
+      this.failure = asError(error);
+      for (const waiter of waiters) waiter.reject(this.failure);
+    }
+  }
+
+  /** A compaction: the snapshot to a temp file, made durable, renamed over the journal, the folder synced. */
+  private async replace(text: string, covered: Waiter[]): Promise<void> {
+    this.compactionsAhead--;
+    try {
+      const temporary = `${this.file}.tmp`;
+      const handle = await open(temporary, "w");
+      try {
+        await handle.writeFile(text);
+        await handle.datasync();
+      } finally {
+        await handle.close();
+      }
+      await rename(temporary, this.file);
+      await syncFolder(this.file);
+      await this.handle.close();
+      this.handle = await open(this.file, "a");
+      this.size = Buffer.byteLength(text);
+      this.stats.syncs += 2;
+      this.stats.bytesWritten += this.size;
+      this.stats.compactions++;
+      for (const waiter of covered) waiter.resolve();
+    } catch (error) {
+      this.failure = asError(error);
+      for (const waiter of covered) waiter.reject(this.failure);
+      throw this.failure;
+    }
+  }
+}
+
+/**
+ * The records of a journal file. Only the last line may be torn (no newline, or not JSON, or zeros a
+ * crash left): a bad line with a good one after it is a problem, never skipped.
+ */
+function parse<R>(content: Buffer): { records: R[]; goodBytes: number; problem?: string } {
+  const records: R[] = [];
+  let at = 0;
+  let goodBytes = 0;
+  let badLine: number | undefined;
+  let line = 0;
+  while (at < content.length) {
+    const end = content.indexOf(10, at);
+    line++;
+    const complete = end !== -1;
+    const text = content.toString("utf8", at, complete ? end : content.length);
+    at = complete ? end + 1 : content.length;
+    const record = complete ? parseLine(text) : undefined;
+    if (record === undefined) {
+      if (text.replace(/\0/g, "").trim() === "" && !complete) continue;
+      badLine ??= line;
+      continue;
+    }
+    if (badLine !== undefined) return { records, goodBytes, problem: `line ${badLine} is not a record, and records follow it` };
+    records.push(record.value as R);
+    goodBytes = at;
+  }
+  return { records, goodBytes };
+}
+
+function parseLine(text: string): { value: unknown } | undefined {
+  if (text === "") return undefined;
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Renames an unreadable journal aside (kept for a person to look at) and returns the error to throw. */
+async function moveAside(file: string, reason: string): Promise<JournalUnreadableError> {
+  const keptAs = join(dirname(file), `${basename(file)}.unreadable-${new Date().toISOString().replace(/[:.]/g, "-")}`);
+  try {
+    await rename(file, keptAs);
+    await syncFolder(file);
+    return new JournalUnreadableError(file, keptAs, reason);
+  } catch {
+    return new JournalUnreadableError(file, file, reason);
+  }
+}
+
+/** Makes a rename or a new file in `file`'s folder durable. */
+async function syncFolder(file: string): Promise<void> {
+  const folder = await open(dirname(file), "r");
+  try {
+    await folder.sync();
+  } finally {
+    await folder.close();
+  }
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
