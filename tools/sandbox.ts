@@ -148,6 +148,8 @@ export interface RunningNodeRed {
   url: string;
   output: () => string;
   stop: () => Promise<void>;
+  /** Sends the process a signal (SIGKILL: a crash, nothing written on the way out); resolves when it has exited. */
+  kill: (signal: NodeJS.Signals) => Promise<string>;
   /** Resolves when the Node-RED process has exited, however it ended: how it ended, in words. */
   exited: Promise<string>;
 }
@@ -207,7 +209,11 @@ async function startOn(options: StartOptions, port: number): Promise<RunningNode
   child.stderr?.on("data", record);
   const exited = new Promise<string>((resolveExit) => child.once("exit", (code, signal) => resolveExit(signal ? `was killed (${signal})` : `exited with code ${code}`)));
   const url = `http://127.0.0.1:${port}`;
-  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), exited };
+  const kill = (signal: NodeJS.Signals): Promise<string> => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+    return exited;
+  };
+  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), kill, exited };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output);
     // The editor answers before the first flows have started; their "Started flows" must not be

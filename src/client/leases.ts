@@ -65,7 +65,11 @@ export class LeaseBook {
   private readonly listeners = new Set<(end: LeaseEnd) => void>();
   private timer: NodeJS.Timeout | undefined;
   private store: LeaseStore | undefined;
+  private saveFailed: ((error: unknown) => void) | undefined;
+  private attached: Promise<void> = Promise.resolve();
   private saving: Promise<void> = Promise.resolve();
+  /** A save is queued and has not begun: it will take the book as it is then, so no other is needed. */
+  private saveQueued = false;
 
   constructor(
     private readonly actions: LeaseActions,
@@ -75,17 +79,34 @@ export class LeaseBook {
     closed.addEventListener("abort", () => this.stopTimer(), { once: true });
   }
 
-  /** Keeps the book in `store` from now on, after taking in what it held (what ran out meanwhile closes soon). */
-  async attach(store: LeaseStore): Promise<void> {
-    const saved = await store.load();
+  /**
+   * Keeps the book in `store` from now on, after taking in what it held (what ran out meanwhile closes
+   * soon). A store that cannot be read is still written from now on, and the error thrown; a save that
+   * fails is told to `saveFailed`.
+   */
+  attach(store: LeaseStore, saveFailed?: (error: unknown) => void): Promise<void> {
+    this.attached = this.takeIn(store, saveFailed);
+    return this.attached;
+  }
+
+  private async takeIn(store: LeaseStore, saveFailed: ((error: unknown) => void) | undefined): Promise<void> {
+    let saved: readonly LeaseRecord[] | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      saved = await store.load();
+    } catch (error) {
+      failure = { error };
+    }
     for (const record of saved ?? []) {
       if (!isRecord(record)) continue;
       const key = keyOf(record.kind, record.id);
       if (!this.records.has(key)) this.records.set(key, { ...record });
     }
     this.store = store;
+    this.saveFailed = saveFailed;
     this.persist();
     this.schedule();
+    if (failure) throw failure.error;
   }
 
   /** Told when a lease ends on its own (the start node warns, the config node logs). */
@@ -165,14 +186,19 @@ export class LeaseBook {
 
   /** Forgets everything (after closeOnStop closed it) and waits until the store has it. */
   async clear(): Promise<void> {
+    // What the store held is taken in first, so that it is cleared too.
+    await this.attached.catch(() => undefined);
     this.records.clear();
     this.persist();
     await this.saving;
   }
 
-  /** Waits until every change so far is in the store. */
+  /** Waits until every change so far is in the store (after the store is taken in, when it is being). */
   flushed(): Promise<void> {
-    return this.saving;
+    return this.attached.then(
+      () => this.saving,
+      () => this.saving,
+    );
   }
 
   private forget(kind: CapacityKind, ids: readonly string[]): boolean {
@@ -185,11 +211,20 @@ export class LeaseBook {
     return changed;
   }
 
-  /** Saves the book as it is now, after any save under way (so the last one written is the newest). */
+  /**
+   * Saves the book, after any save under way (so the last one written is the newest). Changes made while
+   * one waits share it: it takes the book as it is when it begins.
+   */
   private persist(): void {
     const store = this.store;
-    if (!store) return;
-    this.saving = this.saving.then(() => store.save(this.entries())).catch(() => undefined);
+    if (!store || this.saveQueued) return;
+    this.saveQueued = true;
+    this.saving = this.saving
+      .then(() => {
+        this.saveQueued = false;
+        return store.save(this.entries());
+      })
+      .catch((error: unknown) => this.saveFailed?.(error));
   }
 
   private dueAt(key: string, record: LeaseRecord): number | undefined {

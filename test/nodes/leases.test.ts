@@ -264,6 +264,8 @@ describe("nodes: leases close what a flow started and never closed", function ()
     const withPacing = flow.map((node) => (node.id === CONFIG_ID ? { ...node, localRpm: "600" } : node));
     await redeploy(withPacing, credentials);
     assert.equal(isRunning(kept), true);
+    // The new config node reads its leases back from disk.
+    await clientOf().leases.flushed();
     assert.deepEqual(
       clientOf()
         .leases.entries()
