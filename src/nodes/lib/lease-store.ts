@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Node, NodeAPI } from "node-red";
 import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../client";
-import { stateDirOf } from "./state-dir";
+import { stateDirOf } from "./runtime-settings";
 
 /** The context key 0.4 kept a config node's leases under. */
 const LEGACY_KEY = "moreloginLeases";

@@ -2,6 +2,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { NodeAPI } from "node-red";
+import type { UploadPlaces } from "../../browser";
 
 /** What this package reads from `settings.js`: `morelogin: { stateDir, uploadFolders }`. */
 export interface MoreLoginSettings {
@@ -45,4 +46,21 @@ function processStateDir(): string {
   ownFolder = folder;
   process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
   return folder;
+}
+
+/**
+ * Where the browser node's upload reads a path from: a relative one from `fileWorkingDirectory` (as core
+ * `file in` does), and only within `morelogin.uploadFolders` when settings.js sets it (a folder, or a list
+ * of them; anything else in it allows none).
+ */
+export function uploadPlacesOf(RED: NodeAPI): UploadPlaces {
+  const workingDirectory = runtimeSettings(RED).fileWorkingDirectory;
+  const folders = moreloginSettings(RED).uploadFolders;
+  const places: UploadPlaces = {};
+  if (typeof workingDirectory === "string" && workingDirectory !== "") places.workingDirectory = workingDirectory;
+  if (folders !== undefined && folders !== null) {
+    const list: unknown[] = Array.isArray(folders) ? folders : [folders];
+    places.allowedFolders = list.filter((folder): folder is string => typeof folder === "string" && folder.trim() !== "").map((folder) => folder.trim());
+  }
+  return places;
 }
