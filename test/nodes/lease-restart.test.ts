@@ -103,8 +103,9 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     assert.ok(envId);
     nodeRed = await start(port);
     await deployAndStart(nodeRed, flows());
-    await startWith(envId, 2);
+    // The lease starts when the start is answered: after this moment.
     const ends = Date.now() + 2_000;
+    await startWith(envId, 2);
     // The start's reply has left: the lease is on disk. Killed at once, nothing is written on the way out.
     assert.match(await nodeRed.kill("SIGKILL"), /SIGKILL/);
     nodeRed = undefined;
@@ -116,6 +117,9 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     assert.ok(Date.now() >= ends, "not before its deadline");
     await warned(envId, "2 s");
     assert.equal(closes(), 1);
+    // Deployed without its config node: the journal goes with it.
+    await deployAndStart(nodeRed, [{ id: "tab", type: "tab", label: "leases" }]);
+    assert.equal(existsSync(join(userDir, "morelogin", `leases-${CONFIG}.journal`)), false, "the journal is deleted with its config node");
   });
 
   it("takes over, once, a lease 0.4 kept in the config node's context (localfilesystem store)", async () => {
