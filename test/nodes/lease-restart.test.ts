@@ -133,7 +133,9 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     mkdirSync(join(userDir, "context", CONFIG), { recursive: true });
     writeFileSync(contextFile, JSON.stringify({ moreloginLeases: [lapsed] }));
     writeFileSync(join(userDir, "flows.json"), JSON.stringify(flows()));
-    const settings = { contextStorage: { default: { module: "localfilesystem" } } };
+    // The journal in the folder settings.js names.
+    const stateDir = join(work, "state");
+    const settings = { contextStorage: { default: { module: "localfilesystem" } }, morelogin: { stateDir } };
 
     nodeRed = await start(port, settings);
     await eventually(() => !running(envId), "the lease taken over from the context closed its profile");
@@ -141,6 +143,8 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     await nodeRed.stop();
     nodeRed = undefined;
     assert.equal(JSON.parse(readFileSync(contextFile, "utf8")).moreloginLeases, undefined, "the context no longer holds it");
+    assert.ok(existsSync(join(stateDir, `leases-${CONFIG}.journal`)), "the journal is in morelogin.stateDir");
+    assert.equal(existsSync(join(userDir, "morelogin")), false, "and nowhere else");
 
     // Started by hand again: the lease is not taken over a second time.
     await byHand("start", envId);
