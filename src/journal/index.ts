@@ -58,7 +58,7 @@ export class Journal<R> {
   private constructor(
     readonly file: string,
     private handle: FileHandle,
-    /** The file's size in bytes, as far as this journal has written it. */
+    /** The file's size in bytes, counting the appends on their way. */
     private size: number,
   ) {}
 
@@ -87,7 +87,7 @@ export class Journal<R> {
     return { journal: new Journal<R>(file, handle, goodBytes), records, cutBytes };
   }
 
-  /** The file's size in bytes (what has been written, durable or on its way). */
+  /** The file's size in bytes once what has been appended is written (durable or on its way). */
   get bytes(): number {
     return this.size;
   }
@@ -96,7 +96,9 @@ export class Journal<R> {
   append(record: R): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
     if (this.failure) return Promise.reject(this.failure);
-    this.pending.push(`${JSON.stringify(record)}\n`);
+    const line = `${JSON.stringify(record)}\n`;
+    this.pending.push(line);
+    this.size += Buffer.byteLength(line);
     this.stats.appends++;
     const durable = new Promise<void>((resolve, reject) => this.waiters.push({ resolve, reject }));
     this.schedule();
@@ -111,6 +113,7 @@ export class Journal<R> {
     if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
     const text = snapshot.map((record) => `${JSON.stringify(record)}\n`).join("");
     const covered = this.waiters;
+    this.size = Buffer.byteLength(text);
     this.pending = [];
     this.waiters = [];
     // A flush queued before this call must not write later appends into the file being replaced.
@@ -166,7 +169,6 @@ export class Journal<R> {
     try {
       await this.handle.write(buffer);
       await this.handle.datasync();
-      this.size += buffer.length;
       this.stats.bytesWritten += buffer.length;
       this.stats.syncs++;
       for (const waiter of waiters) waiter.resolve();
@@ -192,9 +194,8 @@ export class Journal<R> {
       await syncFolder(this.file);
       await this.handle.close();
       this.handle = await open(this.file, "a");
-      this.size = Buffer.byteLength(text);
       this.stats.syncs += 2;
-      this.stats.bytesWritten += this.size;
+      this.stats.bytesWritten += Buffer.byteLength(text);
       this.stats.compactions++;
       for (const waiter of covered) waiter.resolve();
     } catch (error) {

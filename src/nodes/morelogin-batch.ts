@@ -1,113 +1,132 @@
+import { join } from "node:path";
 import type { Node, NodeAPI, NodeDef, NodeMessage } from "node-red";
+import { BATCH_COMMANDS, BatchRunner, LocalBatchWork, originOf, storableItems, type BatchCommand, type BatchTag } from "../batch";
 import { describeValue, messageOf } from "../client";
-import { originOf, storableItems } from "./lib/batch/items";
-import { BATCH_COMMANDS, BatchRunner, type BatchCommand, type BatchTag } from "./lib/batch/runner";
+import { JournalUnreadableError } from "../journal";
 import { batchSettings } from "./lib/batch/settings";
-import { BatchStore, type ContextLike, type QueuedList, type StoredBatch } from "./lib/batch/store";
+import { forgetLegacyBatch, legacyBatch, type ContextLike } from "./lib/batch/store";
 import { startsWaitingFor } from "./lib/flows-started";
 import { createTranslator } from "./lib/i18n";
 import { plainError } from "./lib/operation-node";
+import { fileNameOf, stateDirOf } from "./lib/state-dir";
 
-type Saved = { batch?: StoredBatch; queue: QueuedList[]; last?: unknown };
-
-/**
- * Without a configured context store Node-RED deletes a node's context when the node stops, so a deploy
- * would lose the batch: what the node held is also kept here, by node ID, for its next start in this process.
- */
-const inProcess = new Map<string, Saved>();
-
-/** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)". */
+/** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)" and "Crash-safe by default". */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   const waiting = startsWaitingFor(RED);
 
   function MoreLoginBatchNode(this: Node, def: NodeDef & Record<string, unknown>): void {
     RED.nodes.createNode(this, def);
-    // biome-ignore lint/complexity/noUselessThisAlias: Node-RED's idiom, `node` is the node in every handler below
     const node = this;
     const settings = batchSettings(def);
-    const store = new BatchStore(node.context() as unknown as ContextLike, (error) => node.warn(`batch context store: ${error.message}`));
-    const runner =
-      typeof settings === "string"
-        ? undefined
-        : new BatchRunner(settings, store, {
-            sendItem: (msg) => node.send([msg as NodeMessage, null]),
-            sendProgress: (topic, payload) => node.send([null, { topic, payload } as NodeMessage]),
-            status: (status) => node.status(status),
-            generateId: () => RED.util.generateId(),
-            clone: (value) => RED.util.cloneMessage(value as never) as typeof value,
-            now: () => Date.now(),
-            t,
-          });
+    const context = node.context() as unknown as ContextLike;
+    const warnContext = (error: Error): void => node.warn(`batch context store: ${error.message}`);
+    const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);
+    /** Why this node cannot work (its settings, or its journal), for every message it gets. */
+    let broken: string | undefined = typeof settings === "string" ? settings : undefined;
     if (typeof settings === "string") node.status({ fill: "red", shape: "ring", text: t("morelogin.status.input") });
 
-    const loading: Promise<void> = runner
-      ? store.load().then((saved) => {
-          const kept = inProcess.get(node.id);
-          inProcess.delete(node.id);
-          runner.restore(saved.batch || saved.queue.length > 0 || !kept ? saved : kept);
-        })
-      : Promise.resolve();
+    const opening: Promise<{ work: LocalBatchWork; runner: BatchRunner } | undefined> =
+      typeof settings === "string"
+        ? Promise.resolve(undefined)
+        : LocalBatchWork.open(file, {
+            resend: settings.resend,
+            onError: (error) => fail(error),
+            takeOver: () => legacyBatch(context, () => RED.util.generateId(), warnContext),
+          }).then(
+            (work) => {
+              forgetLegacyBatch(context, warnContext);
+              const runner = new BatchRunner(settings, work, {
+                sendItem: (msg) => node.send([msg as NodeMessage, null]),
+                sendProgress: (topic, payload) => node.send([null, { topic, payload } as NodeMessage]),
+                status: (status) => node.status(status),
+                failed: (error) => fail(error),
+                generateId: () => RED.util.generateId(),
+                clone: (value) => RED.util.cloneMessage(value as never) as typeof value,
+                now: () => Date.now(),
+                t,
+              });
+              return { work, runner };
+            },
+            (error: unknown) => {
+              fail(error);
+              return undefined;
+            },
+          );
+
+    /** The journal cannot be read or written: nothing more is sent, every message ends with the reason. */
+    function fail(error: unknown): void {
+      broken =
+        error instanceof JournalUnreadableError
+          ? `its journal cannot be read (${error.reason}); the file is kept as ${error.keptAs}, and the list is not started again`
+          : `its journal cannot be written: ${messageOf(error)}`;
+      node.error(plainError(`batch failed: ${broken}`));
+      node.status({ fill: "red", shape: "ring", text: t("morelogin-batch.status.journal") });
+    }
+
     const start = (): void => {
-      loading.then(() => runner?.begin());
+      opening.then((opened) => opened?.runner.begin());
     };
     waiting.add(start);
 
     /** What this message is (a command, an item back, a list); the text of what is wrong with it, if anything. */
-    const handle = (msg: Record<string, unknown>): string | undefined => {
-      if (!runner) return settings as string;
+    const handle = async (msg: Record<string, unknown>, runner: BatchRunner): Promise<string | undefined> => {
       if (msg.command !== undefined) {
         const command = BATCH_COMMANDS.find((name) => name === msg.command);
         if (!command) return `msg.command must be one of ${BATCH_COMMANDS.join(", ")}, not ${describeValue(msg.command)}`;
-        runner.command(command as BatchCommand);
+        if (msg.batch !== undefined && typeof msg.batch !== "string") return `msg.batch must be a batch ID (text), not ${describeValue(msg.batch)}`;
+        runner.command(command as BatchCommand, msg.batch === "" ? undefined : (msg.batch as string | undefined));
         return undefined;
       }
+      // A message carrying msg.morelogin.batch is an item coming back, whatever its payload: this node's
+      // (counted), or the late return of a batch it no longer knows (ended long ago, or before a restart: it ends here).
       const tag = tagOf(msg);
-      if (tag && runner.knows(tag.id)) {
-        runner.back(tag, msg.error);
+      if (tag) {
+        if (runner.knows(tag.id)) runner.back(tag, msg.error);
         return undefined;
       }
       if (Array.isArray(msg.payload)) {
         const items = storableItems(msg.payload);
-        if (typeof items === "string") return `the list cannot be kept in the context store: ${items}`;
-        runner.add(items, originOf(msg));
+        if (typeof items === "string") return `the list cannot be kept in the batch's journal: ${items}`;
+        await runner.add(items, originOf(msg));
         return undefined;
       }
-      // The late return of a batch this node no longer knows (ended long ago, or before a restart), or an
-      // error a Catch node passed on that is not an item's (answering it with another error would loop): it ends here.
-      if (tag || msg.error !== undefined) return undefined;
+      // An error a Catch node passed on that is not an item's (answering it with another error would loop): it ends here.
+      if (msg.error !== undefined) return undefined;
       return `msg.payload must be an array to start a batch (or msg.command one of ${BATCH_COMMANDS.join(", ")}), not ${describeValue(msg.payload)}`;
     };
 
     node.on("input", (msg: NodeMessage, _send: unknown, done: (err?: Error) => void) => {
-      loading.then(
-        () => {
-          let problem: string | undefined;
+      opening.then(async (opened) => {
+        let problem: string | undefined = broken;
+        if (opened && problem === undefined) {
           try {
-            problem = handle(msg as Record<string, unknown>);
+            problem = await handle(msg as Record<string, unknown>, opened.runner);
           } catch (error) {
-            problem = messageOf(error);
+            problem = broken ?? messageOf(error);
           }
-          done(problem === undefined ? undefined : plainError(`batch failed: ${problem}`));
-        },
-        (error: unknown) => done(plainError(`batch failed: its saved state could not be read: ${messageOf(error)}`)),
-      );
+        }
+        done(problem === undefined ? undefined : plainError(`batch failed: ${problem}`));
+      });
     });
 
     node.on("close", (removed: boolean, done: () => void) => {
       waiting.delete(start);
-      runner?.stop();
-      const finish = (): void => {
-        if (removed) {
-          inProcess.delete(node.id);
-          store.forget();
-        } else if (runner) {
-          inProcess.set(node.id, runner.snapshot());
-        }
-        node.status({});
-        done();
-      };
-      loading.then(finish, finish);
+      opening
+        .then(async (opened) => {
+          opened?.runner.stop();
+          if (removed) {
+            forgetLegacyBatch(context, warnContext);
+            await opened?.work.remove();
+          } else {
+            await opened?.work.close();
+          }
+        })
+        .catch((error: unknown) => node.warn(`batch journal: ${messageOf(error)}`))
+        .finally(() => {
+          node.status({});
+          done();
+        });
     });
   }
 

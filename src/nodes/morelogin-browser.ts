@@ -6,7 +6,7 @@ import { selectField, selected } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import type { MoreLoginMessage } from "./lib/types";
 import { isChecked } from "./lib/checkbox";
-import { uploadPlacesOf } from "./lib/runtime-settings";
+import { uploadPlacesOf } from "./lib/upload-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");

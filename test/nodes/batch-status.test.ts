@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { statusOf, type BatchProgress } from "../../src/nodes/lib/batch/progress";
+import { statusOf, type BatchProgress } from "../../src/batch/progress";
 
 /** The built catalog of one language, with Node-RED's __name__ placeholders filled in. */
 function translator(lang: string): (key: string, values?: Record<string, unknown>) => string {
@@ -40,5 +40,16 @@ describe("nodes: morelogin-batch status text", () => {
     const ended = { ...RUNNING, done: 4997, running: 0, waiting: 0, etaMs: 0, endedAt: "2026-11-25T03:00:00.000Z" };
     assert.deepEqual(statusOf(ended, false, translator("en-US")), { fill: "red", shape: "ring", text: "5,000 of 5,000 · 3 failed" });
     assert.deepEqual(statusOf({ ...ended, done: 5000, failed: 0, timedOut: 0 }, false, translator("zh-CN")), { fill: "green", shape: "dot", text: "已完成 5,000 / 5,000" });
+  });
+
+  it("says why a command did nothing, in English and in Chinese", () => {
+    const en = translator("en-US");
+    const zh = translator("zh-CN");
+    assert.equal(en("morelogin-batch.note.nothingRunning", { command: "pause" }), "no batch is running or waiting: nothing to pause");
+    assert.equal(zh("morelogin-batch.note.nothingRunning", { command: "pause" }), "没有正在运行或等待的批量：无法执行 pause");
+    assert.equal(en("morelogin-batch.note.noSuchBatch", { id: "b7" }), "no batch b7 is running or waiting");
+    assert.equal(zh("morelogin-batch.note.noBatchYet"), "本节点还没有运行过批量");
+    assert.equal(en("morelogin-batch.note.notPaused"), "the batch is not paused: nothing to resume");
+    assert.equal(zh("morelogin-batch.status.journal"), "日志无法读取");
   });
 });

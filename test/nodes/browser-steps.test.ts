@@ -9,7 +9,7 @@ import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
-import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg } from "../support/node-red";
+import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, stateDir, TAB, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
 import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
 
@@ -307,7 +307,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       await rm(join(allowed, "link.txt"), { force: true });
       await symlink(outside, join(allowed, "link.txt"));
       // settings.js entries the helper's settings type does not list.
-      const settings: Record<string, unknown> = { fileWorkingDirectory: allowed, morelogin: { uploadFolders: [allowed] } };
+      const settings: Record<string, unknown> = { fileWorkingDirectory: allowed, morelogin: { stateDir, uploadFolders: [allowed] } };
       helper.settings(settings as Parameters<typeof helper.settings>[0]);
       try {
         const fromRelative = await passes([open(), { action: "upload", selector: "#file", file: "in.txt" }, fileSeen]);
@@ -320,7 +320,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
           assert.deepEqual(outcome.errors, [{ node: `c${index}s0`, kind: "input", text }], refused[index]);
         });
       } finally {
-        helper.settings({});
+        helper.settings({ morelogin: { stateDir } } as Parameters<typeof helper.settings>[0]);
       }
     });
 

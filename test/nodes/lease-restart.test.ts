@@ -107,7 +107,8 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     const ends = Date.now() + 2_000;
     await startWith(envId, 2);
     // The start's reply has left: the lease is on disk. Killed at once, nothing is written on the way out.
-    assert.match(await nodeRed.kill("SIGKILL"), /SIGKILL/);
+    await nodeRed.kill();
+    assert.match(await nodeRed.exited, /SIGKILL/);
     nodeRed = undefined;
     assert.ok(existsSync(join(userDir, "morelogin", `leases-${CONFIG}.journal`)), "the leases' journal is in <userDir>/morelogin");
     assert.equal(running(envId), true);

@@ -1,18 +1,22 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { runInNewContext } from "node:vm";
 import { cookiesToSet } from "../../src/browser/cookie-list";
 import { fileToUpload } from "../../src/browser/upload-file";
-import { itemIdOf, originOf, storableItems } from "../../src/nodes/lib/batch/items";
-import { BatchRunner, type BatchTag } from "../../src/nodes/lib/batch/runner";
-import { BatchStore, type ContextLike } from "../../src/nodes/lib/batch/store";
+import { itemIdOf, originOf, storableItems } from "../../src/batch/items";
+import { BatchRunner, type BatchTag } from "../../src/batch/runner";
+import { LocalBatchWork } from "../../src/batch/local-work";
 import { idsOf, targetIds } from "../../src/nodes/lib/ids";
 import { phoneIds } from "../../src/nodes/lib/phone-target";
 import { whyNotAProfile } from "../../src/nodes/lib/not-a-profile";
 import { asError } from "../../src/nodes/lib/operation-node";
 import { profileBody, requireProfile } from "../../src/nodes/lib/profile-body";
 import { overlay } from "../../src/nodes/lib/properties";
-import type { BatchProgress } from "../../src/nodes/lib/batch/progress";
+import type { BatchProgress } from "../../src/batch/progress";
 import { translator } from "../support/catalog";
+import { eventually } from "../support/outcome";
 
 /**
  * The node layer's checks of msg.payload with values a function node builds: Node-RED runs its code in a
@@ -152,36 +156,34 @@ describe("nodes: msg.payload built in a function node", () => {
     it("an item that comes back with a function node's Error (or an object with a message) is a failure with that text", async () => {
       const sent: Array<Record<string, unknown>> = [];
       const done: BatchProgress[] = [];
-      const saved = new Map<string, unknown>();
-      const context: ContextLike = {
-        get: (key, callback) => callback(undefined, saved.get(key)),
-        set: (key, value, callback) => {
-          saved.set(key, value);
-          callback();
-        },
-      };
+      const folder = mkdtempSync(join(tmpdir(), "morelogin-realms-"));
+      const work = await LocalBatchWork.open(join(folder, "batch.jsonl"), { resend: false, onError: (error) => assert.fail(error) });
       let id = 0;
-      const runner = new BatchRunner({ parallel: 2, retries: 0, itemTimeoutMs: 0, resend: false }, new BatchStore(context, () => undefined), {
+      const runner = new BatchRunner({ parallel: 2, retries: 0, itemTimeoutMs: 0, resend: false }, work, {
         sendItem: (msg) => sent.push(msg),
         sendProgress: (topic, payload) => {
           if (topic === "done") done.push(payload);
         },
         status: () => undefined,
+        failed: (error) => assert.fail(error),
         generateId: () => `id${++id}`,
         clone: (value) => structuredClone(value),
         now: () => Date.now(),
         t: en,
       });
       runner.begin();
-      runner.add(["a", "b"], {});
-      assert.equal(sent.length, 2);
+      await runner.add(["a", "b"], {});
+      await eventually(() => sent.length === 2, "both items out");
       const tagOf = (msg: Record<string, unknown> | undefined): BatchTag => {
         assert.ok(msg, "an item went out");
         return (msg.morelogin as { batch: BatchTag }).batch;
       };
       runner.back(tagOf(sent[0]), fromFunctionNode('new Error("the shop refused")'));
       runner.back(tagOf(sent[1]), fromFunctionNode('({ message: "no stock" })'));
+      await eventually(() => done.length === 1, "the done summary");
       runner.stop();
+      await work.close();
+      rmSync(folder, { recursive: true, force: true });
       assert.deepEqual(
         done[0]?.failures.map(({ id: item, error }) => ({ item, error })),
         [

@@ -241,14 +241,15 @@ function keysUsedBy(type: string): Set<string> {
     for (const name of ["paletteLabel", "outputLabel"]) keys.add(`${type}.${name}`);
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
   } else if (type === BATCH_TYPE) {
-    // Its dialog and editor script are written by hand (the labels it registers are in the script); its runtime texts are in src/nodes/lib/batch.
+    // Its dialog and editor script are written by hand (the labels it registers are in the script); its runtime texts are in src/batch and src/nodes/lib/batch.
     for (const name of ["paletteLabel", "inputLabel"]) keys.add(`${type}.${name}`);
     const dialog = readRoot("nodes", `${type}.html`);
     for (const key of keysInSource(dialog, type, `nodes/${type}.html`)) keys.add(key);
     for (const key of captures(dialog, /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
-    const batchLib = join(lib, "batch");
-    for (const file of readdirSync(join(ROOT, batchLib)).filter((name) => name.endsWith(".ts"))) {
-      for (const key of keysInSource(readRoot(batchLib, file), type, `${batchLib}/${file}`)) keys.add(key);
+    for (const batchLib of [join(lib, "batch"), join("src", "batch")]) {
+      for (const file of readdirSync(join(ROOT, batchLib)).filter((name) => name.endsWith(".ts"))) {
+        for (const key of keysInSource(readRoot(batchLib, file), type, `${batchLib}/${file}`)) keys.add(key);
+      }
     }
   } else {
     // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).

@@ -7,7 +7,7 @@ import type { Emulator } from "../../src/emulator";
 import { CAPPED_CONFIG_ID, ROOT, loadExamples, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import type { Recorder } from "./recorder";
 import { nodeBinary, redJs } from "./runtime";
-import type { BatchProgress } from "../../src/nodes/lib/batch/progress";
+import type { BatchProgress } from "../../src/batch/progress";
 
 /**
  * A user folder with the package (built in dist/) linked in, as `npm install <folder>` gives a developer,

@@ -1,6 +1,8 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
-import { dirname } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
 import { translator } from "./catalog";
 import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
@@ -10,6 +12,10 @@ import { OUTCOME_MS } from "./settle";
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/test-all.ts). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
 helper.init(require.resolve(nodeRedDir));
+/** Where the nodes keep their journals in these tests (`RED.settings.morelogin.stateDir`): gone with the process. */
+export const stateDir = mkdtempSync(join(tmpdir(), "morelogin-state-"));
+helper.settings({ morelogin: { stateDir } } as Parameters<typeof helper.settings>[0]);
+process.on("exit", () => rmSync(stateDir, { recursive: true, force: true }));
 const coreNode = (file: string): NodeModule => require(require.resolve(`@node-red/nodes/core/${file}`, { paths: [nodeRedDir] })) as NodeModule;
 
 export { helper };

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Node, NodeAPI } from "node-red";
 import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../client";
-import { stateDirOf } from "./runtime-settings";
+import { fileNameOf, stateDirOf } from "./state-dir";
 
 /** The context key 0.4 kept a config node's leases under. */
 const LEGACY_KEY = "moreloginLeases";
@@ -14,7 +14,7 @@ export interface ConfigLeaseStore extends LeaseStore {
 
 /** The file of a config node's leases. */
 export function leaseJournalFile(RED: NodeAPI, configId: string): string {
-  return join(stateDirOf(RED), `leases-${configId.replace(/[^\w.-]/g, "_")}.journal`);
+  return join(stateDirOf(RED), `leases-${fileNameOf(configId)}.journal`);
 }
 
 /**

@@ -1,17 +1,6 @@
 import { describeValue } from "../../../client";
+import type { BatchSettings } from "../../../batch/types";
 import { isChecked } from "../checkbox";
-
-/** The batch node's properties, read once when the node starts. */
-export interface BatchSettings {
-  /** Items out at once. */
-  parallel: number;
-  /** Extra attempts for a failed item, after the first pass. */
-  retries: number;
-  /** How long an item may be out before it counts as timed out; 0 = no limit. */
-  itemTimeoutMs: number;
-  /** After a restart, send the items that were out again (a new attempt) instead of counting them interrupted. */
-  resend: boolean;
-}
 
 export const DEFAULT_ITEM_TIMEOUT_SECONDS = 600;
 /** 24 days: a Node.js timer cannot wait longer (beyond about 24.8 days it fires at once). */

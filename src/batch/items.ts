@@ -1,4 +1,4 @@
-import { messageOf } from "../../../client";
+import { messageOf } from "../client";
 
 /** What the batch node reads from the items of a list and from the message that started it. */
 

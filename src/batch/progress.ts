@@ -1,17 +1,6 @@
-import type { Translate } from "../i18n";
-import type { LedgerCounts } from "./ledger";
-import type { BatchFailure } from "./store";
+import type { BatchProgress, Translate } from "./types";
 
-/** What output 2 carries in `msg.payload`, for `progress` and `done`. */
-export interface BatchProgress extends LedgerCounts {
-  id: string;
-  total: number;
-  startedAt: string;
-  endedAt: string | null;
-  etaMs: number | null;
-  perMinute: number;
-  failures: BatchFailure[];
-}
+export type { BatchProgress } from "./types";
 
 export interface BatchStatus {
   fill: "blue" | "yellow" | "green" | "red";

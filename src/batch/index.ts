@@ -1,0 +1,8 @@
+/** The batch's engine: no Node-RED here (src/nodes/morelogin-batch.ts wires it to the node). */
+export { originOf, storableItems, itemIdOf } from "./items";
+export { LocalBatchWork, type LocalWorkOptions } from "./local-work";
+export { statusOf, durationText, type BatchStatus } from "./progress";
+export type { BatchState } from "./records";
+export { BATCH_COMMANDS, BatchRunner, type BatchCommand, type BatchPorts, type BatchTag } from "./runner";
+export type { BatchFailure, BatchHeader, BatchProgress, BatchSettings, QueuedList, Translate } from "./types";
+export type { BatchWork, Ending, TakenItem } from "./work";

@@ -1,0 +1,320 @@
+import { itemIdOf } from "./items";
+import { Pace } from "./pace";
+import { statusOf, type BatchStatus } from "./progress";
+import type { BatchHeader, BatchProgress, BatchSettings, Translate } from "./types";
+import type { BatchWork, TakenItem } from "./work";
+
+/** What `msg.morelogin.batch` holds on an item message. */
+export interface BatchTag {
+  id: string;
+  item: string;
+  index: number;
+  total: number;
+  attempt: number;
+}
+
+/** What the runner needs from its node: sending, status, ids, the clock. */
+export interface BatchPorts {
+  sendItem(msg: Record<string, unknown>): void;
+  sendProgress(topic: "progress" | "done", payload: BatchProgress): void;
+  status(status: BatchStatus | Record<string, never>): void;
+  /** The batch's state could not be written: nothing more is sent. */
+  failed(error: Error): void;
+  generateId(): string;
+  clone<T>(value: T): T;
+  now(): number;
+  t: Translate;
+}
+
+export type BatchCommand = "pause" | "resume" | "cancel" | "status";
+export const BATCH_COMMANDS: readonly BatchCommand[] = ["pause", "resume", "cancel", "status"];
+
+/** Output 2 and the status change at most this often while items end. */
+const PROGRESS_EVERY_MS = 1000;
+/** Why a command did nothing, as the `note` of the progress message that answers it. */
+const NOTES = {
+  nothingRunning: "morelogin-batch.note.nothingRunning",
+  noSuchBatch: "morelogin-batch.note.noSuchBatch",
+  noBatchYet: "morelogin-batch.note.noBatchYet",
+  alreadyPaused: "morelogin-batch.note.alreadyPaused",
+  notPaused: "morelogin-batch.note.notPaused",
+} as const;
+
+/** The IDs of batches this node ran lately, so a late return is known as one (and ignored). */
+const ENDED_IDS_KEPT = 20;
+
+/**
+ * One batch node's work: what goes out, what came back, the commands, output 2 and the status. Where the
+ * state lives (a journal on this machine, or a shared queue) is the BatchWork's business; an item is on
+ * record as out before its message leaves.
+ */
+export class BatchRunner {
+  private pace: Pace;
+  /** One timer per item out (at most `parallel`). */
+  private readonly timers = new Map<number, NodeJS.Timeout>();
+  private lastProgressAt = Number.NEGATIVE_INFINITY;
+  private progressTimer: NodeJS.Timeout | undefined;
+  private pumping = false;
+  private pumpAgain = false;
+  private stopped = false;
+  private broken = false;
+  private readonly endedIds: string[] = [];
+
+  constructor(
+    private readonly settings: BatchSettings,
+    private readonly work: BatchWork,
+    private readonly ports: BatchPorts,
+  ) {
+    this.pace = new Pace(ports.now());
+  }
+
+  /** Sends what the batch (restored or new) has to send; called once the flows have started. */
+  begin(): void {
+    if (this.work.current()) this.pump();
+    else this.startNext();
+    this.showStatus();
+  }
+
+  /** A new list: on record, then started now or waiting its turn behind the running batch. Returns its batch ID. */
+  async add(items: unknown[], origin: Record<string, unknown>): Promise<string> {
+    const id = this.ports.generateId();
+    await this.work.add({ id, items, origin });
+    if (!this.work.current()) this.startNext();
+    else this.showStatus();
+    return id;
+  }
+
+  /** Whether a message tagged with this batch ID is one of this node's items (running, waiting, or ended lately). */
+  knows(id: string): boolean {
+    return this.work.current()?.id === id || this.endedIds.includes(id) || this.work.waiting().some((list) => list.id === id);
+  }
+
+  /** An item message came back: with `msg.error` it failed, otherwise it is done. Late or unknown returns are ignored. */
+  back(tag: BatchTag, error: unknown): void {
+    const header = this.work.current();
+    if (!header || tag.id !== header.id || !this.work.isOut(tag.index, tag.attempt)) return;
+    this.clearTimer(tag.index);
+    if (error === undefined || error === null) {
+      this.work.settle(tag.index, tag.attempt, { state: "done" });
+      this.pace.ended(this.ports.now());
+    } else if (tag.attempt <= this.settings.retries && !header.cancelled) {
+      this.work.settle(tag.index, tag.attempt, { state: "retry" });
+    } else {
+      this.work.settle(tag.index, tag.attempt, { state: "failed", error: errorText(error) });
+      this.pace.ended(this.ports.now());
+    }
+    this.pump();
+    this.progressSoon();
+  }
+
+  /** pause, resume, cancel, status; `batchId` (msg.batch) narrows it to one batch. A command with nothing to act on is answered with a note. */
+  command(command: BatchCommand, batchId?: string): void {
+    const header = this.work.current();
+    const running = header && (batchId === undefined || header.id === batchId) ? header : undefined;
+    if (command === "status") {
+      if (running || (batchId === undefined && this.work.last())) this.sendProgress();
+      else this.sendNote(batchId === undefined ? "noBatchYet" : "noSuchBatch", command, batchId);
+      return;
+    }
+    if (command === "cancel") {
+      const dropped = this.work.dropWaiting(batchId);
+      if (running) {
+        this.work.cancelCurrent();
+        this.clearTimers();
+        this.pump();
+      }
+      for (const list of dropped) this.ports.sendProgress("done", this.cancelledSummary(list.id, list.items.length));
+      if (!running && dropped.length === 0) this.sendNote(batchId === undefined ? "nothingRunning" : "noSuchBatch", command, batchId);
+      this.showStatus();
+      return;
+    }
+    if (!running) {
+      this.sendNote(batchId === undefined ? "nothingRunning" : "noSuchBatch", command, batchId);
+      return;
+    }
+    const pause = command === "pause";
+    if (running.paused === pause) {
+      this.sendNote(pause ? "alreadyPaused" : "notPaused", command, batchId);
+      return;
+    }
+    this.work.pause(pause);
+    this.pump();
+    this.showStatus();
+  }
+
+  /** The node stops (a deploy, a shutdown): timers go, nothing more is sent; the work keeps the rest. */
+  stop(): void {
+    this.stopped = true;
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.clearTimers();
+  }
+
+  private startNext(): void {
+    if (this.stopped || this.broken) return;
+    const now = this.ports.now();
+    const header = this.work.startNext(new Date(now).toISOString());
+    if (!header) return;
+    this.pace = new Pace(now);
+    this.lastProgressAt = Number.NEGATIVE_INFINITY;
+    this.pump();
+    this.showStatus();
+  }
+
+  private pump(): void {
+    void this.pumpNow();
+  }
+
+  /**
+   * Sends items while places are free, each once the work has it on record as out; ends the batch when
+   * nothing runs or waits. One pump at a time: what ends while it waits for the disk is picked up after.
+   */
+  private async pumpNow(): Promise<void> {
+    if (this.pumping) {
+      this.pumpAgain = true;
+      return;
+    }
+    this.pumping = true;
+    try {
+      for (;;) {
+        this.pumpAgain = false;
+        const header = this.work.current();
+        if (!header || this.stopped || this.broken) return;
+        const counts = this.work.counts();
+        if (counts.running === 0 && (counts.waiting === 0 || header.cancelled)) {
+          await this.finish(header);
+          continue;
+        }
+        const free = this.settings.parallel - counts.running;
+        const taken = header.paused || header.cancelled || free <= 0 ? [] : await this.work.take(free);
+        if (this.stopped) return;
+        for (const item of taken) this.send(header, item);
+        if (taken.length === 0 && !this.pumpAgain) return;
+      }
+    } catch (error) {
+      if (this.stopped) return;
+      this.broken = true;
+      this.clearTimers();
+      this.ports.failed(error instanceof Error ? error : new Error(String(error)));
+    } finally {
+      this.pumping = false;
+    }
+  }
+
+  private send(header: BatchHeader, taken: TakenItem): void {
+    this.armTimer(taken.index, taken.attempt);
+    const id = itemIdOf(taken.item, taken.index);
+    const origin = this.ports.clone(header.origin);
+    const carried = (origin.morelogin ?? {}) as Record<string, unknown>;
+    const tag: BatchTag = { id: header.id, item: id, index: taken.index, total: header.total, attempt: taken.attempt };
+    this.ports.sendItem({ ...origin, _msgid: this.ports.generateId(), payload: this.ports.clone(taken.item), topic: id, morelogin: { ...carried, batch: tag } });
+  }
+
+  private armTimer(index: number, attempt: number): void {
+    const ms = this.settings.itemTimeoutMs;
+    if (ms <= 0) return;
+    const timer = setTimeout(() => {
+      this.timers.delete(index);
+      if (this.stopped || !this.work.isOut(index, attempt)) return;
+      this.work.settle(index, attempt, { state: "timedOut", error: `timed out after ${ms / 1000} s` });
+      this.pace.ended(this.ports.now());
+      this.pump();
+      this.progressSoon();
+    }, ms);
+    timer.unref();
+    this.timers.set(index, timer);
+  }
+
+  private clearTimer(index: number): void {
+    const timer = this.timers.get(index);
+    if (timer) clearTimeout(timer);
+    this.timers.delete(index);
+  }
+
+  private clearTimers(): void {
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
+  }
+
+  private async finish(header: BatchHeader): Promise<void> {
+    this.clearTimers();
+    const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0 };
+    this.endedIds.push(header.id);
+    if (this.endedIds.length > ENDED_IDS_KEPT) this.endedIds.shift();
+    if (this.progressTimer) clearTimeout(this.progressTimer);
+    this.progressTimer = undefined;
+    await this.work.finish(summary);
+    if (this.stopped) return;
+    this.ports.sendProgress("done", summary);
+    this.showStatus();
+    this.startNext();
+  }
+
+  private progressOf(header: BatchHeader): BatchProgress {
+    const counts = this.work.counts();
+    const now = this.ports.now();
+    return {
+      id: header.id,
+      total: header.total,
+      ...counts,
+      startedAt: header.startedAt,
+      endedAt: null,
+      etaMs: header.paused ? null : this.pace.etaMs(counts.running + counts.waiting, now),
+      perMinute: Math.round(this.pace.perMinute(now) * 10) / 10,
+      failures: this.work.failures().slice(),
+      queued: this.work.waiting().map((list) => list.id),
+    };
+  }
+
+  /** The `done` of a list cancelled while it waited its turn: every item cancelled, none sent. */
+  private cancelledSummary(id: string, total: number): BatchProgress {
+    const at = new Date(this.ports.now()).toISOString();
+    return { id, total, done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: total, running: 0, waiting: 0, startedAt: at, endedAt: at, etaMs: 0, perMinute: 0, failures: [] };
+  }
+
+  /** A `progress` message saying why a command did nothing: the running batch's figures, else the last batch's, else none. */
+  private sendNote(why: keyof typeof NOTES, command: BatchCommand, batchId: string | undefined): void {
+    const header = this.work.current();
+    const figures = header ? this.progressOf(header) : (this.work.last() ?? this.cancelledSummary("", 0));
+    const note = this.ports.t(NOTES[why], { command, id: batchId ?? "" });
+    this.ports.sendProgress("progress", { ...figures, note });
+  }
+
+  /** Output 2 and the status, at most once a second while items end. */
+  private progressSoon(): void {
+    if (this.progressTimer || this.stopped || !this.work.current()) return;
+    const wait = this.lastProgressAt + PROGRESS_EVERY_MS - this.ports.now();
+    if (wait <= 0) {
+      this.sendProgress();
+      return;
+    }
+    this.progressTimer = setTimeout(() => {
+      this.progressTimer = undefined;
+      if (!this.stopped && this.work.current()) this.sendProgress();
+    }, wait);
+    this.progressTimer.unref();
+  }
+
+  private sendProgress(): void {
+    const header = this.work.current();
+    const payload = header ? this.progressOf(header) : this.work.last();
+    if (!payload) return;
+    this.lastProgressAt = this.ports.now();
+    this.ports.sendProgress("progress", payload);
+    this.showStatus();
+  }
+
+  private showStatus(): void {
+    if (this.stopped) return;
+    const header = this.work.current();
+    const last = this.work.last();
+    if (header) this.ports.status(statusOf(this.progressOf(header), header.paused, this.ports.t));
+    else if (last) this.ports.status(statusOf(last, false, this.ports.t));
+    else this.ports.status({});
+  }
+}
+
+function errorText(error: unknown): string {
+  if (typeof error === "string") return error;
+  const message = (error as { message?: unknown } | undefined)?.message;
+  return typeof message === "string" ? message : "failed";
+}

@@ -1,0 +1,55 @@
+import type { LedgerCounts } from "./ledger";
+
+/** The text of a key in the runtime's language (Node-RED's `RED._` with the node set's catalog). */
+export type Translate = (key: string, values?: Record<string, unknown>) => string;
+
+/** A batch's own settings and place. */
+export interface BatchHeader {
+  id: string;
+  total: number;
+  startedAt: string;
+  paused: boolean;
+  cancelled: boolean;
+  /** The properties of the message that started it, copied onto every item message. */
+  origin: Record<string, unknown>;
+}
+
+export interface BatchFailure {
+  id: string;
+  attempt: number;
+  error: string;
+}
+
+/** A list that arrived while another batch ran: it waits its turn, under the ID its batch will have. */
+export interface QueuedList {
+  id: string;
+  items: unknown[];
+  origin: Record<string, unknown>;
+}
+
+/** What output 2 carries in `msg.payload`, for `progress` and `done`. */
+export interface BatchProgress extends LedgerCounts {
+  id: string;
+  total: number;
+  startedAt: string;
+  endedAt: string | null;
+  etaMs: number | null;
+  perMinute: number;
+  failures: BatchFailure[];
+  /** The IDs of the lists waiting their turn behind this batch (for `cancel` with `msg.batch`). */
+  queued?: string[];
+  /** Why a command did nothing ("nothing to pause"), in the runtime's language; absent otherwise. */
+  note?: string;
+}
+
+/** The runner's settings (read from the node's properties by the node). */
+export interface BatchSettings {
+  /** Items out at once. */
+  parallel: number;
+  /** Extra attempts for a failed item, after the first pass. */
+  retries: number;
+  /** How long an item may be out before it counts as timed out; 0 = no limit. */
+  itemTimeoutMs: number;
+  /** After a restart, send the items that were out again (a new attempt) instead of counting them interrupted. */
+  resend: boolean;
+}

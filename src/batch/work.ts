@@ -1,0 +1,52 @@
+import type { LedgerCounts } from "./ledger";
+import type { BatchFailure, BatchHeader, BatchProgress, QueuedList } from "./types";
+
+/** An item the runner is to send: on record as out (durably) before the runner gets it. */
+export interface TakenItem {
+  index: number;
+  attempt: number;
+  item: unknown;
+}
+
+/** How an item out ended, as the runner judged it. */
+export type Ending = { state: "done" } | { state: "retry" } | { state: "failed" | "timedOut"; error: string };
+
+/**
+ * A batch node's state and its share of the work, behind one interface so that the runner does not know
+ * where they are kept: in a journal on this machine (LocalBatchWork), or later in a queue shared by
+ * several Node-REDs. Reads are synchronous (what this node knows now); what must be durable before the
+ * runner acts on it returns a promise.
+ */
+export interface BatchWork {
+  /** The running batch, if any: after a restart, with the items out then already interrupted (or, with `resend`, waiting again). */
+  current(): BatchHeader | undefined;
+  /** The lists waiting their turn, first first. */
+  waiting(): readonly Pick<QueuedList, "id" | "origin">[];
+  /** The summary of the last batch that ended. */
+  last(): BatchProgress | undefined;
+  counts(): LedgerCounts;
+  failures(): readonly BatchFailure[];
+  /** Whether an item message with this tag is one this node has out now. */
+  isOut(index: number, attempt: number): boolean;
+
+  /** A new list, under its batch's ID: on record before the promise resolves. */
+  add(list: QueuedList): Promise<void>;
+  /** The first list waiting becomes the running batch (none may run). */
+  startNext(startedAt: string): BatchHeader | undefined;
+  /** Up to `count` items to send, first pass in order then the retries, each on record as out when the promise resolves. */
+  take(count: number): Promise<TakenItem[]>;
+  /** An item out ended (or waits to be tried again). */
+  settle(index: number, attempt: number, ending: Ending): void;
+  pause(paused: boolean): void;
+  /** The running batch is cancelled: what waits in it is counted cancelled. */
+  cancelCurrent(): void;
+  /** A list waiting its turn (the one with `id`, else all) leaves the queue; returns those removed. */
+  dropWaiting(id?: string): QueuedList[];
+  /** The running batch ended with this summary; on record when the promise resolves. */
+  finish(summary: BatchProgress): Promise<void>;
+
+  /** Writes what is pending; the state stays for the node's next start. */
+  close(): Promise<void>;
+  /** The node was deleted: nothing of its state stays. */
+  remove(): Promise<void>;
+}
