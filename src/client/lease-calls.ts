@@ -85,6 +85,8 @@ export interface ClosedOnStop {
  * what has not gone through by then (a close still waiting for its place under pacing counts as failed).
  */
 export async function closeEverything(client: MoreLoginClient, signal?: AbortSignal): Promise<ClosedOnStop> {
+  // What the journal held is taken in first: a stop right after the start closes that too.
+  await client.leases.flushed();
   const held = client.leases.entries();
   const outcome: ClosedOnStop = { closed: 0, failed: [] };
   const profiles = held.filter((record) => record.kind === "profiles");
