@@ -1,6 +1,6 @@
 import type { Page } from "playwright-core";
 import type { CookieToSet } from "./cookie-list";
-import type { FileToUpload } from "./upload-file";
+import type { FileToUpload, UploadPlaces } from "./upload-file";
 
 /** A step's inputs as the node read them for this message. */
 export interface StepInputs {
@@ -21,6 +21,8 @@ export interface StepInputs {
   scrollBy?: unknown;
   /** upload: a file path on Node-RED's machine. */
   file?: unknown;
+  /** upload: where a relative path starts, and the folders a path may name (the runtime's settings). */
+  places?: UploadPlaces;
   /** Move, click, type and scroll as a person would (click, hover, type, scroll). */
   human?: boolean;
   /** msg.payload: the file (a Buffer) for upload, the cookies for setCookies. */

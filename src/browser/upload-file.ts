@@ -1,5 +1,5 @@
-import { readFile, stat } from "node:fs/promises";
-import { basename, extname } from "node:path";
+import { readFile, realpath, stat } from "node:fs/promises";
+import { basename, extname, isAbsolute, relative, resolve, sep } from "node:path";
 import { types } from "node:util";
 import { inputError } from "./errors";
 import type { StepInputs } from "./step-types";
@@ -39,18 +39,51 @@ function tooBig(what: string, bytes: number): Error {
   return inputError(`${what} is ${Math.round(bytes / 1024 / 1024)} MB; at most ${MAX_UPLOAD_BYTES / 1024 / 1024} MB can be uploaded this way`);
 }
 
+/** Where upload reads files from, as the runtime's settings say. */
+export interface UploadPlaces {
+  /** A relative path starts here (settings.js `fileWorkingDirectory`, as core `file in` does); else in the process's folder. */
+  workingDirectory?: string;
+  /** When set, the only folders (with what is under them) a path may name (settings.js `morelogin.uploadFolders`). */
+  allowedFolders?: readonly string[];
+}
+
+/** The path as the runtime reads it: a relative one from the working directory, when one is set. */
+export function uploadPath(given: string, places: UploadPlaces = {}): string {
+  return places.workingDirectory && !isAbsolute(given) ? resolve(places.workingDirectory, given) : resolve(given);
+}
+
+/** The path with its links followed (where it exists), so that a link cannot lead out of an allowed folder. */
+const realPathOf = (path: string): Promise<string> => realpath(path).catch(() => path);
+
+async function isAllowed(path: string, places: UploadPlaces): Promise<boolean> {
+  const folders = places.allowedFolders;
+  if (!folders) return true;
+  const file = await realPathOf(path);
+  for (const folder of folders) {
+    const inside = relative(await realPathOf(uploadPath(folder, places)), file);
+    if (inside !== "" && inside !== ".." && !inside.startsWith(`..${sep}`) && !isAbsolute(inside)) return true;
+  }
+  return false;
+}
+
 /**
- * The file upload sends: the node's `file` path when given (read here, on Node-RED's machine), else
- * msg.payload as a Buffer named by msg.filename. A path that does not exist, or no file at all, is bad input.
+ * The file upload sends: the node's `file` path when given (read here, on Node-RED's machine, within the
+ * allowed folders when settings.js names some), else msg.payload as a Buffer named by msg.filename. A path
+ * outside those folders, one that does not exist, or no file at all, is bad input.
  */
 export async function fileToUpload(inputs: StepInputs): Promise<FileToUpload> {
   if (typeof inputs.file === "string" && inputs.file.trim() !== "") {
-    const path = inputs.file.trim();
+    const given = inputs.file.trim();
+    const path = uploadPath(given, inputs.places);
+    // Checked before anything is read: whether a file outside the folders exists is not told either.
+    if (!(await isAllowed(path, inputs.places ?? {}))) {
+      throw inputError(`file ${JSON.stringify(given)} is outside the folders upload may read (settings.js morelogin.uploadFolders)`);
+    }
     const found = await stat(path).catch(() => undefined);
-    if (!found) throw inputError(`file ${JSON.stringify(path)} does not exist (or cannot be read) on Node-RED's machine`);
-    if (!found.isFile()) throw inputError(`file ${JSON.stringify(path)} is not a file (a folder?)`);
-    if (found.size > MAX_UPLOAD_BYTES) throw tooBig(`file ${JSON.stringify(path)}`, found.size);
-    const name = fileNameOf(path);
+    if (!found) throw inputError(`file ${JSON.stringify(given)} does not exist (or cannot be read) on Node-RED's machine`);
+    if (!found.isFile()) throw inputError(`file ${JSON.stringify(given)} is not a file (a folder?)`);
+    if (found.size > MAX_UPLOAD_BYTES) throw tooBig(`file ${JSON.stringify(given)}`, found.size);
+    const name = fileNameOf(given);
     return { name, mimeType: mimeTypeOf(name), buffer: await readFile(path) };
   }
   if (inputs.file !== undefined && inputs.file !== "") throw inputError("file must be a path (text)");

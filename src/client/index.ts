@@ -3,6 +3,7 @@ export { DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-calls";
 export type { CapacityKind, CapacityUsage } from "./capacity";
 export { PHONE_POWERED_STATUSES } from "./running-sets";
 export { LeaseBook, LEASE_RETRY_MS, type LeaseEnd, type LeaseRecord, type LeaseStore } from "./leases";
+export { JournalLeaseStore } from "./lease-journal";
 export { closeEverything, type ClosedOnStop } from "./lease-calls";
 export { RunningProfilesReader, type RunningProfilesAnswer, type RunningProfilesRequest } from "./running-profiles";
 export type { WaitReason } from "./wait-queue";

@@ -2,7 +2,7 @@ import type { CapacityRole } from "./capacity";
 import { targetOf } from "./capacity-calls";
 import type { MoreLoginClient } from "./client";
 import { ENDPOINTS } from "./endpoints";
-import { LeaseBook } from "./leases";
+import { LeaseBook, runsSession } from "./leases";
 import type { RunningProfilesReader } from "./running-profiles";
 import type { Stage } from "./stages";
 import { PHONE_POWERED_STATUSES } from "./running-sets";
@@ -24,9 +24,10 @@ export interface NotedCall {
 export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesReader, closed: AbortSignal): LeaseBook {
   const book = new LeaseBook(
     {
-      async isRunning(kind, id, api, since) {
-        if (kind === "profiles") return (await reader.read({ notBefore: since, signal: closed })).ids.has(id);
-        const { data } = await client.call("cloudPhoneInfo", { id }, { api, signal: closed });
+      async isRunning(record, since) {
+        if (record.kind === "profiles") return runsSession(record, (await reader.read({ notBefore: since, signal: closed })).ports);
+        // A phone's power-on reply names no session: whether it is on is all that can be asked.
+        const { data } = await client.call("cloudPhoneInfo", { id: record.id }, { api: record.api, signal: closed });
         return PHONE_POWERED_STATUSES.has(Number(data.envStatus));
       },
       close(kind, id, api) {
@@ -36,7 +37,7 @@ export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesRea
     },
     closed,
   );
-  reader.onAnswer((answer) => book.sawRunning("profiles", answer.ids, answer.readAt));
+  reader.onAnswer((answer) => book.sawRunning("profiles", answer.ports, answer.readAt));
   return book;
 }
 
@@ -47,12 +48,19 @@ export function noteCall<R extends { data: unknown }>(book: LeaseBook, call: Not
   const data = result.data;
   if (call.capacity) {
     const id = targetOf(call.capacity, call.json, data);
-    if (id !== "" && !id.startsWith("#")) book.noted(call.capacity, call.api, id);
+    if (id !== "" && !id.startsWith("#")) book.noted(call.capacity, call.api, id, sessionPortOf(call.capacity, data));
     else if (call.capacity.effect === "freeAll") book.noted(call.capacity, call.api, "");
   } else if (call.path === DELETE_PROFILES_PATH && data !== false) {
     book.deleted("profiles", idsIn(call.json, "envIds"));
   }
   return result;
+}
+
+/** The debug port a profile start answered: the session its entry belongs to. */
+function sessionPortOf(role: CapacityRole, data: unknown): string | undefined {
+  if (role.effect !== "take" || role.kind !== "profiles" || data === null || typeof data !== "object") return undefined;
+  const port = (data as { debugPort?: unknown }).debugPort;
+  return typeof port === "string" || typeof port === "number" ? String(port) : undefined;
 }
 
 function idsIn(json: string | undefined, field: string): string[] {
@@ -77,6 +85,8 @@ export interface ClosedOnStop {
  * what has not gone through by then (a close still waiting for its place under pacing counts as failed).
  */
 export async function closeEverything(client: MoreLoginClient, signal?: AbortSignal): Promise<ClosedOnStop> {
+  // What the journal held is taken in first: a stop right after the start closes that too.
+  await client.leases.flushed();
   const held = client.leases.entries();
   const outcome: ClosedOnStop = { closed: 0, failed: [] };
   const profiles = held.filter((record) => record.kind === "profiles");
@@ -84,8 +94,8 @@ export async function closeEverything(client: MoreLoginClient, signal?: AbortSig
   const closes: Array<Promise<unknown>> = [];
   if (profiles.length > 0) {
     try {
-      const running = (await client.runningProfiles.read({ signal })).ids;
-      for (const record of profiles) if (running.has(record.id)) closes.push(client.call("closeProfile", { envId: record.id }, { signal }));
+      const running = (await client.runningProfiles.read({ signal })).ports;
+      for (const record of profiles) if (runsSession(record, running)) closes.push(client.call("closeProfile", { envId: record.id }, { signal }));
     } catch (error) {
       outcome.failed.push(error);
     }

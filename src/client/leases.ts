@@ -9,6 +9,12 @@ export interface LeaseRecord {
   api: ApiName;
   /** When it was started (ms since 1970): a read of the running set from before then does not count. */
   since: number;
+  /**
+   * The start's debug port: the session the entry belongs to. A profile found running on another port
+   * was closed and started again elsewhere, and is not this entry's to close. Absent for phones (their
+   * power-on reply names no session) and for entries kept by 0.4.
+   */
+  port?: string;
   /** When the lease runs out (ms since 1970); absent: started without a lease. */
   until?: number;
   /** The lease as it was given, for the warning that names it. */
@@ -31,9 +37,9 @@ export interface LeaseEnd {
   error?: unknown;
 }
 
-/** What the book asks of the client: is it still running (news from after `since`), and close it. */
+/** What the book asks of the client: does the entry's session still run (news from after `since`), and close it. */
 export interface LeaseActions {
-  isRunning(kind: CapacityKind, id: string, api: ApiName, since: number): Promise<boolean>;
+  isRunning(record: LeaseRecord, since: number): Promise<boolean>;
   close(kind: CapacityKind, id: string, api: ApiName): Promise<unknown>;
 }
 
@@ -59,7 +65,11 @@ export class LeaseBook {
   private readonly listeners = new Set<(end: LeaseEnd) => void>();
   private timer: NodeJS.Timeout | undefined;
   private store: LeaseStore | undefined;
+  private saveFailed: ((error: unknown) => void) | undefined;
+  private attached: Promise<void> = Promise.resolve();
   private saving: Promise<void> = Promise.resolve();
+  /** A save is queued and has not begun: it will take the book as it is then, so no other is needed. */
+  private saveQueued = false;
 
   constructor(
     private readonly actions: LeaseActions,
@@ -69,17 +79,34 @@ export class LeaseBook {
     closed.addEventListener("abort", () => this.stopTimer(), { once: true });
   }
 
-  /** Keeps the book in `store` from now on, after taking in what it held (what ran out meanwhile closes soon). */
-  async attach(store: LeaseStore): Promise<void> {
-    const saved = await store.load();
+  /**
+   * Keeps the book in `store` from now on, after taking in what it held (what ran out meanwhile closes
+   * soon). A store that cannot be read is still written from now on, and the error thrown; a save that
+   * fails is told to `saveFailed`.
+   */
+  attach(store: LeaseStore, saveFailed?: (error: unknown) => void): Promise<void> {
+    this.attached = this.takeIn(store, saveFailed);
+    return this.attached;
+  }
+
+  private async takeIn(store: LeaseStore, saveFailed: ((error: unknown) => void) | undefined): Promise<void> {
+    let saved: readonly LeaseRecord[] | undefined;
+    let failure: { error: unknown } | undefined;
+    try {
+      saved = await store.load();
+    } catch (error) {
+      failure = { error };
+    }
     for (const record of saved ?? []) {
       if (!isRecord(record)) continue;
       const key = keyOf(record.kind, record.id);
       if (!this.records.has(key)) this.records.set(key, { ...record });
     }
     this.store = store;
+    this.saveFailed = saveFailed;
     this.persist();
     this.schedule();
+    if (failure) throw failure.error;
   }
 
   /** Told when a lease ends on its own (the start node warns, the config node logs). */
@@ -88,12 +115,17 @@ export class LeaseBook {
     return () => this.listeners.delete(listener);
   }
 
-  /** A start, close or power call went through the client: enter or strike out what it acted on. */
-  noted(role: CapacityRole, api: ApiName, id: string): void {
+  /**
+   * A start, close or power call went through the client: enter or strike out what it acted on. A start
+   * enters a new session (its debug port, `port`) without a lease: a lease held from an earlier start
+   * ends here, and `grant` gives the new one, if any.
+   */
+  noted(role: CapacityRole, api: ApiName, id: string, port?: string): void {
     if (role.effect === "take") {
       const key = keyOf(role.kind, id);
-      const held = this.records.get(key);
-      this.records.set(key, { ...held, kind: role.kind, id, api, since: this.now() });
+      this.records.set(key, { kind: role.kind, id, api, since: this.now(), ...(port ? { port } : {}) });
+      this.closing.delete(key);
+      this.retryAt.delete(key);
     } else if (role.effect === "free") this.forget(role.kind, [id]);
     else
       this.forget(
@@ -117,7 +149,7 @@ export class LeaseBook {
     const key = keyOf(kind, id);
     const until = this.now() + seconds * 1000;
     const held = this.records.get(key);
-    this.records.set(key, { kind, id, api, since: held?.since ?? this.now(), until, seconds, owner });
+    this.records.set(key, { kind, id, api, since: held?.since ?? this.now(), ...(held?.port ? { port: held.port } : {}), until, seconds, owner });
     this.closing.delete(key);
     this.retryAt.delete(key);
     this.persist();
@@ -125,9 +157,12 @@ export class LeaseBook {
     return until;
   }
 
-  /** A read of the running profiles: what was started before it and is not in it stopped elsewhere. */
-  sawRunning(kind: CapacityKind, running: ReadonlySet<string>, readAt: number): void {
-    const gone = [...this.records.values()].filter((record) => record.kind === kind && record.since < readAt && !running.has(record.id) && !this.closing.has(keyOf(kind, record.id)));
+  /**
+   * A read of the running profiles (ID to debug port): what was started before it and is not in it
+   * stopped elsewhere; what runs on another port than its start's was started again elsewhere.
+   */
+  sawRunning(kind: CapacityKind, running: ReadonlyMap<string, string>, readAt: number): void {
+    const gone = [...this.records.values()].filter((record) => record.kind === kind && record.since < readAt && !runsSession(record, running) && !this.closing.has(keyOf(kind, record.id)));
     if (gone.length === 0) return;
     this.forget(
       kind,
@@ -151,14 +186,19 @@ export class LeaseBook {
 
   /** Forgets everything (after closeOnStop closed it) and waits until the store has it. */
   async clear(): Promise<void> {
+    // What the store held is taken in first, so that it is cleared too.
+    await this.attached.catch(() => undefined);
     this.records.clear();
     this.persist();
     await this.saving;
   }
 
-  /** Waits until every change so far is in the store. */
+  /** Waits until every change so far is in the store (after the store is taken in, when it is being). */
   flushed(): Promise<void> {
-    return this.saving;
+    return this.attached.then(
+      () => this.saving,
+      () => this.saving,
+    );
   }
 
   private forget(kind: CapacityKind, ids: readonly string[]): boolean {
@@ -171,11 +211,20 @@ export class LeaseBook {
     return changed;
   }
 
-  /** Saves the book as it is now, after any save under way (so the last one written is the newest). */
+  /**
+   * Saves the book, after any save under way (so the last one written is the newest). Changes made while
+   * one waits share it: it takes the book as it is when it begins.
+   */
   private persist(): void {
     const store = this.store;
-    if (!store) return;
-    this.saving = this.saving.then(() => store.save(this.entries())).catch(() => undefined);
+    if (!store || this.saveQueued) return;
+    this.saveQueued = true;
+    this.saving = this.saving
+      .then(() => {
+        this.saveQueued = false;
+        return store.save(this.entries());
+      })
+      .catch((error: unknown) => this.saveFailed?.(error));
   }
 
   private dueAt(key: string, record: LeaseRecord): number | undefined {
@@ -208,7 +257,7 @@ export class LeaseBook {
     this.closing.add(key);
     const current = (): boolean => this.records.get(key) === record;
     try {
-      const running = await this.actions.isRunning(record.kind, record.id, record.api, Math.max(record.since, record.until ?? 0));
+      const running = await this.actions.isRunning(record, Math.max(record.since, record.until ?? 0));
       if (!current()) return;
       if (!running) {
         this.forget(record.kind, [record.id]);
@@ -246,6 +295,16 @@ export class LeaseBook {
   }
 }
 
+/**
+ * Whether the entry's session is among `running` (ID to debug port): the profile runs, on the port its
+ * start answered (an entry that knows no port, or a read that names none, takes the ID alone).
+ */
+export function runsSession(record: LeaseRecord, running: ReadonlyMap<string, string>): boolean {
+  const port = running.get(record.id);
+  if (port === undefined) return false;
+  return record.port === undefined || port === "" || port === record.port;
+}
+
 function isRecord(value: unknown): value is LeaseRecord {
   if (value === null || typeof value !== "object") return false;
   const record = value as Partial<LeaseRecord>;
@@ -254,6 +313,7 @@ function isRecord(value: unknown): value is LeaseRecord {
     typeof record.id === "string" &&
     (record.api === "local" || record.api === "open") &&
     typeof record.since === "number" &&
+    (record.port === undefined || typeof record.port === "string") &&
     (record.until === undefined || typeof record.until === "number")
   );
 }

@@ -7,6 +7,8 @@ export interface RunningProfilesAnswer {
   rows: readonly RunningProfile[];
   /** The IDs of `rows`. */
   ids: ReadonlySet<string>;
+  /** Each running profile's debug port, by ID (`""` when the row names none): which session runs. */
+  ports: ReadonlyMap<string, string>;
   api: ApiName;
   path: string;
   requestId?: string;
@@ -87,11 +89,14 @@ export class RunningProfilesReader {
     }
     const rows = result.data as RunningProfile[];
     const ids = new Set<string>();
+    const ports = new Map<string, string>();
     for (const row of rows) {
       const id = row?.envId === undefined || row.envId === null ? "" : String(row.envId);
-      if (id !== "") ids.add(id);
+      if (id === "") continue;
+      ids.add(id);
+      ports.set(id, row.debugPort === undefined || row.debugPort === null ? "" : String(row.debugPort));
     }
-    const answer: RunningProfilesAnswer = { rows, ids, api: result.api, path: result.path, requestId: result.requestId, readAt };
+    const answer: RunningProfilesAnswer = { rows, ids, ports, api: result.api, path: result.path, requestId: result.requestId, readAt };
     if (!this.last || this.last.readAt <= readAt) this.last = answer;
     for (const listener of this.listeners) listener(answer);
     return answer;

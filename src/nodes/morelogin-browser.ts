@@ -6,6 +6,7 @@ import { selectField, selected } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 import type { MoreLoginMessage } from "./lib/types";
 import { isChecked } from "./lib/checkbox";
+import { uploadPlacesOf } from "./lib/upload-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");
@@ -51,6 +52,7 @@ export = (RED: NodeAPI): void => {
         key: fields.key,
         scrollBy: fields.scrollBy,
         file: fields.file,
+        places: uploadPlacesOf(RED),
         human: isChecked(def.human),
         payload: msg.payload,
         filename: msg.filename,

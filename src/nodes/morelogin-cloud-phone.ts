@@ -47,6 +47,7 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
     const id = String(body.id);
     // The lease starts when the power-on (restart) is answered; another one renews it.
     if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
+    await context.client.leases.flushed();
     const done =
       context.def.wait === true
         ? reply(context, result, await waitForPower(context.client, options, id, action), [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running")

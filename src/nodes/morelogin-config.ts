@@ -2,6 +2,7 @@ import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
 import { capacityOf, pacingOf } from "./lib/pacing-settings";
 import { keepLeases, stopLeases } from "./lib/config-leases";
+import type { ConfigLeaseStore } from "./lib/lease-store";
 import { configLeaseOf } from "./lib/lease-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
@@ -29,6 +30,7 @@ export = (RED: NodeAPI): void => {
     const credentials: ConfigCredentials = this.credentials ?? {};
     this.leaseSeconds = 0;
     let closeOnStop = false;
+    let leaseStore: ConfigLeaseStore | undefined;
     try {
       const leases = configLeaseOf(def);
       this.leaseSeconds = leases.lease;
@@ -45,7 +47,7 @@ export = (RED: NodeAPI): void => {
       });
       const warning = remoteLocalWarning(this.client);
       if (warning) this.warn(t(warning, { host: this.client.local.hostname }));
-      keepLeases(RED, this, this.client, t);
+      leaseStore = keepLeases(RED, this, this.client, t);
     } catch (error) {
       this.clientError = messageOf(error);
       this.error(t("morelogin.errors.configInvalid", { reason: this.clientError }));
@@ -56,7 +58,8 @@ export = (RED: NodeAPI): void => {
       this.client = undefined;
       if (!client) return done();
       const closeClient = (): void => void client.close().then(done, done);
-      stopLeases(this, client, closeOnStop, removed, t).then(closeClient, closeClient);
+      if (!leaseStore) return closeClient();
+      stopLeases(this, client, leaseStore, closeOnStop, removed, t).then(closeClient, closeClient);
     });
   }
 

@@ -31,6 +31,8 @@ export = (RED: NodeAPI): void => {
       const profile = profileHandle(envId, result.data.debugPort, address);
       // A lease starts when the start is answered; a start of a profile that runs already renews it.
       if (lease > 0 && envId !== "") profile.leaseUntil = new Date(client.leases.grant("profiles", envId, "local", lease, node.id)).toISOString();
+      // The reply leaves only once the lease (or its end, for lease 0) is written down.
+      await client.leases.flushed();
       const leases = client.leases.heldBy(node.id);
       return {
         messages: single(msg, { ...result.data, ...address }, { api: result.api, path: result.path, requestId: result.requestId, profile }),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -9,7 +9,7 @@ import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
-import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, TAB, type FlowNode, type Msg } from "../support/node-red";
+import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, stateDir, TAB, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
 import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
 
@@ -295,6 +295,33 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       await writeFile(path, "name,age\nAda,36\n");
       const fromPath = await passes([open(), { action: "upload", selector: "#file", file: path }, fileSeen]);
       assert.deepEqual(fromPath.payload, { name: "data.csv", type: "text/csv", text: "name,age\nAda,36\n" });
+    });
+
+    it("upload: a relative path starts in settings.js fileWorkingDirectory; with morelogin.uploadFolders set, a path outside them is refused", async () => {
+      const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
+      const allowed = join(folder(), "allowed");
+      await mkdir(allowed, { recursive: true });
+      await writeFile(join(allowed, "in.txt"), "inside");
+      const outside = join(folder(), "secret.txt");
+      await writeFile(outside, "outside");
+      await rm(join(allowed, "link.txt"), { force: true });
+      await symlink(outside, join(allowed, "link.txt"));
+      // settings.js entries the helper's settings type does not list.
+      const settings: Record<string, unknown> = { fileWorkingDirectory: allowed, morelogin: { stateDir, uploadFolders: [allowed] } };
+      helper.settings(settings as Parameters<typeof helper.settings>[0]);
+      try {
+        const fromRelative = await passes([open(), { action: "upload", selector: "#file", file: "in.txt" }, fileSeen]);
+        assert.deepEqual(fromRelative.payload, { name: "in.txt", type: "text/plain", text: "inside" });
+        // Up and out, an absolute path elsewhere, and a link inside the folder that leads out of it.
+        const refused = ["../secret.txt", outside, "link.txt"];
+        const outcomes = await runChains(refused.map((file) => ({ steps: [{ action: "upload", selector: "#file", file }], input: { morelogin: { profile: one() } } })));
+        outcomes.forEach((outcome, index) => {
+          const text = `browser failed: file ${JSON.stringify(refused[index])} is outside the folders upload may read (settings.js morelogin.uploadFolders)`;
+          assert.deepEqual(outcome.errors, [{ node: `c${index}s0`, kind: "input", text }], refused[index]);
+        });
+      } finally {
+        helper.settings({ morelogin: { stateDir } } as Parameters<typeof helper.settings>[0]);
+      }
     });
 
     it("setCookies: the cookies one profile's read cookies gave go into another profile", async () => {

@@ -60,7 +60,7 @@ function warnings(node: Node): string[] {
 
 describe("nodes: leases close what a flow started and never closed", function () {
   this.timeout(60_000);
-  const { emulator } = useEmulator({ profiles: 20, cloudPhones: 4, phoneBootMs: 50 });
+  const { emulator } = useEmulator({ profiles: 21, cloudPhones: 4, phoneBootMs: 50 });
   const ids = useProfileRuntime(emulator);
   const closes = (): number => requests(emulator(), CLOSE);
   /** When the close count reached `count`: the moment the emulator had answered it (Date.now()). */
@@ -161,6 +161,46 @@ describe("nodes: leases close what a flow started and never closed", function ()
     assert.match(warnings(start)[0] ?? "", new RegExp(`lease of 3 s on profile ${fromMessage}`));
   });
 
+  it("a profile closed and started again outside Node-RED during its lease runs on past the old deadline", async () => {
+    const [envId] = ids(18, 1);
+    assert.ok(envId);
+    await loadFlow(leaseFlow(emulator(), { lease: "1" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const start = helper.getNode("start");
+    start.receive({ payload: envId } as NodeMessage);
+    const [started] = await out.next(1, WAIT_MS);
+    const ourPort = (started as Msg & { payload: { debugPort: string } }).payload.debugPort;
+    // By hand in the desktop client, within the lease: closed, then started again (another session, another port).
+    await call(emulator().localUrl, "/api/env/close", { body: { envId } });
+    const again = (await call(emulator().localUrl, "/api/env/start", { body: { envId } })).json as { data: { debugPort: string } };
+    assert.notEqual(again.data.debugPort, ourPort, "the hand-made start runs on another port");
+    // The lease runs out: the config node reads the running set, sees another session and forgets its entry.
+    await waitUntil(() => clientOf().leases.entries().length === 0, "the lease's end was dealt with", WAIT_MS);
+    assert.equal(isRunning(envId), true, "the session started by hand runs on");
+    assert.equal(closes(), 1, "the only close is the hand-made one");
+    assert.deepEqual(warnings(start), []);
+  });
+
+  it("a start with lease 0 of a profile under a lease ends that lease", async () => {
+    const [restarted, witness] = ids(19, 2);
+    assert.ok(restarted && witness);
+    await loadFlow(leaseFlow(emulator()), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const start = helper.getNode("start");
+    start.receive({ payload: restarted, lease: 1 } as NodeMessage);
+    await out.next(1, WAIT_MS);
+    start.receive({ payload: restarted, lease: 0 } as NodeMessage);
+    const second = (await out.next(2, WAIT_MS))[1];
+    assert.equal(profileOf(second).leaseUntil, undefined, "the new start has no lease");
+    // A witness whose 2 s lease runs out after the old 1 s one would have: by its close, the old one would have acted.
+    start.receive({ payload: witness, lease: 2 } as NodeMessage);
+    await out.next(3, WAIT_MS);
+    await waitUntil(() => warnings(start).length === 1, "the witness's lease closed it and the start node warned", WAIT_MS);
+    assert.match(warnings(start)[0] ?? "", new RegExp(`profile ${witness}`));
+    assert.equal(isRunning(restarted), true, "the profile started again with lease 0 runs on");
+    assert.equal(closes(), 1, "only the witness was closed");
+  });
+
   it("bad msg.lease fails the message before anything starts", async () => {
     const [envId] = ids(5, 1);
     await loadFlow(leaseFlow(emulator()), credentialsFor(emulator()));
@@ -224,6 +264,8 @@ describe("nodes: leases close what a flow started and never closed", function ()
     const withPacing = flow.map((node) => (node.id === CONFIG_ID ? { ...node, localRpm: "600" } : node));
     await redeploy(withPacing, credentials);
     assert.equal(isRunning(kept), true);
+    // The new config node reads its leases back from disk.
+    await clientOf().leases.flushed();
     assert.deepEqual(
       clientOf()
         .leases.entries()

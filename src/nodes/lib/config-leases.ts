@@ -1,7 +1,7 @@
 import type { Node, NodeAPI } from "node-red";
 import { closeEverything, messageOf, type LeaseEnd, type MoreLoginClient } from "../../client";
 import type { Translate } from "./i18n";
-import { contextLeaseStore, forgetLeases } from "./lease-store";
+import { configLeaseStore, type ConfigLeaseStore } from "./lease-store";
 
 /** A lease as people read it: "90 s", "30 min", "2 h" (in the runtime's language). */
 export function leaseText(seconds: number | undefined, t: Translate): string {
@@ -12,13 +12,22 @@ export function leaseText(seconds: number | undefined, t: Translate): string {
 }
 
 /**
- * The config node's side of the leases: they live in its context (so a persistent store carries them
- * over a restart, and what ran out meanwhile is closed soon after), and when one closes a profile the
- * node that started it warns, naming the profile and the lease, and shows how many it still holds.
+ * The config node's side of the leases: they live in its journal on disk (so they outlive a restart or
+ * a crash, and what ran out meanwhile is closed soon after), and when one closes a profile the node that
+ * started it warns, naming the profile and the lease, and shows how many it still holds.
  */
-export function keepLeases(RED: NodeAPI, config: Node, client: MoreLoginClient, t: Translate): void {
-  client.leases.attach(contextLeaseStore(config)).catch((error: unknown) => config.warn(t("morelogin.warnings.leaseStore", { reason: messageOf(error) })));
+export function keepLeases(RED: NodeAPI, config: Node, client: MoreLoginClient, t: Translate): ConfigLeaseStore {
+  const store = configLeaseStore(RED, config);
+  let lastWarning = "";
+  const warn = (error: unknown): void => {
+    const text = t("morelogin.warnings.leaseStore", { reason: messageOf(error) });
+    // A disk that fails every write says so once, not at every start.
+    if (text !== lastWarning) config.warn(text);
+    lastWarning = text;
+  };
+  client.leases.attach(store, warn).catch(warn);
   client.leases.onEnd((end) => tellOwner(RED, config, client, end, t));
+  return store;
 }
 
 function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: LeaseEnd, t: Translate): void {
@@ -48,7 +57,7 @@ function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: Lea
 /** How long closeOnStop may take: within Node-RED's 15 s for a closing node. */
 const CLOSE_ON_STOP_MS = 10_000;
 
-export async function stopLeases(config: Node, client: MoreLoginClient, closeOnStop: boolean, removed: boolean, t: Translate): Promise<void> {
+export async function stopLeases(config: Node, client: MoreLoginClient, store: ConfigLeaseStore, closeOnStop: boolean, removed: boolean, t: Translate): Promise<void> {
   if (closeOnStop) {
     // Node-RED waits 15 s for a node to close: what pacing holds back longer than this is left running, and said.
     const outcome = await closeEverything(client, AbortSignal.timeout(CLOSE_ON_STOP_MS));
@@ -58,5 +67,5 @@ export async function stopLeases(config: Node, client: MoreLoginClient, closeOnS
   } else {
     await client.leases.flushed();
   }
-  if (removed) forgetLeases(config.id);
+  await (removed ? store.remove() : store.close()).catch(() => undefined);
 }

@@ -1,39 +1,60 @@
-import type { Node } from "node-red";
-import type { LeaseRecord, LeaseStore } from "../../client";
+import { join } from "node:path";
+import type { Node, NodeAPI } from "node-red";
+import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../client";
+import { fileNameOf, stateDirOf } from "./state-dir";
 
-/** The context key the config node keeps its leases under. */
-const KEY = "moreloginLeases";
+/** The context key 0.4 kept a config node's leases under. */
+const LEGACY_KEY = "moreloginLeases";
+
+/** The config node's leases on disk: closed when the node stops, deleted with it. */
+export interface ConfigLeaseStore extends LeaseStore {
+  close(): Promise<void>;
+  remove(): Promise<void>;
+}
+
+/** The file of a config node's leases. */
+export function leaseJournalFile(RED: NodeAPI, configId: string): string {
+  return join(stateDirOf(RED), `leases-${fileNameOf(configId)}.journal`);
+}
 
 /**
- * Node-RED drops a node's context when the node stops unless a context store is configured, so the
- * leases are also kept here, by config node ID, for the next start of the same config node in this
- * process (a redeploy).
+ * A config node's leases in a journal of its own (see JournalLeaseStore). When the journal was never
+ * written, the leases 0.4 kept in the node's context are taken over, once: the context key is cleared
+ * as soon as the journal holds them.
  */
-const inProcess = new Map<string, readonly LeaseRecord[]>();
-
-/**
- * The config node's leases in its context, default store: with a persistent store (localfilesystem)
- * they outlive a restart. Callbacks, because such a store answers later.
- */
-export function contextLeaseStore(node: Node): LeaseStore {
+export function configLeaseStore(RED: NodeAPI, node: Node): ConfigLeaseStore {
+  const journal = new JournalLeaseStore(leaseJournalFile(RED, node.id));
+  let takenOver = false;
   return {
-    load: () =>
-      new Promise((resolve, reject) => {
-        node.context().get(KEY, (error: Error | undefined, value: unknown) => {
-          if (error) return reject(error);
-          resolve(Array.isArray(value) ? (value as LeaseRecord[]) : inProcess.get(node.id));
-        });
-      }),
-    save: (records) => {
-      inProcess.set(node.id, records);
-      return new Promise((resolve, reject) => {
-        node.context().set(KEY, records, (error?: Error) => (error ? reject(error) : resolve()));
-      });
+    async load() {
+      const kept = await journal.load();
+      if (kept !== undefined) return kept;
+      const legacy = await contextValue(node);
+      takenOver = legacy !== undefined;
+      return legacy;
     },
+    async save(records) {
+      await journal.save(records);
+      if (!takenOver) return;
+      takenOver = false;
+      await clearContext(node);
+    },
+    close: () => journal.close(),
+    remove: () => journal.remove(),
   };
 }
 
-/** A config node deleted from the flows holds nothing any more. */
-export function forgetLeases(nodeId: string): void {
-  inProcess.delete(nodeId);
+function contextValue(node: Node): Promise<LeaseRecord[] | undefined> {
+  return new Promise((resolve, reject) => {
+    node.context().get(LEGACY_KEY, (error: Error | undefined, value: unknown) => {
+      if (error) return reject(error);
+      resolve(Array.isArray(value) ? (value as LeaseRecord[]) : undefined);
+    });
+  });
+}
+
+function clearContext(node: Node): Promise<void> {
+  return new Promise((resolve, reject) => {
+    node.context().set(LEGACY_KEY, undefined, (error?: Error) => (error ? reject(error) : resolve()));
+  });
 }
