@@ -21,6 +21,8 @@ const UPLOADED = 1;
 const UPLOAD_FAILED = 2;
 const DOWNLOAD = { running: 10, succeeded: 20, failed: 30 } as const;
 const LIVE_STREAM_UPLOAD = 2;
+/** A file PUT to a phone's upload URL: at most 32 MB (assumed: no source gives a limit; the emulator keeps files in memory). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 interface Transfer {
   readonly phoneId: string;
@@ -176,6 +178,6 @@ export function phoneFileRoutes(state: EmulatorState, api: ApiName = "local"): R
     post(`${paths.base}/download/result`, ({ body }) => downloadResult(state, body)),
     post(`${paths.base}/setKeyBox`, ({ body }) => setKeyBox(state, body)),
     // The upload URL names the port it was asked on, so each API's server takes the PUT.
-    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, handle: ({ pathId, bytes }) => putBytes(state, pathId, bytes ?? Buffer.alloc(0)) },
+    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, maxBodyBytes: MAX_FILE_BYTES, handle: ({ pathId, bytes }) => putBytes(state, pathId, bytes ?? Buffer.alloc(0)) },
   ];
 }
