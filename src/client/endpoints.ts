@@ -232,7 +232,15 @@ export const ENDPOINTS = {
   },
   cloudPhoneScreenshot: { api: "local", method: "POST", path: "/api/cloudphone/screenCapBase64", idempotency: "read", idFields: ["id"], required: ["id"] },
   // A fleet of cloud phones and files on them (both APIs; docs/CLOUD-PHONES.md gives the spec's schemas).
-  createCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/create", twinPath: "/cloudphone/create", idempotency: "write", idFields: ["proxyId", "groupId"], required: ["skuId", "quantity"] },
+  createCloudPhones: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/create",
+    twinPath: "/cloudphone/create",
+    idempotency: "write",
+    idFields: ["proxyId", "groupId"],
+    required: ["skuId", "quantity"],
+  },
   editCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/edit/batch", twinPath: "/cloudphone/edit/batch", idempotency: "write", idListFields: ["id"], required: ["id"] },
   deleteCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/delete/batch", twinPath: "/cloudphone/delete/batch", idempotency: "write", idListFields: ["ids"], required: ["ids"] },
   cloudPhoneModels: { api: "local", method: "POST", path: "/api/cloudphone/brand/models", twinPath: "/cloudphone/brand/models", idempotency: "read", required: ["skuId"] },
@@ -255,7 +263,15 @@ export const ENDPOINTS = {
     idFields: ["id"],
     required: ["id", "fileName"],
   },
-  uploadToCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/upload/file", twinPath: "/cloudphone/uploadFile", idempotency: "write", idFields: ["id"], required: ["id", "url", "uploadDest"] },
+  uploadToCloudPhone: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/upload/file",
+    twinPath: "/cloudphone/uploadFile",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "url", "uploadDest"],
+  },
   cloudPhoneUploadResult: {
     api: "local",
     method: "POST",

@@ -2,16 +2,21 @@ import type { NodeAPI } from "node-red";
 import { MoreLoginResponseError, type CallResult, type EndpointName } from "../client";
 import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
 import { NODE_DECLARATIONS, type PHONE_ACTIONS } from "./lib/node-declarations";
-import { checkApi, reply } from "./lib/phone-action";
-import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/phone-fleet";
-import { downloadFile, uploadFile } from "./lib/phone-files";
+import { checkApi, reply as replyWith } from "./lib/cloud-phone/reply";
+import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/cloud-phone/fleet";
+import { downloadFile, uploadFile } from "./lib/cloud-phone/files";
 import { waitForPower, type PowerAction } from "./lib/phone-power";
-import { pastReset } from "./lib/phone-reset-wait";
+import { pastReset } from "./lib/cloud-phone/reset-wait";
 import { onePhoneBody, phoneIds } from "./lib/phone-target";
 import { overlay, pick } from "./lib/properties";
 import { leaseFor } from "./lib/lease-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
+
+/** `summaryKey`: the status text when not the action's own (where a waited power action left the phone). */
+function reply(context: ActionContext, result: CallResult<unknown>, payload: unknown, ids: readonly string[], summaryKey?: string) {
+  return replyWith(context, result, payload, ids, summaryKey ?? `morelogin-cloud-phone.status.${context.action}`);
+}
 
 /** An action on one phone; `own` gives the node's own fields for it. */
 function onePhone(endpoint: EndpointName, own: (context: ActionContext) => Record<string, unknown> = () => ({})): ActionRun {

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
-import type { ApiName, CloudPhone, Emulator } from "../../src/emulator";
+import type { ApiName, CloudPhone } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
@@ -68,7 +68,9 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       });
 
       it("create with wait and power-on replies each phone's info once it runs, under a lease", async () => {
-        const msg = succeeded(await run(emulator(), { type: PHONE, api, action: "create", skuId: SKU, quantity: "2", quantityType: "num", wait: true, powerOnCreated: true, lease: "600" }, { payload: "" }));
+        const msg = succeeded(
+          await run(emulator(), { type: PHONE, api, action: "create", skuId: SKU, quantity: "2", quantityType: "num", wait: true, powerOnCreated: true, lease: "600" }, { payload: "" }),
+        );
         const infos = msg.payload as Array<{ id: string; envStatus: number }>;
         assert.equal(infos.length, 2);
         assert.deepEqual(
@@ -82,10 +84,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
             .sort(),
           infos.map((phone) => phone.id).sort(),
         );
-        assert.deepEqual(
-          leased(infos.map((phone) => phone.id)),
-          infos.map((phone) => phone.id).sort(),
-        );
+        assert.deepEqual(leased(infos.map((phone) => phone.id)), infos.map((phone) => phone.id).sort());
         assert.equal(msg.poll, undefined);
       });
 
@@ -229,7 +228,9 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
             (status) => status === 1,
             "the upload is done",
           );
-          const down = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "downloadFile", phoneId: id, filePath: "/Download/keybox.xml", wait: true, saveTo: target }, { payload: "" })));
+          const down = succeeded(
+            await next(() => run(emulator(), { type: PHONE, api, action: "downloadFile", phoneId: id, filePath: "/Download/keybox.xml", wait: true, saveTo: target }, { payload: "" })),
+          );
           assert.deepEqual(down.payload, { id, filePath: "/Download/keybox.xml", savedTo: target, size: bytes.length });
           assert.ok(bytes.equals(await readFile(target)));
         } finally {

@@ -67,7 +67,7 @@ function actionCheckbox(type: string, name: string, actions: readonly string[], 
 
 const API_SELECT: SelectField = { name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", options: API_OPTIONS };
 
-const POWER_ACTIONS_LIST = ["powerOn", "powerOff", "restart"] as const;
+const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
 
 export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
 export const PHONE_ACTIONS = [
@@ -96,7 +96,7 @@ export const PHONE_ACTIONS = [
   "downloadFile",
 ] as const;
 /** Phone actions that take long and can wait for their end. */
-const PHONE_WAIT_ACTIONS = [...POWER_ACTIONS_LIST, "create", "newMachine", "uploadFile", "downloadFile"] as const;
+const PHONE_WAIT_ACTIONS = [...POWER_ACTIONS, "create", "newMachine", "uploadFile", "downloadFile"] as const;
 export const PROXY_ACTIONS = ["add", "update", "delete"] as const;
 export const GROUP_ACTIONS = ["create", "edit", "delete"] as const;
 export const TAG_ACTIONS = ["create", "edit", "delete"] as const;
@@ -111,7 +111,6 @@ const PROFILE_TYPE = "morelogin-profile";
 const BROWSER_TYPE = "morelogin-browser";
 const PHONE_TYPE = "morelogin-cloud-phone";
 const AUTOMATION_TYPE = "morelogin-automation";
-const POWER_ACTIONS = POWER_ACTIONS_LIST;
 /** The power actions that start a phone, and so take a lease. */
 export const LEASED_POWER_ACTIONS = ["powerOn", "restart"] as const;
 const PROXY_TYPE = "morelogin-proxy";

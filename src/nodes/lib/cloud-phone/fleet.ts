@@ -1,12 +1,12 @@
-import { MoreLoginInputError, isPlainObjectValue, type CallOptions, type CloudPhoneDetail, type MoreLoginClient } from "../../client";
-import type { ActionContext, ActionRun } from "./action-node";
-import { leaseFor } from "./lease-settings";
-import { callOptions, checkApi, pollHint, reply } from "./phone-action";
-import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "./phone-power";
-import { pastReset } from "./phone-reset-wait";
-import { onePhoneBody, phoneIds } from "./phone-target";
-import { overlay, pick } from "./properties";
-import { seconds, waitUntil } from "./wait";
+import { MoreLoginInputError, isPlainObjectValue, type CallOptions, type CloudPhoneDetail, type MoreLoginClient } from "../../../client";
+import type { ActionContext, ActionRun } from "../action-node";
+import { leaseFor } from "../lease-settings";
+import { callOptions, checkApi, pollHint, reply } from "./reply";
+import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
+import { pastReset } from "./reset-wait";
+import { onePhoneBody, phoneIds } from "../phone-target";
+import { overlay, pick } from "../properties";
+import { seconds, waitUntil } from "../wait";
 
 /** Creating, changing and deleting cloud phones (both APIs, the Open API spec's `create`, `edit/batch`, `delete/batch`). */
 
@@ -48,8 +48,12 @@ export const create: ActionRun = async (context) => {
   const wait = context.def.wait === true;
   const powerOn = context.def.powerOnCreated === true;
   if (!wait && !powerOn) {
-    context.msg.poll = pollHint("cloudPhoneInfo", context.api, ids.map((id) => ({ id })));
-    return reply(context, result, ids, ids);
+    context.msg.poll = pollHint(
+      "cloudPhoneInfo",
+      context.api,
+      ids.map((id) => ({ id })),
+    );
+    return reply(context, result, ids, ids, "morelogin-cloud-phone.status.create");
   }
   const phones = await Promise.all(
     ids.map(async (id) => {
@@ -58,7 +62,7 @@ export const create: ActionRun = async (context) => {
     }),
   );
   delete context.msg.poll;
-  return reply(context, result, phones, ids, powerOn && wait ? "morelogin-cloud-phone.status.createdRunning" : undefined);
+  return reply(context, result, phones, ids, powerOn && wait ? "morelogin-cloud-phone.status.createdRunning" : "morelogin-cloud-phone.status.create");
 };
 
 export const edit: ActionRun = async (context) => {
@@ -66,7 +70,7 @@ export const edit: ActionRun = async (context) => {
   const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "id", context.t);
   const body = overlay({ id: ids, ...pick(context.fields, ["envName", "envRemark"]) }, extra ?? {});
   const result = await context.client.call("editCloudPhones", body, callOptions(context));
-  return reply(context, result, result.data, ids);
+  return reply(context, result, result.data, ids, "morelogin-cloud-phone.status.edit");
 };
 
 /** One or many phones; a refusal while one resets (33331, 33327: right after newMachine) is waited out. */
@@ -75,7 +79,7 @@ export const remove: ActionRun = async (context) => {
   const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids", context.t);
   const options = callOptions(context);
   const result = await pastReset(context.client, options, ids, (current) => context.client.call("deleteCloudPhones", overlay({ ids: current }, extra ?? {}), options));
-  const done = reply(context, result, result.data, ids);
+  const done = reply(context, result, result.data, ids, "morelogin-cloud-phone.status.delete");
   const leases = context.client.leases.heldBy(context.node.id);
   return leases > 0 ? { ...done, summary: context.t("morelogin.status.withLeases", { text: done.summary, count: leases }) } : done;
 };
@@ -86,13 +90,17 @@ export const models: ActionRun = async (context) => {
   const own = pick(context.fields, ["skuId"]);
   const body = isPlainObjectValue(context.msg.payload) ? overlay(own, context.msg.payload) : own;
   const result = await context.client.call("cloudPhoneModels", body, callOptions(context));
-  return reply(context, result, result.data, []);
+  return reply(context, result, result.data, [], "morelogin-cloud-phone.status.models");
 };
 
 /** Package names: a list, or text with one per line or comma. */
 function packageList(value: unknown): string[] {
   if (Array.isArray(value)) return value.map(String);
-  if (typeof value === "string") return value.split(/[\n,]/).map((name) => name.trim()).filter((name) => name !== "");
+  if (typeof value === "string")
+    return value
+      .split(/[\n,]/)
+      .map((name) => name.trim())
+      .filter((name) => name !== "");
   if (value === undefined) return [];
   throw new MoreLoginInputError("packageName must be a package name, a comma-separated list of them or an array");
 }
@@ -102,14 +110,14 @@ export const hideAccessibilityApps: ActionRun = async (context) => {
   const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids", context.t);
   const body = overlay({ ids, packageName: packageList(context.fields.packageName) }, extra ?? {});
   const result = await context.client.call("hideCloudPhoneAccessibilityApps", body, callOptions(context));
-  return reply(context, result, result.data, ids);
+  return reply(context, result, result.data, ids, "morelogin-cloud-phone.status.hideAccessibilityApps");
 };
 
 export const setKeyBox: ActionRun = async (context) => {
   checkApi(context, "setCloudPhoneKeyBox");
   const body = onePhoneBody(pick(context.fields, ["filePath"]), context.fields.phoneId, context.msg.payload, context.t);
   const result = await context.client.call("setCloudPhoneKeyBox", body, callOptions(context));
-  return reply(context, result, result.data, [String(body.id)]);
+  return reply(context, result, result.data, [String(body.id)], "morelogin-cloud-phone.status.setKeyBox");
 };
 
 /** One-click new device; with `wait`, until the reset is over and the phone runs again (its info). */
@@ -121,7 +129,7 @@ export const newMachine: ActionRun = async (context) => {
   const id = String(body.id);
   if (context.def.wait !== true) {
     context.msg.poll = pollHint("cloudPhoneInfo", context.api, [{ id }]);
-    return reply(context, result, result.data, [id]);
+    return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.newMachine");
   }
   delete context.msg.poll;
   // Done once seen away from running (resetting) and back: an answer from before the reset began is not its end.

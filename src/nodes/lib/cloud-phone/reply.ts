@@ -1,6 +1,6 @@
-import { ENDPOINTS, MoreLoginInputError, pathOn, type ApiName, type CallOptions, type CallResult, type EndpointName } from "../../client";
-import type { ActionContext } from "./action-node";
-import { single } from "./output";
+import { ENDPOINTS, MoreLoginInputError, pathOn, type ApiName, type CallOptions, type CallResult, type EndpointName } from "../../../client";
+import type { ActionContext } from "../action-node";
+import { single } from "../output";
 
 /** Refuses, before anything is sent, an action MoreLogin documents on one API only, naming that API. */
 export function checkApi({ api, action }: ActionContext, endpoint: EndpointName): void {
@@ -24,11 +24,11 @@ export function pollHint(endpoint: EndpointName, api: ApiName, bodies: Record<st
   return { path: pathOn(ENDPOINTS[endpoint], api) ?? ENDPOINTS[endpoint].path, bodies };
 }
 
-/** `summaryKey`: the status text when not the action's own (where a waited power action left the phone). */
-export function reply(context: ActionContext, result: Pick<CallResult<unknown>, "api" | "path" | "requestId">, payload: unknown, ids: readonly string[], summaryKey?: string) {
+/** The message of a phone action, its topic the phone's ID when it concerned one, and its status text (`summaryKey`, counting the phones). */
+export function reply(context: ActionContext, result: Pick<CallResult<unknown>, "api" | "path" | "requestId">, payload: unknown, ids: readonly string[], summaryKey: string) {
   if (ids.length === 1) context.msg.topic = ids[0];
   return {
     messages: single(context.msg, payload, { api: result.api, path: result.path, requestId: result.requestId }),
-    summary: context.t(summaryKey ?? `morelogin-cloud-phone.status.${context.action}`, { count: ids.length }),
+    summary: context.t(summaryKey, { count: ids.length }),
   };
 }

@@ -1,11 +1,11 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, posix } from "node:path";
-import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, messageOf, type CallOptions, type MoreLoginClient } from "../../client";
-import type { ActionContext, ActionRun } from "./action-node";
-import { callOptions, checkApi, pollHint, reply } from "./phone-action";
-import { onePhoneBody } from "./phone-target";
-import { pick } from "./properties";
-import { seconds, waitUntil } from "./wait";
+import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, messageOf, type CallOptions, type MoreLoginClient } from "../../../client";
+import type { ActionContext, ActionRun } from "../action-node";
+import { callOptions, checkApi, pollHint, reply } from "./reply";
+import { onePhoneBody } from "../phone-target";
+import { pick } from "../properties";
+import { seconds, waitUntil } from "../wait";
 
 /**
  * Files to and from a cloud phone, the same way on both APIs: an upload URL (`upload/file/signedUrl`,
@@ -64,7 +64,8 @@ function waitUploaded(client: MoreLoginClient, options: CallOptions, id: string,
   return waitUntil(options, TRANSFER_WAIT_MS, (callOptions) => client.call("cloudPhoneUploadResult", { id, fileId }, callOptions), {
     reached: ({ data }) => data?.status === UPLOAD.done,
     failed: ({ data }) => (data?.status === UPLOAD.failed ? `the upload ${fileId} to cloud phone ${id} failed` : undefined),
-    describe: (last) => `the upload ${fileId} to cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data?.status ?? null)}`,
+    describe: (last) =>
+      `the upload ${fileId} to cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data?.status ?? null)}`,
     context: { api: options.api ?? "local" },
   });
 }
@@ -72,8 +73,12 @@ function waitUploaded(client: MoreLoginClient, options: CallOptions, id: string,
 function waitDownloaded(client: MoreLoginClient, options: CallOptions, id: string, downId: string) {
   return waitUntil(options, TRANSFER_WAIT_MS, (callOptions) => client.call("cloudPhoneDownloadResult", { id, downId }, callOptions), {
     reached: ({ data }) => data.status === DOWNLOAD.done && typeof data.downUrl === "string",
-    failed: ({ data }) => (data.status === DOWNLOAD.failed || data.status === DOWNLOAD.cancelled ? `the download ${downId} from cloud phone ${id} ${data.status === DOWNLOAD.failed ? "failed" : "was cancelled"}` : undefined),
-    describe: (last) => `the download ${downId} from cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data.status ?? null)}`,
+    failed: ({ data }) =>
+      data.status === DOWNLOAD.failed || data.status === DOWNLOAD.cancelled
+        ? `the download ${downId} from cloud phone ${id} ${data.status === DOWNLOAD.failed ? "failed" : "was cancelled"}`
+        : undefined,
+    describe: (last) =>
+      `the download ${downId} from cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data.status ?? null)}`,
     context: { api: options.api ?? "local" },
   });
 }
@@ -93,7 +98,7 @@ export const uploadFile: ActionRun = async (context) => {
   const path = posix.join(uploadDest, fileName);
   if (context.def.wait !== true) {
     context.msg.poll = pollHint("cloudPhoneUploadResult", context.api, [{ id, fileId }]);
-    return reply(context, result, { ...result.data, path }, [id]);
+    return reply(context, result, { ...result.data, path }, [id], "morelogin-cloud-phone.status.uploadFile");
   }
   delete context.msg.poll;
   const done = await waitUploaded(context.client, options, id, fileId);
@@ -110,7 +115,7 @@ export const downloadFile: ActionRun = async (context) => {
   const downId = String(result.data.downId);
   if (context.def.wait !== true) {
     context.msg.poll = pollHint("cloudPhoneDownloadResult", context.api, [{ id, downId }]);
-    return reply(context, result, result.data, [id]);
+    return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.downloadFile");
   }
   delete context.msg.poll;
   const done = await waitDownloaded(context.client, options, id, downId);

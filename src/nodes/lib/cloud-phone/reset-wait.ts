@@ -1,6 +1,6 @@
-import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../client";
-import { PHONE_STATUS, POWER_WAIT_MS } from "./phone-power";
-import { seconds, waitUntil } from "./wait";
+import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../../client";
+import { PHONE_STATUS, POWER_WAIT_MS } from "../phone-power";
+import { seconds, waitUntil } from "../wait";
 
 /**
  * Codes MoreLogin's skill says a stop or delete can get right after `newMachine` while the phone
