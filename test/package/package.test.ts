@@ -558,10 +558,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       const results = valuesOf(messages, "each phone's result") as Array<{ phone: string; file: string }>;
       const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
       assert.equal(created.length, 3);
-      assert.deepEqual(
-        results.map((result) => result.phone).sort(),
-        created.map((phone) => phone.id).sort(),
-      );
+      assert.deepEqual(results.map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
       for (const result of results) assert.equal(result.file, `task for phone ${result.phone}`, "the file downloaded is the file uploaded");
       // The batch node says it is done once every phone was deleted.
       const deadline = Date.now() + 60_000;
