@@ -238,6 +238,31 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
         }
       });
 
+      it("an upload with wait right after a power-on waits while the phone boots (33301: keep polling), then uploads", async () => {
+        const id = phones.phoneIn(OFF);
+        const dir = await mkdtemp(join(tmpdir(), "phone-fleet-"));
+        try {
+          const source = join(dir, "boot.txt");
+          await writeFile(source, "booting");
+          const flow = [
+            { id: TAB, type: "tab", label: "power on then upload" },
+            configNode(emulator(), NO_PACING),
+            { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: id, wires: [["up"]] },
+            { id: "up", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "uploadFile", phoneId: id, localFile: source, wait: true, wires: [["out"]] },
+            { id: "out", z: TAB, type: "helper" },
+          ];
+          await helper.unload();
+          await loadFlow(flow, credentialsFor(emulator()));
+          const out = new Collector("out");
+          helper.getNode("on").receive({ payload: "" } as NodeMessage);
+          const [msg] = await out.next(1);
+          assert.equal((msg?.payload as { status: number }).status, 1);
+          assert.equal(requestsAt(emulator(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      });
+
       it("set keybox, hide accessibility apps and brand/models send the spec's bodies and reply its data", async () => {
         const id = phones.phoneIn(ON);
         const keybox = succeeded(await run(emulator(), { type: PHONE, api, action: "setKeyBox", phoneId: id, filePath: "/sdcard/Download/keybox.xml" }, { payload: "" }));
@@ -266,6 +291,12 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
     it("a Buffer in msg.payload without a file name", async () => {
       refused(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: Buffer.from("x") }), /morelogin-cloud-phone\.error\.noFileName$/);
       assertNothingSent(emulator());
+    });
+
+    it("an upload with wait to a phone that is off fails at once with MoreLogin's 33301: nothing would bring it up", async () => {
+      const outcome = failed(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(OFF), wait: true }, { payload: Buffer.from("x"), filename: "x.txt" }));
+      assert.equal(outcome.error.code, 33301);
+      assert.equal(requestsAt(emulator(), "/api/cloudphone/info").length, 1, "one look at the phone, no wait");
     });
 
     for (const action of ["screenshot", "adbInfo", "restart"]) {

@@ -3,6 +3,7 @@ import { basename, posix } from "node:path";
 import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, messageOf, type CallOptions, type MoreLoginClient } from "../../../client";
 import type { ActionContext, ActionRun } from "../action-node";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
+import { whenRunning } from "./reset-wait";
 import { onePhoneBody } from "../phone-target";
 import { pick } from "../properties";
 import { seconds, waitUntil } from "../wait";
@@ -91,12 +92,15 @@ export const uploadFile: ActionRun = async (context) => {
   const id = String(body.id);
   const options = callOptions(context);
   const uploadDest = typeof context.fields.uploadDest === "string" && context.fields.uploadDest !== "" ? context.fields.uploadDest : DEFAULT_DEST;
-  const { data: signed } = await context.client.call("cloudPhoneUploadUrl", { id, fileName }, options);
+  const wait = context.def.wait === true;
+  // With wait, a phone still on its way up (33301) is waited for, as MoreLogin's skill says.
+  const askUrl = () => context.client.call("cloudPhoneUploadUrl", { id, fileName }, options);
+  const { data: signed } = wait ? await whenRunning(context.client, options, id, askUrl) : await askUrl();
   await putBytes(signed.presignedUrl, bytes, options);
   const result = await context.client.call("uploadToCloudPhone", { id, url: signed.presignedUrl, uploadDest }, options);
   const fileId = String(result.data.fileId);
   const path = posix.join(uploadDest, fileName);
-  if (context.def.wait !== true) {
+  if (!wait) {
     context.msg.poll = pollHint("cloudPhoneUploadResult", context.api, [{ id, fileId }]);
     return reply(context, result, { ...result.data, path }, [id], "morelogin-cloud-phone.status.uploadFile");
   }
@@ -111,9 +115,11 @@ export const downloadFile: ActionRun = async (context) => {
   const body = onePhoneBody(pick(context.fields, ["filePath"]), context.fields.phoneId, context.msg.payload, context.t);
   const id = String(body.id);
   const options = callOptions(context);
-  const result = await context.client.call("downloadFromCloudPhone", body, options);
+  const wait = context.def.wait === true;
+  const ask = () => context.client.call("downloadFromCloudPhone", body, options);
+  const result = wait ? await whenRunning(context.client, options, id, ask) : await ask();
   const downId = String(result.data.downId);
-  if (context.def.wait !== true) {
+  if (!wait) {
     context.msg.poll = pollHint("cloudPhoneDownloadResult", context.api, [{ id, downId }]);
     return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.downloadFile");
   }

@@ -3,7 +3,7 @@ import type { ActionContext, ActionRun } from "../action-node";
 import { leaseFor } from "../lease-settings";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
-import { pastReset } from "./reset-wait";
+import { pastReset, whenRunning } from "./reset-wait";
 import { onePhoneBody, phoneIds } from "../phone-target";
 import { overlay, pick } from "../properties";
 import { seconds, waitUntil } from "../wait";
@@ -125,9 +125,11 @@ export const newMachine: ActionRun = async (context) => {
   checkApi(context, "newCloudPhoneMachine");
   const body = onePhoneBody(pick(context.fields, ["brand", "modelId"]), context.fields.phoneId, context.msg.payload, context.t);
   const options = callOptions(context);
-  const result = await context.client.call("newCloudPhoneMachine", body, options);
   const id = String(body.id);
-  if (context.def.wait !== true) {
+  const wait = context.def.wait === true;
+  const send = () => context.client.call("newCloudPhoneMachine", body, options);
+  const result = wait ? await whenRunning(context.client, options, id, send) : await send();
+  if (!wait) {
     context.msg.poll = pollHint("cloudPhoneInfo", context.api, [{ id }]);
     return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.newMachine");
   }

@@ -67,3 +67,31 @@ export async function pastReset<T>(client: MoreLoginClient, options: CallOptions
     }
   }
 }
+
+/** "The Cloud Phone has not been started up.": while the phone is on its way up, MoreLogin's skill says keep polling. */
+const NOT_STARTED = 33301;
+const ON_ITS_WAY = new Set<unknown>([PHONE_STATUS.starting, PHONE_STATUS.resetting, PHONE_STATUS.restarting]);
+
+/**
+ * Sends `send()`; when it answers 33301 while the phone is starting, resetting or restarting, asks
+ * `info` until the phone runs (4) and sends it once more. A phone that is off (or gets there) keeps
+ * the refusal: nothing would bring it up.
+ */
+export async function whenRunning<T>(client: MoreLoginClient, options: CallOptions, id: string, send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (error) {
+    if (!(error instanceof MoreLoginError) || error.kind !== "api" || error.code !== NOT_STARTED) throw error;
+    let stopped = false;
+    await waitUntil(options, POWER_WAIT_MS, (callOptions) => client.call("cloudPhoneInfo", { id }, callOptions), {
+      reached: ({ data }) => {
+        stopped = !ON_ITS_WAY.has(data.envStatus) && data.envStatus !== PHONE_STATUS.running;
+        return stopped || data.envStatus === PHONE_STATUS.running;
+      },
+      describe: (last) => `cloud phone ${id} was not running within ${seconds(options.timeoutMs ?? POWER_WAIT_MS)}; last envStatus seen: ${last ? JSON.stringify(last.data.envStatus) : "none"}`,
+      context: { api: options.api ?? "local" },
+    });
+    if (stopped) throw error;
+    return send();
+  }
+}
