@@ -256,7 +256,8 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
           const out = new Collector("out");
           helper.getNode("on").receive({ payload: "" } as NodeMessage);
           const [msg] = await out.next(1);
-          assert.equal((msg?.payload as { status: number }).status, 1);
+          assert.ok(msg, "the upload answered");
+          assert.equal((msg.payload as { status: number }).status, 1);
           assert.equal(requestsAt(emulator(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");
         } finally {
           await rm(dir, { recursive: true, force: true });
