@@ -26,8 +26,8 @@ const FIVE_MB = 5 * 1024 * 1024;
 const on = (api: ApiName, path: string): string => (api === "local" ? `/api/cloudphone${path}` : `/cloudphone${path}`);
 
 describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", () => {
-  // Phones boot (and reset) in 1 s: long enough that a call right after newMachine meets the reset.
-  const { emulator } = useEmulator({ cloudPhones: 30, phoneBootMs: 1_000, appInstallMs: 100 });
+  // The emulator's fast timings: a phone is provisioned or boots in 0.3 s, a file lands in 0.1 s.
+  const { emulator } = useEmulator({ cloudPhones: 30, phoneBootMs: 300, appInstallMs: 100 });
   const phones = phonesOf(emulator);
   const listed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await phones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
   /** A further flow in the same test: the one before is unloaded first. */
@@ -133,60 +133,6 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
         assert.deepEqual(leased([leasedId]), [], "the lease ended with the delete");
       });
 
-      it("delete right after newMachine waits out the reset (33327), then deletes", async () => {
-        const id = phones.phoneIn(ON);
-        const flow = [
-          { id: TAB, type: "tab", label: "reset then delete" },
-          configNode(emulator(), NO_PACING),
-          { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["del"]] },
-          { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: id, wires: [["out"]] },
-          { id: "out", z: TAB, type: "helper" },
-          { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
-          { id: "caught", z: TAB, type: "helper" },
-        ];
-        await loadFlow(flow, credentialsFor(emulator()));
-        const out = new Collector("out");
-        const caught = new Collector("caught");
-        helper.getNode("new").receive({ payload: "" } as NodeMessage);
-        await out.next(1);
-        assert.deepEqual(caught.messages, []);
-        const deletes = requestsAt(emulator(), on(api, "/delete/batch"));
-        assert.equal(deletes.length, 2, "the first delete met the reset (33327), the second went through");
-        assert.ok(requestsAt(emulator(), on(api, "/info")).length >= 1, "info was polled until the reset ended");
-        const phone = (await listed()).find((p) => p.id === id);
-        assert.equal(phone?.abnormalStatus, 4, "an activated phone stays listed, deactivated");
-        assert.equal(phone?.envStatus, OFF);
-      });
-
-      it("power-off right after newMachine waits out the reset (33331)", async () => {
-        const id = phones.phoneIn(ON);
-        const flow = [
-          { id: TAB, type: "tab", label: "reset then stop" },
-          configNode(emulator(), NO_PACING),
-          { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["off"]] },
-          { id: "off", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOff", phoneId: id, wires: [["out"]] },
-          { id: "out", z: TAB, type: "helper" },
-        ];
-        await loadFlow(flow, credentialsFor(emulator()));
-        const out = new Collector("out");
-        helper.getNode("new").receive({ payload: "" } as NodeMessage);
-        await out.next(1);
-        assert.equal(requestsAt(emulator(), on(api, "/powerOff")).length, 2, "the first power-off met the reset (33331)");
-        assert.equal(await phones.status(id), OFF);
-      });
-
-      it("newMachine with wait replies the phone's info once the reset is over; without wait, what to poll", async () => {
-        const id = phones.phoneIn(ON);
-        const waited = succeeded(await run(emulator(), { type: PHONE, api, action: "newMachine", phoneId: id, wait: true, brand: "samsung" }, { payload: "" }));
-        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/newMachine")), { id, brand: "samsung" });
-        assert.equal((waited.payload as { envStatus: number }).envStatus, ON);
-        const polled = requestsAt(emulator(), on(api, "/info")).length;
-        assert.ok(polled >= 2, `info polled through the reset (${polled})`);
-        const quick = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "newMachine", phoneId: id }, { payload: "" })));
-        assert.deepEqual(quick.poll, { path: on(api, "/info"), bodies: [{ id }] });
-        await phones.reaches(id, ON);
-      });
-
       it("an upload of 5 MB from msg.payload and its download are byte-identical", async () => {
         const id = phones.phoneIn(ON);
         const bytes = randomBytes(FIVE_MB);
@@ -238,32 +184,6 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
         }
       });
 
-      it("an upload with wait right after a power-on waits while the phone boots (33301: keep polling), then uploads", async () => {
-        const id = phones.phoneIn(OFF);
-        const dir = await mkdtemp(join(tmpdir(), "phone-fleet-"));
-        try {
-          const source = join(dir, "boot.txt");
-          await writeFile(source, "booting");
-          const flow = [
-            { id: TAB, type: "tab", label: "power on then upload" },
-            configNode(emulator(), NO_PACING),
-            { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: id, wires: [["up"]] },
-            { id: "up", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "uploadFile", phoneId: id, localFile: source, wait: true, wires: [["out"]] },
-            { id: "out", z: TAB, type: "helper" },
-          ];
-          await helper.unload();
-          await loadFlow(flow, credentialsFor(emulator()));
-          const out = new Collector("out");
-          helper.getNode("on").receive({ payload: "" } as NodeMessage);
-          const [msg] = await out.next(1);
-          assert.ok(msg, "the upload answered");
-          assert.equal((msg.payload as { status: number }).status, 1);
-          assert.equal(requestsAt(emulator(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");
-        } finally {
-          await rm(dir, { recursive: true, force: true });
-        }
-      });
-
       it("set keybox, hide accessibility apps and brand/models send the spec's bodies and reply its data", async () => {
         const id = phones.phoneIn(ON);
         const keybox = succeeded(await run(emulator(), { type: PHONE, api, action: "setKeyBox", phoneId: id, filePath: "/sdcard/Download/keybox.xml" }, { payload: "" }));
@@ -281,6 +201,98 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       });
     });
   }
+
+  describe("right after a power-on or a one-click new device (phones that take 3 s to boot or reset)", () => {
+    // Long enough that a call sent within the same flow surely meets the boot or the reset, on a busy machine too.
+    const { emulator: slow } = useEmulator({ cloudPhones: 16, phoneBootMs: 3_000, appInstallMs: 100 });
+    const slowPhones = phonesOf(slow);
+    const slowListed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await slowPhones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
+    beforeEach(() => slow().resetStats());
+
+    for (const api of ["local", "open"] as const) {
+      describe(`${api === "local" ? "Local" : "Open"} API`, () => {
+        it("delete right after newMachine waits out the reset (33327), then deletes", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const flow = [
+            { id: TAB, type: "tab", label: "reset then delete" },
+            configNode(slow(), NO_PACING),
+            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["del"]] },
+            { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: id, wires: [["out"]] },
+            { id: "out", z: TAB, type: "helper" },
+            { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
+            { id: "caught", z: TAB, type: "helper" },
+          ];
+          await loadFlow(flow, credentialsFor(slow()));
+          const out = new Collector("out");
+          const caught = new Collector("caught");
+          helper.getNode("new").receive({ payload: "" } as NodeMessage);
+          await out.next(1);
+          assert.deepEqual(caught.messages, []);
+          const deletes = requestsAt(slow(), on(api, "/delete/batch"));
+          assert.equal(deletes.length, 2, "the first delete met the reset (33327), the second went through");
+          assert.ok(requestsAt(slow(), on(api, "/info")).length >= 1, "info was polled until the reset ended");
+          const phone = (await slowListed()).find((p) => p.id === id);
+          assert.equal(phone?.abnormalStatus, 4, "an activated phone stays listed, deactivated");
+          assert.equal(phone?.envStatus, OFF);
+        });
+
+        it("power-off right after newMachine waits out the reset (33331)", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const flow = [
+            { id: TAB, type: "tab", label: "reset then stop" },
+            configNode(slow(), NO_PACING),
+            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["off"]] },
+            { id: "off", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOff", phoneId: id, wires: [["out"]] },
+            { id: "out", z: TAB, type: "helper" },
+          ];
+          await loadFlow(flow, credentialsFor(slow()));
+          const out = new Collector("out");
+          helper.getNode("new").receive({ payload: "" } as NodeMessage);
+          await out.next(1);
+          assert.equal(requestsAt(slow(), on(api, "/powerOff")).length, 2, "the first power-off met the reset (33331)");
+          assert.equal(await slowPhones.status(id), OFF);
+        });
+
+        it("newMachine with wait replies the phone's info once the reset is over; without wait, what to poll", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const waited = succeeded(await run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id, wait: true, brand: "samsung" }, { payload: "" }));
+          assert.deepEqual(onlyBodyAt(slow(), on(api, "/newMachine")), { id, brand: "samsung" });
+          assert.equal((waited.payload as { envStatus: number }).envStatus, ON);
+          const polled = requestsAt(slow(), on(api, "/info")).length;
+          assert.ok(polled >= 2, `info polled through the reset (${polled})`);
+          const quick = succeeded(await next(() => run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id }, { payload: "" })));
+          assert.deepEqual(quick.poll, { path: on(api, "/info"), bodies: [{ id }] });
+          await slowPhones.reaches(id, ON);
+        });
+
+        it("an upload with wait right after a power-on waits while the phone boots (33301: keep polling), then uploads", async () => {
+          const id = slowPhones.phoneIn(OFF);
+          const dir = await mkdtemp(join(tmpdir(), "phone-fleet-"));
+          try {
+            const source = join(dir, "boot.txt");
+            await writeFile(source, "booting");
+            const flow = [
+              { id: TAB, type: "tab", label: "power on then upload" },
+              configNode(slow(), NO_PACING),
+              { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: id, wires: [["up"]] },
+              { id: "up", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "uploadFile", phoneId: id, localFile: source, wait: true, wires: [["out"]] },
+              { id: "out", z: TAB, type: "helper" },
+            ];
+            await helper.unload();
+            await loadFlow(flow, credentialsFor(slow()));
+            const out = new Collector("out");
+            helper.getNode("on").receive({ payload: "" } as NodeMessage);
+            const [msg] = await out.next(1);
+            assert.ok(msg, "the upload answered");
+            assert.equal((msg.payload as { status: number }).status, 1);
+            assert.equal(requestsAt(slow(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        });
+      });
+    }
+  });
 
   // The test runtime loads no message catalogs: a refusal shows its catalog key (the texts are in nodes/locales).
   describe("refused before anything is sent", () => {
