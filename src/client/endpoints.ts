@@ -10,6 +10,8 @@ import type {
   ClosedProfile,
   CloudPhone,
   CloudPhoneDetail,
+  CloudPhoneModel,
+  CloudPhoneTransfer,
   Group,
   HttpMethod,
   Page,
@@ -229,6 +231,66 @@ export const ENDPOINTS = {
     required: ["id"],
   },
   cloudPhoneScreenshot: { api: "local", method: "POST", path: "/api/cloudphone/screenCapBase64", idempotency: "read", idFields: ["id"], required: ["id"] },
+  // A fleet of cloud phones and files on them (both APIs; docs/CLOUD-PHONES.md gives the spec's schemas).
+  createCloudPhones: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/create",
+    twinPath: "/cloudphone/create",
+    idempotency: "write",
+    idFields: ["proxyId", "groupId"],
+    required: ["skuId", "quantity"],
+  },
+  editCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/edit/batch", twinPath: "/cloudphone/edit/batch", idempotency: "write", idListFields: ["id"], required: ["id"] },
+  deleteCloudPhones: { api: "local", method: "POST", path: "/api/cloudphone/delete/batch", twinPath: "/cloudphone/delete/batch", idempotency: "write", idListFields: ["ids"], required: ["ids"] },
+  cloudPhoneModels: { api: "local", method: "POST", path: "/api/cloudphone/brand/models", twinPath: "/cloudphone/brand/models", idempotency: "read", required: ["skuId"] },
+  hideCloudPhoneAccessibilityApps: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/app/setHideAccessibilityApp",
+    twinPath: "/cloudphone/app/setHideAccessibilityApp",
+    idempotency: "write",
+    idListFields: ["ids"],
+    required: ["ids", "packageName"],
+  },
+  setCloudPhoneKeyBox: { api: "local", method: "POST", path: "/api/cloudphone/setKeyBox", twinPath: "/cloudphone/setKeyBox", idempotency: "write", idFields: ["id"], required: ["id", "filePath"] },
+  cloudPhoneUploadUrl: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/upload/file/signedUrl",
+    twinPath: "/cloudphone/uploadUrl",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "fileName"],
+  },
+  uploadToCloudPhone: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/upload/file",
+    twinPath: "/cloudphone/uploadFile",
+    idempotency: "write",
+    idFields: ["id"],
+    required: ["id", "url", "uploadDest"],
+  },
+  cloudPhoneUploadResult: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/upload/file/result",
+    twinPath: "/cloudphone/uploadFileResult",
+    idempotency: "read",
+    idFields: ["id", "fileId"],
+    required: ["id", "fileId"],
+  },
+  downloadFromCloudPhone: { api: "local", method: "POST", path: "/api/cloudphone/download", twinPath: "/cloudphone/download", idempotency: "write", idFields: ["id"], required: ["id", "filePath"] },
+  cloudPhoneDownloadResult: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudphone/download/result",
+    twinPath: "/cloudphone/download/result",
+    idempotency: "read",
+    idFields: ["id", "downId"],
+    required: ["id", "downId"],
+  },
 
   // Proxies, groups and tags of the team (the shared spec; the Open API has the same paths without /api).
   addProxy: {
@@ -374,6 +436,17 @@ export interface EndpointData {
   startCloudPhoneApp: unknown;
   stopCloudPhoneApp: unknown;
   cloudPhoneScreenshot: ScreenCapture;
+  createCloudPhones: string[];
+  editCloudPhones: null;
+  deleteCloudPhones: null;
+  cloudPhoneModels: CloudPhoneModel[];
+  hideCloudPhoneAccessibilityApps: boolean;
+  setCloudPhoneKeyBox: boolean;
+  cloudPhoneUploadUrl: { presignedUrl: string };
+  uploadToCloudPhone: CloudPhoneTransfer;
+  cloudPhoneUploadResult: CloudPhoneTransfer | null;
+  downloadFromCloudPhone: { id: string | number; downId: string | number };
+  cloudPhoneDownloadResult: { status: number; downId?: string | number; downUrl?: string };
   marketTemplates: Page<AutomationTemplate>;
   personalTemplates: Page<AutomationTemplate>;
   runTemplateOnce: number | string;

@@ -1,7 +1,7 @@
-import type { CapacityRole } from "./capacity";
+import type { CapacityKind, CapacityRole } from "./capacity";
 import { targetOf } from "./capacity-calls";
 import type { MoreLoginClient } from "./client";
-import { ENDPOINTS } from "./endpoints";
+import { ENDPOINTS, type EndpointDefinition } from "./endpoints";
 import { LeaseBook, runsSession } from "./leases";
 import type { RunningProfilesReader } from "./running-profiles";
 import type { Stage } from "./stages";
@@ -41,7 +41,14 @@ export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesRea
   return book;
 }
 
-const DELETE_PROFILES_PATH = ENDPOINTS.deleteProfiles.path;
+/** Deletes that end what the book holds: the path (on either API) and the kind and field of the IDs deleted. */
+const DELETES = new Map<string, { kind: CapacityKind; field: string }>();
+for (const [definition, kind, field] of [
+  [ENDPOINTS.deleteProfiles as EndpointDefinition, "profiles", "envIds"],
+  [ENDPOINTS.deleteCloudPhones, "phones", "ids"],
+] as const) {
+  for (const path of [definition.path, definition.twinPath]) if (path) DELETES.set(path, { kind, field });
+}
 
 /** Tells the book what a successful call did (started, closed or deleted a profile, powered a phone); returns its result. */
 export function noteCall<R extends { data: unknown }>(book: LeaseBook, call: NotedCall, result: R): R {
@@ -50,8 +57,9 @@ export function noteCall<R extends { data: unknown }>(book: LeaseBook, call: Not
     const id = targetOf(call.capacity, call.json, data);
     if (id !== "" && !id.startsWith("#")) book.noted(call.capacity, call.api, id, sessionPortOf(call.capacity, data));
     else if (call.capacity.effect === "freeAll") book.noted(call.capacity, call.api, "");
-  } else if (call.path === DELETE_PROFILES_PATH && data !== false) {
-    book.deleted("profiles", idsIn(call.json, "envIds"));
+  } else {
+    const deleted = DELETES.get(call.path);
+    if (deleted && data !== false) book.deleted(deleted.kind, idsIn(call.json, deleted.field));
   }
   return result;
 }
@@ -117,7 +125,7 @@ export async function closeEverything(client: MoreLoginClient, signal?: AbortSig
 }
 
 /**
- * The leases' stage, first in every call's way: a start, close, power or delete that went through is
+ * The leases' stage, first in every call's way: a start, close, power or delete (of profiles or phones) that went through is
  * entered in the lease book; any other call passes straight on.
  */
 export function leaseStage(book: LeaseBook): Stage {
@@ -125,7 +133,7 @@ export function leaseStage(book: LeaseBook): Stage {
     name: "leases",
     through(exchange, next) {
       const { call } = exchange;
-      if (!call.capacity && call.path !== DELETE_PROFILES_PATH) return next(exchange);
+      if (!call.capacity && !DELETES.has(call.path)) return next(exchange);
       return next(exchange).then((read) => noteCall(book, call, read));
     },
   };

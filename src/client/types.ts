@@ -45,6 +45,19 @@ export interface CloudPhone {
   [field: string]: unknown;
 }
 
+/** `/cloudphone/brand/models`: a brand and model MoreLogin offers for a SKU. */
+export interface CloudPhoneModel {
+  brand: string;
+  model: string;
+}
+
+/** An upload to a cloud phone: `status` 0 uploading, 1 done, 2 failed. */
+export interface CloudPhoneTransfer {
+  id: string | number;
+  fileId: string | number;
+  status: number;
+}
+
 /** `/cloudphone/info`: `envStatus` 2 stopped, 3 starting, 4 running, 5 resetting, 6 restarting. */
 export interface CloudPhoneDetail extends CloudPhone {
   errorCode?: unknown;

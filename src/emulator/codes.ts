@@ -25,6 +25,7 @@ export const CODES = {
   tagsInvalid: 19105,
   phoneNotFound: 33300,
   phoneNotStarted: 33301,
+  phoneInUse: 33327,
   phoneResetting: 33331,
   phoneFileNotFound: 33507,
   authMissing: 35001,

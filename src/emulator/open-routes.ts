@@ -1,6 +1,8 @@
 import { automationRoutes } from "./automation-routes";
 import { cloudPhoneRoutes } from "./cloud-phone-routes";
 import { CODES } from "./codes";
+import { phoneFileRoutes } from "./phone-file-routes";
+import { phoneFleetRoutes } from "./phone-fleet-routes";
 import { groupTagRoutes } from "./group-tag-routes";
 import { proxyRoutes } from "./proxy-routes";
 import { fail, ok, type Reply } from "./replies";
@@ -53,6 +55,8 @@ export function openRoutes(state: EmulatorState): RouteTable {
     post("/cloudphone/page", (body) => cloudPhonePage(state, body)),
     post("/cloudphone/app/page", (body) => appPage(state, body)),
     ...cloudPhoneRoutes(state, "open"),
+    ...phoneFleetRoutes(state, "open"),
+    ...phoneFileRoutes(state, "open"),
     ...automationRoutes(state, "open"),
     post("/proxyInfo/page", (body) => proxyPage(state, body)),
     post("/envgroup/page", (body) => groupPage(state, body)),

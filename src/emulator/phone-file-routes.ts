@@ -7,6 +7,7 @@ import { fail, isReply, ok, type Reply } from "./replies";
 import { ParamError, readChoice, readId, requireFields, requireId, requireText, type Body } from "./request-fields";
 import { PATH_ID, type Route, type RouteRequest } from "./routes";
 import type { EmulatorState } from "./state";
+import type { ApiName } from "./types";
 
 /**
  * Files to and from a cloud phone (the cloud-phone spec's "Files"): a temporary upload URL (a PUT
@@ -20,6 +21,8 @@ const UPLOADED = 1;
 const UPLOAD_FAILED = 2;
 const DOWNLOAD = { running: 10, succeeded: 20, failed: 30 } as const;
 const LIVE_STREAM_UPLOAD = 2;
+/** A file PUT to a phone's upload URL: at most 32 MB (assumed: no source gives a limit; the emulator keeps files in memory). */
+const MAX_FILE_BYTES = 32 * 1024 * 1024;
 
 interface Transfer {
   readonly phoneId: string;
@@ -158,15 +161,23 @@ function setKeyBox(state: EmulatorState, body: Body): Reply {
   return isReply(entry) ? entry : ok(true);
 }
 
-export function phoneFileRoutes(state: EmulatorState): Route[] {
-  const post = (path: string, handle: (request: RouteRequest) => Reply): Route => ({ method: "POST", path: `/api/cloudphone${path}`, auth: true, handle });
+/** The Local API's paths and the Open API's names for the same transfers (the two specs). */
+const PATHS = {
+  local: { signedUrl: "/api/cloudphone/upload/file/signedUrl", upload: "/api/cloudphone/upload/file", uploadResult: "/api/cloudphone/upload/file/result", base: "/api/cloudphone" },
+  open: { signedUrl: "/cloudphone/uploadUrl", upload: "/cloudphone/uploadFile", uploadResult: "/cloudphone/uploadFileResult", base: "/cloudphone" },
+} as const;
+
+export function phoneFileRoutes(state: EmulatorState, api: ApiName = "local"): Route[] {
+  const paths = PATHS[api];
+  const post = (path: string, handle: (request: RouteRequest) => Reply): Route => ({ method: "POST", path, auth: true, handle });
   return [
-    post("/upload/file/signedUrl", (request) => signedUrl(state, request)),
-    post("/upload/file", (request) => uploadFile(state, request)),
-    post("/upload/file/result", ({ body }) => uploadResult(state, body)),
-    post("/download", ({ body }) => download(state, body)),
-    post("/download/result", ({ body }) => downloadResult(state, body)),
-    post("/setKeyBox", ({ body }) => setKeyBox(state, body)),
-    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, handle: ({ pathId, bytes }) => putBytes(state, pathId, bytes ?? Buffer.alloc(0)) },
+    post(paths.signedUrl, (request) => signedUrl(state, request)),
+    post(paths.upload, (request) => uploadFile(state, request)),
+    post(paths.uploadResult, ({ body }) => uploadResult(state, body)),
+    post(`${paths.base}/download`, ({ body }) => download(state, body)),
+    post(`${paths.base}/download/result`, ({ body }) => downloadResult(state, body)),
+    post(`${paths.base}/setKeyBox`, ({ body }) => setKeyBox(state, body)),
+    // The upload URL names the port it was asked on, so each API's server takes the PUT.
+    { method: "PUT", path: `${UPLOAD_PATH}/${PATH_ID}`, auth: false, maxBodyBytes: MAX_FILE_BYTES, handle: ({ pathId, bytes }) => putBytes(state, pathId, bytes ?? Buffer.alloc(0)) },
   ];
 }

@@ -27,7 +27,7 @@ import {
 import type { Route } from "./routes";
 import type { EmulatorState } from "./state";
 import { groupOf, resolveProxy } from "./team-resources";
-import type { CloudPhone, CloudPhoneProxy, Tag } from "./types";
+import type { ApiName, CloudPhone, CloudPhoneProxy, Tag } from "./types";
 
 /** Creating, resetting, re-proxying and finding cloud phones, and the team's app library (Local API). */
 
@@ -130,6 +130,8 @@ function queryByAndroidId(state: EmulatorState, body: Body): Reply {
   return ok(entry ? state.phones.detail(entry) : null);
 }
 
+const phoneInUse = (): Reply => fail(CODES.phoneInUse, "Other members are using cloud phones and cannot be deactivated.");
+
 const MAX_NAME = 64;
 const MAX_HIDE = 100;
 
@@ -164,8 +166,8 @@ function editBatch(state: EmulatorState, body: Body): Reply {
 const DEACTIVATED = 4;
 
 /**
- * One phone after another, stopping at the first that does not exist (the earlier ones stay
- * deleted, as the spec warns). A phone never activated leaves the list; any other is powered off
+ * One phone after another, stopping at the first that does not exist or is resetting or restarting
+ * (33327; the earlier ones stay deleted, as the spec warns). A phone never activated leaves the list; any other is powered off
  * and stays listed, deactivated.
  */
 function deleteBatch(state: EmulatorState, body: Body): Reply {
@@ -175,6 +177,8 @@ function deleteBatch(state: EmulatorState, body: Body): Reply {
   for (const id of ids) {
     const entry = state.phones.get(id);
     if (!entry) return phoneNotFound();
+    // MoreLogin's skill: right after newMachine, a delete can be refused while the reset runs.
+    if (entry.phone.envStatus === PHONE_STATUS.resetting || entry.phone.envStatus === PHONE_STATUS.restarting) return phoneInUse();
     if (entry.phone.abnormalStatus === UNACTIVATED) {
       state.phones.remove(id);
       state.data.cloudPhones.splice(state.data.cloudPhones.indexOf(entry.phone), 1);
@@ -206,17 +210,23 @@ function teamApps(state: EmulatorState, body: Body): Reply {
   return ok(pageOf([], readPageRequest(body, state.options.maxPageSize)));
 }
 
-export function phoneFleetRoutes(state: EmulatorState): Route[] {
-  const post = (path: string, handle: (body: Body) => Reply): Route => ({ method: "POST", path: `/api/cloudphone${path}`, auth: true, handle: ({ body }) => handle(body) });
-  return [
+/** The Local API's routes, or (`open`) those the Open API spec documents too, under `/cloudphone`. */
+export function phoneFleetRoutes(state: EmulatorState, api: ApiName = "local"): Route[] {
+  const base = api === "local" ? "/api/cloudphone" : "/cloudphone";
+  const post = (path: string, handle: (body: Body) => Reply): Route => ({ method: "POST", path: `${base}${path}`, auth: true, handle: ({ body }) => handle(body) });
+  const both = [
     post("/create", (body) => create(state, body)),
-    post("/reset", (body) => powerReply(state.phones.reset(requireId(body, "id")))),
-    post("/setProxy", (body) => setProxy(state, body)),
-    post("/queryByAndroidId", (body) => queryByAndroidId(state, body)),
-    post("/team/app/page", (body) => teamApps(state, body)),
     post("/edit/batch", (body) => editBatch(state, body)),
     post("/delete/batch", (body) => deleteBatch(state, body)),
     post("/brand/models", brandModels),
     post("/app/setHideAccessibilityApp", (body) => hideAccessibilityApps(state, body)),
+  ];
+  if (api === "open") return both;
+  return [
+    ...both,
+    post("/reset", (body) => powerReply(state.phones.reset(requireId(body, "id")))),
+    post("/setProxy", (body) => setProxy(state, body)),
+    post("/queryByAndroidId", (body) => queryByAndroidId(state, body)),
+    post("/team/app/page", (body) => teamApps(state, body)),
   ];
 }

@@ -28,6 +28,8 @@ export interface Route {
   arrayBody?: boolean;
   /** True when the body is multipart/form-data, handed over as `bytes` (with `headers`), not parsed as JSON. */
   multipart?: boolean;
+  /** The largest body taken, when not the usual 1 MB (a file's bytes). */
+  maxBodyBytes?: number;
   handle(request: RouteRequest): Reply | Promise<Reply>;
 }
 

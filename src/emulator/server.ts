@@ -111,13 +111,14 @@ async function handle(api: ApiName, routes: RouteTable, state: EmulatorState, re
   countRequest(state.stats, `${api} ${method} ${path}`);
   if (api === "open" && path === "/oauth2/token") state.stats.tokenRequests++;
 
-  const raw = await readBody(req);
-  if (raw.kind === "aborted") return;
-  const parsed = raw.kind === "ok" ? parseJson(raw.text) : undefined;
-  state.log.add({ api, method, path, headers: { ...req.headers }, body: parsed?.kind === "json" ? parsed.value : undefined });
-
   const found = findRoute(routes, method, path);
   const route = found?.route;
+  const raw = await readBody(req, route?.maxBodyBytes);
+  if (raw.kind === "aborted") return;
+  // A file's bytes are not JSON: not parsed (nor logged as a body).
+  const binary = route?.method === "PUT" || route?.multipart === true;
+  const parsed = raw.kind === "ok" && !binary ? parseJson(raw.text) : undefined;
+  state.log.add({ api, method, path, headers: { ...req.headers }, body: parsed?.kind === "json" ? parsed.value : undefined });
   if (!route?.probe) {
     const waitSeconds = state.limiters[api].take();
     if (waitSeconds !== undefined) {

@@ -1,29 +1,21 @@
 import type { NodeAPI } from "node-red";
-import { ENDPOINTS, MoreLoginInputError, MoreLoginResponseError, pathOn, type CallResult, type EndpointName } from "../client";
+import { MoreLoginResponseError, type CallResult, type EndpointName } from "../client";
 import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
 import { NODE_DECLARATIONS, type PHONE_ACTIONS } from "./lib/node-declarations";
-import { single } from "./lib/output";
+import { checkApi, reply as replyWith } from "./lib/cloud-phone/reply";
+import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/cloud-phone/fleet";
+import { downloadFile, uploadFile } from "./lib/cloud-phone/files";
 import { waitForPower, type PowerAction } from "./lib/phone-power";
+import { pastReset } from "./lib/cloud-phone/reset-wait";
 import { onePhoneBody, phoneIds } from "./lib/phone-target";
 import { overlay, pick } from "./lib/properties";
 import { leaseFor } from "./lib/lease-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
 
-/** Refuses, before anything is sent, an action MoreLogin documents on the Local API only. */
-function checkApi({ api, action }: ActionContext, endpoint: EndpointName): void {
-  if (pathOn(ENDPOINTS[endpoint], api) === undefined) {
-    throw new MoreLoginInputError(`${action} is on the Local API only (MoreLogin documents ${ENDPOINTS[endpoint].path} there alone): set the node's API to Local`);
-  }
-}
-
 /** `summaryKey`: the status text when not the action's own (where a waited power action left the phone). */
 function reply(context: ActionContext, result: CallResult<unknown>, payload: unknown, ids: readonly string[], summaryKey?: string) {
-  if (ids.length === 1) context.msg.topic = ids[0];
-  return {
-    messages: single(context.msg, payload, { api: result.api, path: result.path, requestId: result.requestId }),
-    summary: context.t(summaryKey ?? `morelogin-cloud-phone.status.${context.action}`, { count: ids.length }),
-  };
+  return replyWith(context, result, payload, ids, summaryKey ?? `morelogin-cloud-phone.status.${context.action}`);
 }
 
 /** An action on one phone; `own` gives the node's own fields for it. */
@@ -43,8 +35,10 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
     const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload, context.t);
     const lease = action === "powerOff" ? 0 : leaseFor(context.RED, context.def, context.msg);
     const options = { ...context.options, api: context.api };
-    const result = await context.client.call(endpoint, body, options);
     const id = String(body.id);
+    // A power-off right after newMachine can be refused while the phone resets: waited out (MoreLogin's skill).
+    const send = () => context.client.call(endpoint, body, options);
+    const result = action === "powerOff" ? await pastReset(context.client, options, [id], send) : await send();
     // The lease starts when the power-on (restart) is answered; another one renews it.
     if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
     await context.client.leases.flushed();
@@ -100,13 +94,21 @@ const ACTIONS = {
   stopApp: onePhone("stopCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
   restartApp: onePhone("restartCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
   uninstallApp: onePhone("uninstallCloudPhoneApp", ({ fields }) => pick(fields, ["packageName"])),
-  newMachine: onePhone("newCloudPhoneMachine", ({ fields }) => pick(fields, ["brand", "modelId"])),
+  newMachine,
   async screenshot(context: ActionContext) {
     checkApi(context, "cloudPhoneScreenshot");
     const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload, context.t);
     const result = await context.client.call("cloudPhoneScreenshot", body, context.options);
     return reply(context, result, pngOf(result), [String(body.id)]);
   },
+  create,
+  edit,
+  delete: remove,
+  models,
+  setKeyBox,
+  hideAccessibilityApps,
+  uploadFile,
+  downloadFile,
 } satisfies Record<(typeof PHONE_ACTIONS)[number], ActionRun>;
 
 export = (RED: NodeAPI): void => {

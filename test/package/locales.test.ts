@@ -232,6 +232,13 @@ function keysUsedBy(type: string): Set<string> {
   }
   const own = join("src", "nodes", `${type}.ts`);
   for (const key of keysInSource(readRoot(own), type, own)) keys.add(key);
+  // A node type's own helpers (src/nodes/lib/cloud-phone for morelogin-cloud-phone) use its catalog alone.
+  const ownLib = join(lib, type.replace(/^morelogin-/, ""));
+  if (type !== BATCH_TYPE && existsSync(join(ROOT, ownLib))) {
+    for (const file of readdirSync(join(ROOT, ownLib)).filter((name) => name.endsWith(".ts"))) {
+      for (const key of keysInSource(readRoot(ownLib, file), type, `${ownLib}/${file}`)) keys.add(key);
+    }
+  }
   if (OPERATION_TYPES.includes(type) || type === BROWSER_TYPE) {
     // resources/morelogin-editor.js registers each operation node (and the browser node) with these texts; the build writes its dialog's fixed rows.
     for (const name of ["paletteLabel", "inputLabel", "outputLabel"]) keys.add(`${type}.${name}`);

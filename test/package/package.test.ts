@@ -551,6 +551,41 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       );
     });
 
+    it("18 A cloud-phone fleet: creates three phones, then two at a time powers each on, uploads its file, runs the automation, downloads the file and deletes the phone", async () => {
+      const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
+      // The config node allows two phones on at once: the seeded phones that are on are powered off first, so the fleet has both places.
+      for (const phone of emulator.data.cloudPhones.filter((candidate) => candidate.envStatus === 4)) {
+        const off = await fetch(`${emulator.localUrl}/api/cloudphone/powerOff`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
+        assert.equal(off.status, 200);
+      }
+      emulator.resetStats();
+      const from = sidebar.mark();
+      const messages = await run(example("18"), "each phone's result", { count: 3 });
+      const results = valuesOf(messages, "each phone's result") as Array<{ phone: string; file: string }>;
+      const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
+      assert.equal(created.length, 3);
+      assert.deepEqual(results.map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
+      for (const result of results) assert.equal(result.file, `task for phone ${result.phone}`, "the file downloaded is the file uploaded");
+      // The batch node says it is done once every phone was deleted.
+      const deadline = Date.now() + 60_000;
+      while (!valuesOf(sidebar.since(from, example("18")), "fleet progress").some((progress) => (progress as { done?: number }).done === 3)) {
+        if (Date.now() > deadline) assert.fail("the batch did not count three phones done");
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/delete/batch"], 3);
+      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 3);
+      assert.ok(emulator.stats.peakPoweredPhones <= 2, `never more than 2 phones on (${emulator.stats.peakPoweredPhones})`);
+      assert.deepEqual(
+        created.map((phone) => [phone.envStatus, phone.abnormalStatus]),
+        [
+          [2, 4],
+          [2, 4],
+          [2, 4],
+        ],
+        "each phone is off and deleted (listed as deactivated)",
+      );
+    });
+
     /** Deploys every example with the watch of example `number` on, and waits for its Debug node `name` to show `count` messages. */
     async function watchExample(number: string): Promise<{ nodes: FlowNode[]; waitFor: (name: string, count: number) => Promise<DebugMessage[]> }> {
       const nodes = example(number);

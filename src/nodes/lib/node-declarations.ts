@@ -67,6 +67,8 @@ function actionCheckbox(type: string, name: string, actions: readonly string[], 
 
 const API_SELECT: SelectField = { name: "api", input: "select", icon: "fa-plug", label: "morelogin.label.api", default: "local", options: API_OPTIONS };
 
+const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
+
 export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
 export const PHONE_ACTIONS = [
   "powerOn",
@@ -84,7 +86,17 @@ export const PHONE_ACTIONS = [
   "uninstallApp",
   "newMachine",
   "screenshot",
+  "create",
+  "edit",
+  "delete",
+  "models",
+  "setKeyBox",
+  "hideAccessibilityApps",
+  "uploadFile",
+  "downloadFile",
 ] as const;
+/** Phone actions that take long and can wait for their end. */
+const PHONE_WAIT_ACTIONS = [...POWER_ACTIONS, "create", "newMachine", "uploadFile", "downloadFile"] as const;
 export const PROXY_ACTIONS = ["add", "update", "delete"] as const;
 export const GROUP_ACTIONS = ["create", "edit", "delete"] as const;
 export const TAG_ACTIONS = ["create", "edit", "delete"] as const;
@@ -99,7 +111,6 @@ const PROFILE_TYPE = "morelogin-profile";
 const BROWSER_TYPE = "morelogin-browser";
 const PHONE_TYPE = "morelogin-cloud-phone";
 const AUTOMATION_TYPE = "morelogin-automation";
-const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
 /** The power actions that start a phone, and so take a lease. */
 export const LEASED_POWER_ACTIONS = ["powerOn", "restart"] as const;
 const PROXY_TYPE = "morelogin-proxy";
@@ -259,14 +270,24 @@ export const NODE_DECLARATIONS = {
     fields: [
       API_SELECT,
       actionSelect(PHONE_TYPE, PHONE_ACTIONS, "info"),
-      phoneField(),
-      actionCheckbox(PHONE_TYPE, "wait", POWER_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
-      { ...LEASE, actions: LEASED_POWER_ACTIONS },
+      phoneField(PHONE_ACTIONS.filter((action) => action !== "create" && action !== "models")),
+      actionField(PHONE_TYPE, "skuId", ["create", "models"], "fa-mobile", { default: "10002" }),
+      actionField(PHONE_TYPE, "quantity", ["create"], "fa-hashtag", { defaultType: "num", default: "1" }),
+      actionCheckbox(PHONE_TYPE, "wait", PHONE_WAIT_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
+      actionCheckbox(PHONE_TYPE, "powerOnCreated", ["create"], "fa-power-off"),
+      { ...LEASE, actions: [...LEASED_POWER_ACTIONS, "create"] },
       actionField(PHONE_TYPE, "command", ["shell"], "fa-terminal"),
       actionField(PHONE_TYPE, "appVersionId", ["installApp"], "fa-download"),
-      actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp", "restartApp", "uninstallApp"], "fa-cube"),
-      actionField(PHONE_TYPE, "brand", ["newMachine"], "fa-mobile"),
-      actionField(PHONE_TYPE, "modelId", ["newMachine"], "fa-barcode", { defaultType: "num" }),
+      actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp", "restartApp", "uninstallApp", "hideAccessibilityApps"], "fa-cube"),
+      actionField(PHONE_TYPE, "brand", ["newMachine", "create"], "fa-mobile"),
+      actionField(PHONE_TYPE, "modelId", ["newMachine", "create"], "fa-barcode", { defaultType: "num" }),
+      actionField(PHONE_TYPE, "envName", ["edit"], "fa-tag"),
+      actionField(PHONE_TYPE, "envRemark", ["create", "edit"], "fa-sticky-note-o"),
+      actionField(PHONE_TYPE, "filePath", ["setKeyBox", "downloadFile"], "fa-file-o"),
+      actionField(PHONE_TYPE, "localFile", ["uploadFile"], "fa-upload"),
+      actionField(PHONE_TYPE, "fileName", ["uploadFile"], "fa-file-o"),
+      actionField(PHONE_TYPE, "uploadDest", ["uploadFile"], "fa-folder-o"),
+      actionField(PHONE_TYPE, "saveTo", ["downloadFile"], "fa-floppy-o"),
       TIMEOUT,
     ],
   },

@@ -2,7 +2,7 @@ import type { CallOptions, CloudPhoneDetail, MoreLoginClient } from "../../clien
 import { seconds, waitUntil } from "./wait";
 
 /** `envStatus` of a cloud phone (the cloud-phone spec). */
-export const PHONE_STATUS = { creationFailed: 1, stopped: 2, starting: 3, running: 4, resetting: 5, restarting: 6 } as const;
+export const PHONE_STATUS = { new: 0, creationFailed: 1, stopped: 2, starting: 3, running: 4, resetting: 5, restarting: 6 } as const;
 const WORDS: Record<number, string> = { 0: "new", 1: "creation failed", 2: "stopped", 3: "starting", 4: "running", 5: "resetting", 6: "restarting" };
 
 /** A power-on takes 30 to 90 s; MoreLogin's CLI waits 120 s. */

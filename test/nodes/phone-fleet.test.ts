@@ -1,0 +1,360 @@
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Node, NodeMessage } from "node-red";
+import type { MoreLoginClient } from "../../src/client";
+import type { ApiName, CloudPhone } from "../../src/emulator";
+import { deviceOfSku } from "../../src/emulator/phone-state";
+import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { clearFaults, useEmulator } from "../support/emulator";
+import { dataOf, type PageShape } from "../support/http";
+import { NO_PACING, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { phonesOf } from "../support/phones";
+import { pollUntil, waitUntil } from "../support/settle";
+
+const PHONE = "morelogin-cloud-phone";
+const OFF = 2;
+const ON = 4;
+/** A SKU billed per minute, and the documented monthly one (its new phones are unactivated). */
+const SKU = "10002";
+const MONTHLY_SKU = "10015";
+const FIVE_MB = 5 * 1024 * 1024;
+
+/** A path on the node's API: the Local API's under /api, the Open API's without it. */
+const on = (api: ApiName, path: string): string => (api === "local" ? `/api/cloudphone${path}` : `/cloudphone${path}`);
+
+describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", () => {
+  // The emulator's fast timings: a phone is provisioned or boots in 0.3 s, a file lands in 0.1 s.
+  const { emulator } = useEmulator({ cloudPhones: 30, phoneBootMs: 300, appInstallMs: 100 });
+  const phones = phonesOf(emulator);
+  const listed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await phones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
+  /** A further flow in the same test: the one before is unloaded first. */
+  const next = async (outcome: () => ReturnType<typeof run>) => {
+    await helper.unload();
+    return outcome();
+  };
+  const leased = (ids: readonly string[]): string[] =>
+    clientOf()
+      .leases.entries()
+      .map((lease) => lease.id)
+      .filter((id) => ids.includes(id))
+      .sort();
+  const clientOf = (): MoreLoginClient => {
+    const client = (helper.getNode(CONFIG_ID) as Node & { client?: MoreLoginClient }).client;
+    assert.ok(client, "the config node has a client");
+    return client;
+  };
+
+  useNodeRed(emulator, clearFaults);
+
+  for (const api of ["local", "open"] as const) {
+    describe(`${api === "local" ? "Local" : "Open"} API`, () => {
+      it("create without wait answers the new IDs at once, with what to poll; the phones are then provisioned (off)", async () => {
+        const msg = succeeded(await run(emulator(), { type: PHONE, api, action: "create", skuId: SKU, quantity: "2", quantityType: "num", envRemark: "fleet" }, { payload: "" }));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/create")), { skuId: SKU, quantity: 2, envRemark: "fleet" });
+        const ids = msg.payload as string[];
+        assert.equal(ids.length, 2);
+        assert.ok(ids.every((id) => /^\d+$/.test(id)));
+        assert.deepEqual(msg.poll, { path: on(api, "/info"), bodies: ids.map((id) => ({ id })) });
+        assertInfo(msg, { api, path: on(api, "/create") });
+        const names = (await listed()).filter((phone) => ids.includes(phone.id));
+        assert.deepEqual(
+          names.map((phone) => phone.envRemark),
+          ["fleet", "fleet"],
+        );
+        for (const id of ids) await phones.reaches(id, OFF);
+      });
+
+      it("create with wait and power-on replies each phone's info once it runs, under a lease", async () => {
+        const msg = succeeded(
+          await run(emulator(), { type: PHONE, api, action: "create", skuId: SKU, quantity: "2", quantityType: "num", wait: true, powerOnCreated: true, lease: "600" }, { payload: "" }),
+        );
+        const infos = msg.payload as Array<{ id: string; envStatus: number }>;
+        assert.equal(infos.length, 2);
+        assert.deepEqual(
+          infos.map((phone) => phone.envStatus),
+          [ON, ON],
+        );
+        for (const phone of infos) assert.equal(await phones.status(phone.id), ON);
+        assert.deepEqual(
+          requestsAt(emulator(), on(api, "/powerOn"))
+            .map((entry) => (entry.body as { id: string }).id)
+            .sort(),
+          infos.map((phone) => phone.id).sort(),
+        );
+        assert.deepEqual(leased(infos.map((phone) => phone.id)), infos.map((phone) => phone.id).sort());
+        assert.equal(msg.poll, undefined);
+      });
+
+      it("edit changes the phones named, with the body the spec gives (id: a list)", async () => {
+        const ids = [phones.phoneIn(OFF), phones.phoneIn(OFF)];
+        const msg = succeeded(await run(emulator(), { type: PHONE, api, action: "edit", envName: `renamed-${api}`, envRemark: "edited" }, { payload: ids }));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/edit/batch")), { id: ids, envName: `renamed-${api}`, envRemark: "edited" });
+        assert.equal(msg.payload, null);
+        const changed = (await listed()).filter((phone) => ids.includes(phone.id));
+        assert.deepEqual(
+          changed.map((phone) => [phone.envName, phone.envRemark]),
+          [
+            [`renamed-${api}`, "edited"],
+            [`renamed-${api}`, "edited"],
+          ],
+        );
+      });
+
+      it("delete takes one or many IDs; a phone never activated is gone from the page, and a deleted phone's lease ends", async () => {
+        const created = succeeded(await run(emulator(), { type: PHONE, api, action: "create", skuId: MONTHLY_SKU, quantity: "2", quantityType: "num", wait: true }, { payload: "" }));
+        const ids = (created.payload as Array<{ id: string }>).map((phone) => phone.id);
+        const msg = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "delete" }, { payload: ids })));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/delete/batch")), { ids });
+        assert.equal(msg.payload, null);
+        const left = (await listed()).map((phone) => phone.id);
+        assert.ok(!ids.some((id) => left.includes(id)), "the deleted phones are gone from the page");
+
+        // One phone, named by the node, powered on under a lease by the same config node's client.
+        const leasedId = phones.phoneIn(OFF);
+        const flow = [
+          { id: TAB, type: "tab", label: "delete" },
+          configNode(emulator(), NO_PACING),
+          { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: leasedId, wait: true, lease: "600", wires: [["out"]] },
+          { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: leasedId, wires: [["out"]] },
+          { id: "out", z: TAB, type: "helper" },
+        ];
+        await helper.unload();
+        await loadFlow(flow, credentialsFor(emulator()));
+        const out = new Collector("out");
+        helper.getNode("on").receive({ payload: "" } as NodeMessage);
+        await out.next(1);
+        assert.deepEqual(leased([leasedId]), [leasedId]);
+        helper.getNode("del").receive({ payload: "" } as NodeMessage);
+        const [, deleted] = await out.next(2);
+        assert.equal((deleted as Msg).topic, leasedId);
+        assert.deepEqual(leased([leasedId]), [], "the lease ended with the delete");
+      });
+
+      it("an upload of 5 MB from msg.payload and its download are byte-identical", async () => {
+        const id = phones.phoneIn(ON);
+        const bytes = randomBytes(FIVE_MB);
+        const up = succeeded(await run(emulator(), { type: PHONE, api, action: "uploadFile", phoneId: id, wait: true, uploadDest: "/sdcard/Download" }, { payload: bytes, filename: "/tmp/data.bin" }));
+        const upload = up.payload as { id: string; fileId: string; status: number; path: string };
+        assert.equal(upload.status, 1, "done");
+        assert.equal(upload.path, "/sdcard/Download/data.bin");
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")), { id, fileName: "data.bin" });
+        const registered = onlyBodyAt(emulator(), on(api, api === "local" ? "/upload/file" : "/uploadFile")) as Record<string, unknown>;
+        assert.deepEqual(Object.keys(registered).sort(), ["id", "uploadDest", "url"]);
+        assert.equal(registered.uploadDest, "/sdcard/Download");
+        assert.equal(up.topic, id);
+
+        const down = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "downloadFile", phoneId: id, filePath: "/sdcard/Download/data.bin", wait: true }, { payload: "" })));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/download")), { id, filePath: "/sdcard/Download/data.bin" });
+        assert.ok(Buffer.isBuffer(down.payload), "the file as a Buffer");
+        assert.equal((down.payload as Buffer).length, FIVE_MB);
+        assert.ok(bytes.equals(down.payload as Buffer), "byte-identical");
+        assert.equal(down.filename, "data.bin");
+      });
+
+      it("an upload from a local file, without wait, answers what to poll; the download written to a file matches it", async () => {
+        const dir = await mkdtemp(join(tmpdir(), "phone-fleet-"));
+        try {
+          const id = phones.phoneIn(ON);
+          const source = join(dir, "keybox.xml");
+          const bytes = Buffer.from(`<keybox api="${api}"/>`);
+          await writeFile(source, bytes);
+          const up = succeeded(await run(emulator(), { type: PHONE, api, action: "uploadFile", phoneId: id, localFile: source }, { payload: "" }));
+          const upload = up.payload as { fileId: string; status: number; path: string };
+          assert.equal(upload.status, 0, "uploading");
+          assert.equal(upload.path, "/Download/keybox.xml");
+          const resultPath = on(api, api === "local" ? "/upload/file/result" : "/uploadFileResult");
+          assert.deepEqual(up.poll, { path: resultPath, bodies: [{ id, fileId: upload.fileId }] });
+          const target = join(dir, "copy.xml");
+          // The phone has the file once the upload's result says done (1): polled as a flow would (the state is shared by both APIs).
+          await pollUntil(
+            async () => dataOf<{ status: number }>(await phones.local("/upload/file/result", { id, fileId: upload.fileId })).status,
+            (status) => status === 1,
+            "the upload is done",
+          );
+          const down = succeeded(
+            await next(() => run(emulator(), { type: PHONE, api, action: "downloadFile", phoneId: id, filePath: "/Download/keybox.xml", wait: true, saveTo: target }, { payload: "" })),
+          );
+          assert.deepEqual(down.payload, { id, filePath: "/Download/keybox.xml", savedTo: target, size: bytes.length });
+          assert.ok(bytes.equals(await readFile(target)));
+        } finally {
+          await rm(dir, { recursive: true, force: true });
+        }
+      });
+
+      it("set keybox, hide accessibility apps and brand/models send the spec's bodies and reply its data", async () => {
+        const id = phones.phoneIn(ON);
+        const keybox = succeeded(await run(emulator(), { type: PHONE, api, action: "setKeyBox", phoneId: id, filePath: "/sdcard/Download/keybox.xml" }, { payload: "" }));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/setKeyBox")), { id, filePath: "/sdcard/Download/keybox.xml" });
+        assert.equal(keybox.payload, true);
+
+        const hidden = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "hideAccessibilityApps", packageName: "com.a.b, com.c.d" }, { payload: [id] })));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/app/setHideAccessibilityApp")), { ids: [id], packageName: ["com.a.b", "com.c.d"] });
+        assert.equal(hidden.payload, true);
+
+        const models = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "models", skuId: SKU }, { payload: "" })));
+        assert.deepEqual(onlyBodyAt(emulator(), on(api, "/brand/models")), { skuId: SKU });
+        const device = deviceOfSku(SKU);
+        assert.deepEqual(models.payload, [{ brand: device?.brand, model: device?.model }]);
+      });
+    });
+  }
+
+  describe("right after a power-on or a one-click new device (phones that take 3 s to boot or reset)", () => {
+    // Long enough that a call sent within the same flow surely meets the boot or the reset, on a busy machine too.
+    const { emulator: slow } = useEmulator({ cloudPhones: 16, phoneBootMs: 3_000, appInstallMs: 100 });
+    const slowPhones = phonesOf(slow);
+    const slowListed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await slowPhones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
+    beforeEach(() => slow().resetStats());
+
+    for (const api of ["local", "open"] as const) {
+      describe(`${api === "local" ? "Local" : "Open"} API`, () => {
+        it("delete right after newMachine waits out the reset (33327), then deletes", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const flow = [
+            { id: TAB, type: "tab", label: "reset then delete" },
+            configNode(slow(), NO_PACING),
+            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["del"]] },
+            { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: id, wires: [["out"]] },
+            { id: "out", z: TAB, type: "helper" },
+            { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
+            { id: "caught", z: TAB, type: "helper" },
+          ];
+          await loadFlow(flow, credentialsFor(slow()));
+          const out = new Collector("out");
+          const caught = new Collector("caught");
+          helper.getNode("new").receive({ payload: "" } as NodeMessage);
+          await out.next(1);
+          assert.deepEqual(caught.messages, []);
+          const deletes = requestsAt(slow(), on(api, "/delete/batch"));
+          assert.equal(deletes.length, 2, "the first delete met the reset (33327), the second went through");
+          assert.ok(requestsAt(slow(), on(api, "/info")).length >= 1, "info was polled until the reset ended");
+          const phone = (await slowListed()).find((p) => p.id === id);
+          assert.equal(phone?.abnormalStatus, 4, "an activated phone stays listed, deactivated");
+          assert.equal(phone?.envStatus, OFF);
+        });
+
+        it("power-off right after newMachine waits out the reset (33331)", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const flow = [
+            { id: TAB, type: "tab", label: "reset then stop" },
+            configNode(slow(), NO_PACING),
+            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["off"]] },
+            { id: "off", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOff", phoneId: id, wires: [["out"]] },
+            { id: "out", z: TAB, type: "helper" },
+          ];
+          await loadFlow(flow, credentialsFor(slow()));
+          const out = new Collector("out");
+          helper.getNode("new").receive({ payload: "" } as NodeMessage);
+          await out.next(1);
+          assert.equal(requestsAt(slow(), on(api, "/powerOff")).length, 2, "the first power-off met the reset (33331)");
+          assert.equal(await slowPhones.status(id), OFF);
+        });
+
+        it("newMachine with wait replies the phone's info once the reset is over; without wait, what to poll", async () => {
+          const id = slowPhones.phoneIn(ON);
+          const waited = succeeded(await run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id, wait: true, brand: "samsung" }, { payload: "" }));
+          assert.deepEqual(onlyBodyAt(slow(), on(api, "/newMachine")), { id, brand: "samsung" });
+          assert.equal((waited.payload as { envStatus: number }).envStatus, ON);
+          const polled = requestsAt(slow(), on(api, "/info")).length;
+          assert.ok(polled >= 2, `info polled through the reset (${polled})`);
+          const quick = succeeded(await next(() => run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id }, { payload: "" })));
+          assert.deepEqual(quick.poll, { path: on(api, "/info"), bodies: [{ id }] });
+          await slowPhones.reaches(id, ON);
+        });
+
+        it("an upload with wait right after a power-on waits while the phone boots (33301: keep polling), then uploads", async () => {
+          const id = slowPhones.phoneIn(OFF);
+          const dir = await mkdtemp(join(tmpdir(), "phone-fleet-"));
+          try {
+            const source = join(dir, "boot.txt");
+            await writeFile(source, "booting");
+            const flow = [
+              { id: TAB, type: "tab", label: "power on then upload" },
+              configNode(slow(), NO_PACING),
+              { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: id, wires: [["up"]] },
+              { id: "up", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "uploadFile", phoneId: id, localFile: source, wait: true, wires: [["out"]] },
+              { id: "out", z: TAB, type: "helper" },
+            ];
+            await helper.unload();
+            await loadFlow(flow, credentialsFor(slow()));
+            const out = new Collector("out");
+            helper.getNode("on").receive({ payload: "" } as NodeMessage);
+            const [msg] = await out.next(1);
+            assert.ok(msg, "the upload answered");
+            assert.equal((msg.payload as { status: number }).status, 1);
+            assert.equal(requestsAt(slow(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");
+          } finally {
+            await rm(dir, { recursive: true, force: true });
+          }
+        });
+      });
+    }
+  });
+
+  // The test runtime loads no message catalogs: a refusal shows its catalog key (the texts are in nodes/locales).
+  describe("refused before anything is sent", () => {
+    it("an upload with neither a local file nor a Buffer in msg.payload", async () => {
+      refused(await run(emulator(), { type: PHONE, api: "open", action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: "" }), /morelogin-cloud-phone\.error\.noFile$/);
+      assertNothingSent(emulator());
+    });
+
+    it("a Buffer in msg.payload without a file name", async () => {
+      refused(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: Buffer.from("x") }), /morelogin-cloud-phone\.error\.noFileName$/);
+      assertNothingSent(emulator());
+    });
+
+    it("an upload with wait to a phone that is off fails at once with MoreLogin's 33301: nothing would bring it up", async () => {
+      const outcome = failed(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(OFF), wait: true }, { payload: Buffer.from("x"), filename: "x.txt" }));
+      assert.equal(outcome.error.code, 33301);
+      assert.equal(requestsAt(emulator(), "/api/cloudphone/info").length, 1, "one look at the phone, no wait");
+    });
+
+    for (const action of ["screenshot", "adbInfo", "restart"]) {
+      it(`${action} on the Open API names the Local API, where MoreLogin documents it`, async () => {
+        refused(await run(emulator(), { type: PHONE, api: "open", action, phoneId: phones.phoneIn(ON) }, { payload: "" }), /is on the Local API only .*set the node's API to Local/);
+        assertNothingSent(emulator());
+      });
+    }
+
+    it("create without a SKU", async () => {
+      const outcome = failed(await run(emulator(), { type: PHONE, api: "open", action: "create", skuId: "" }, { payload: "" }));
+      assert.equal(outcome.error.kind, "input");
+      assertNothingSent(emulator());
+    });
+  });
+
+  describe("pacing and caps", () => {
+    it("creates go through the config node's requests per minute like every call", async () => {
+      await loadFlow(
+        [
+          { id: TAB, type: "tab", label: "paced creates" },
+          configNode(emulator(), { localRpm: "0", openRpm: "3" }),
+          { id: "n1", type: PHONE, z: TAB, server: CONFIG_ID, api: "open", action: "create", skuId: SKU, wires: [["out"]] },
+          { id: "out", z: TAB, type: "helper" },
+        ],
+        credentialsFor(emulator()),
+      );
+      const out = new Collector("out");
+      const node = helper.getNode("n1");
+      for (let i = 0; i < 5; i++) node.receive({ payload: "" } as NodeMessage);
+      // The token request counts too: two creates fit in this minute, the other three wait.
+      await out.next(2);
+      await waitUntil(() => statusCalls(node).at(-1)?.text === "3 queued", "three creates are queued");
+      assert.equal(requestsAt(emulator(), "/cloudphone/create").length, 2);
+    });
+
+    it("a create takes no place under maxPhones: only a power-on does", async () => {
+      const msg = succeeded(await run(emulator(), { type: PHONE, action: "create", skuId: SKU, quantity: "3", quantityType: "num", wait: true }, { payload: "" }, { config: { maxPhones: "1" } }));
+      const infos = msg.payload as Array<{ envStatus: number }>;
+      assert.deepEqual(
+        infos.map((phone) => phone.envStatus),
+        [OFF, OFF, OFF],
+      );
+      assert.deepEqual(leased((msg.payload as Array<{ id: string }>).map((phone) => phone.id)), [], "no lease: no phone was powered on");
+      assert.equal(requestsAt(emulator(), "/api/cloudphone/powerOn").length, 0);
+    });
+  });
+});
