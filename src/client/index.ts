@@ -5,7 +5,7 @@ export { PHONE_POWERED_STATUSES } from "./running-sets";
 export { LeaseBook, LEASE_RETRY_MS, type LeaseEnd, type LeaseRecord, type LeaseStore } from "./leases";
 export { closeEverything, type ClosedOnStop } from "./lease-calls";
 export { RunningProfilesReader, type RunningProfilesAnswer, type RunningProfilesRequest } from "./running-profiles";
-export type { WaitReason } from "./wait-queue";
+export type { PacedStart, WaitReason } from "./wait-queue";
 export type { CallOptions, ClientSettings, GenericRequest, Pacing, Timeouts } from "./client";
 export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt, pathOn } from "./endpoints";
 export { RATE_LIMIT_CODES } from "./reply-reader";
