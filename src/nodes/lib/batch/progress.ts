@@ -10,6 +10,8 @@ export interface BatchProgress extends LedgerCounts {
   endedAt: string | null;
   etaMs: number | null;
   perMinute: number;
+  /** Items a minute the API budget allows, when the batch goes at that pace (slower than it could); else null. */
+  pacedPerMinute: number | null;
   failures: BatchFailure[];
 }
 
@@ -33,6 +35,7 @@ export function statusOf(progress: BatchProgress, paused: boolean, t: Translate)
     return { fill: failed > 0 ? "red" : "green", shape: failed > 0 ? "ring" : "dot", text: parts.join(" · ") };
   }
   if (paused) return { fill: "yellow", shape: "dot", text: [t("morelogin-batch.status.paused"), ...parts].join(" · ") };
+  if (progress.pacedPerMinute !== null && progress.pacedPerMinute !== undefined) parts.push(t("morelogin-batch.status.paced", { rate: NUMBER.format(Math.round(progress.pacedPerMinute)) }));
   if (progress.etaMs !== null && progress.etaMs > 0) parts.push(t("morelogin-batch.status.eta", { time: durationText(progress.etaMs, t) }));
   return { fill: "blue", shape: "dot", text: parts.join(" · ") };
 }

@@ -1,13 +1,14 @@
 import type { Translate } from "../i18n";
 import { itemIdOf } from "./items";
 import { Ledger } from "./ledger";
+import { ApiPace, batchEta, type ItemRequests } from "./api-pace";
 import { Pace } from "./pace";
 import { statusOf, type BatchProgress, type BatchStatus } from "./progress";
 import type { BatchSettings } from "./settings";
 import type { BatchFailure, BatchHeader, BatchStore, QueuedList, StoredBatch } from "./store";
 
 /** What `msg.morelogin.batch` holds on an item message. */
-export interface BatchTag {
+export interface BatchTag extends ItemRequests {
   id: string;
   item: string;
   index: number;
@@ -38,6 +39,7 @@ interface Running {
   ledger: Ledger;
   failures: BatchFailure[];
   pace: Pace;
+  apiPace: ApiPace;
   /** One timer per item out (at most `parallel`). */
   timers: Map<number, NodeJS.Timeout>;
 }
@@ -72,7 +74,7 @@ export class BatchRunner {
     const ledger = Ledger.restore(header.total, record);
     if (this.settings.resend) ledger.moveAll("out", "waiting", true);
     else ledger.moveAll("out", "interrupted");
-    this.batch = { header, items, ledger, failures, pace: new Pace(this.ports.now()), timers: new Map() };
+    this.batch = { header, items, ledger, failures, pace: new Pace(this.ports.now()), apiPace: new ApiPace(), timers: new Map() };
     this.persist();
   }
 
@@ -112,6 +114,7 @@ export class BatchRunner {
     const { ledger } = batch;
     if (ledger.stateOf(tag.index) !== "out" || ledger.attemptOf(tag.index) !== tag.attempt) return;
     this.clearTimer(batch, tag.index);
+    batch.apiPace.ended(tag);
     if (error === undefined || error === null) {
       ledger.set(tag.index, "done");
       batch.pace.ended(this.ports.now());
@@ -159,7 +162,7 @@ export class BatchRunner {
     const now = this.ports.now();
     const header: BatchHeader = { id: this.ports.generateId(), total: next.items.length, startedAt: new Date(now).toISOString(), paused: false, cancelled: false, origin: next.origin };
     const ledger = Ledger.fresh(header.total);
-    this.batch = { header, items: next.items, ledger, failures: [], pace: new Pace(now), timers: new Map() };
+    this.batch = { header, items: next.items, ledger, failures: [], pace: new Pace(now), apiPace: new ApiPace(), timers: new Map() };
     this.store.begin(header, next.items, { ...ledger.snapshot(), journal: ledger.changes }, []);
     this.lastProgressAt = Number.NEGATIVE_INFINITY;
     this.pump();
@@ -259,15 +262,16 @@ export class BatchRunner {
 
   private progressOf(batch: Running): BatchProgress {
     const counts = batch.ledger.count();
-    const now = this.ports.now();
+    const eta = batchEta(batch.pace, batch.apiPace, counts.running + counts.waiting, this.ports.now());
     return {
       id: batch.header.id,
       total: batch.header.total,
       ...counts,
       startedAt: batch.header.startedAt,
       endedAt: null,
-      etaMs: batch.header.paused ? null : batch.pace.etaMs(counts.running + counts.waiting, now),
-      perMinute: Math.round(batch.pace.perMinute(now) * 10) / 10,
+      etaMs: batch.header.paused ? null : eta.etaMs,
+      perMinute: Math.round(eta.perMinute * 10) / 10,
+      pacedPerMinute: batch.header.paused ? null : eta.pacedPerMinute,
       failures: batch.failures.slice(),
     };
   }
