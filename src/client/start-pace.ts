@@ -25,8 +25,8 @@ const BURST_SECONDS = 5;
  * Starts draw from a bucket that fills at the API's budget per minute, spread over the window, two
  * tokens for each start (itself and its release): a long run of starts flows at the rate the budget
  * allows instead of spending the minute in a burst and then waiting for the rest of it. The bucket
- * holds a few seconds' worth, so a handful of starts still go at once. Releases and other calls do not
- * draw from it: only the window limits them.
+ * holds a few seconds' worth, so a handful of starts still go at once, and never more than the window
+ * has room for. Releases and other calls do not draw from it: only the window limits them.
  */
 export class StartPace {
   /** Whether a start reserves its release: only when the budget has room for both. */
@@ -63,7 +63,10 @@ export class StartPace {
     if (role === "release") return used < this.perMinute;
     const room = this.perMinute - used - this.reserved();
     if (role === "other") return room >= 1;
-    return room >= this.cost && this.fill() >= this.cost;
+    // What the window cannot take now is not saved up: after a wait on the window the starts flow on
+    // at the bucket's pace instead of bursting into the room the next expiries make.
+    this.tokens = Math.max(0, Math.min(this.fill(), room));
+    return room >= this.cost && this.tokens >= this.cost;
   }
 
   /** A call of `role` was let through. */
