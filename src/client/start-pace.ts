@@ -8,10 +8,11 @@ import { WINDOW_MS } from "./request-window";
 export type PaceRole = "release" | "start" | "other";
 
 /**
- * The window the pace spreads starts over: one second more than MoreLogin's 60 s, since the request
- * window counts an answer until 60 s after the end of the second it came in.
+ * The bucket fills at the budget per minute. The window counts an answer a little longer (until 60 s
+ * after the end of its second), so in a long run the window has the last word; the bucket keeps
+ * starts from bunching up within it.
  */
-const SPREAD_MS = WINDOW_MS + 1_000;
+const SPREAD_MS = WINDOW_MS;
 /** Starts that may go at once before the pace spreads them: this many seconds of the API's budget. */
 const BURST_SECONDS = 5;
 
