@@ -247,7 +247,7 @@ export class BatchRunner {
 
   private finish(batch: Running): void {
     for (const timer of batch.timers.values()) clearTimeout(timer);
-    const summary = { ...this.progressOf(batch), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0 };
+    const summary = { ...this.progressOf(batch), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0, pacedPerMinute: null };
     this.batch = undefined;
     this.last = summary;
     this.endedIds.push(batch.header.id);
