@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
+import type { PacedResult } from "./paced";
 import type { ColdStartResult } from "./cold-start";
 import type { LeaseResult } from "./lease";
 import { extractRatios, type ExtractResult } from "./extract";
@@ -52,6 +53,7 @@ export interface Figures {
   browser: BrowserResult;
   extract: ExtractResult;
   capacity: CapacityResult;
+  paced: PacedResult;
   watch: WatchResult;
   batch: BatchResult;
   lease: LeaseResult;
@@ -203,6 +205,32 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       pass: cap.ratio >= 0.85 && cap.peakRunning === cap.maxProfiles && cap.succeeded === cap.profiles,
     },
   ],
+  paced: (paced) => {
+    const all = `; every item must succeed and the API refuse nothing`;
+    const clean = paced.succeeded === paced.profiles && paced.refused === 0;
+    const least = round(0.95 * paced.boundPerMinute);
+    return [
+      {
+        ...atMost(
+          "paced_open_extra_p95_ms",
+          paced.openExtraP95Ms,
+          2000,
+          `${paced.profiles} profiles through a batch (parallel ${paced.parallel}, maxProfiles ${paced.maxProfiles}, pacing and the emulator's limit at ${paced.perMinute} a minute): ms a profile stays open beyond its 1 s of work (start answered to close answered), p95${all}`,
+        ),
+        pass: paced.openExtraP95Ms <= 2000 && clean,
+      },
+      {
+        ...atLeast(
+          "paced_items_per_minute",
+          paced.itemsPerMinute,
+          least,
+          `items a minute of that batch, list sent to done; the API's bound is ${paced.perMinute} requests ÷ 2 an item = ${paced.boundPerMinute} a minute, the target 0.95 of it${all}`,
+        ),
+        pass: paced.itemsPerMinute >= least && clean,
+      },
+      atMost("eta_error_p90", paced.etaErrorP90, 0.25, `|etaMs − actual time left| ÷ actual time left over that batch's ${paced.etaSamples} progress messages after the first 10 % of items, p90`),
+    ];
+  },
   startup: (startup) => [reported("startup_added_ms", startup.addedMs, "median Node-RED start with the package installed minus without")],
   exactJson: (parse) =>
     parse.pages.map((page) =>
@@ -280,6 +308,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   browser: ["browser_vs_direct", "browser_first_action_ms"],
   extract: ["extract_vs_raw"],
   capacity: ["capacity_efficiency"],
+  paced: ["paced_open_extra_p95_ms", "paced_items_per_minute", "eta_error_p90"],
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
@@ -360,6 +389,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
     label: "a cap on running profiles",
     rows: (cap) => [
       `| ${cap.profiles} profiles, maxProfiles ${cap.maxProfiles}, 1 s step each | ${cap.succeeded} succeeded, ${cap.seconds} s (ideal ${cap.idealSeconds} s, one profile ${cap.oneProfileSeconds} s), peak ${cap.peakRunning} running |`,
+    ],
+  },
+  paced: {
+    label: "a batch at the API's pace",
+    rows: (paced) => [
+      `| ${paced.profiles} profiles at the API's pace (${paced.perMinute} a minute), parallel ${paced.parallel}, maxProfiles ${paced.maxProfiles}, 1 s of work each | ${paced.succeeded} succeeded, ${paced.refused} refused, ${paced.seconds} s, ${paced.itemsPerMinute} a minute (${paced.ofBound} of ${paced.boundPerMinute}); open beyond the work p50 / p95 / max ${paced.openExtraP50Ms} / ${paced.openExtraP95Ms} / ${paced.openExtraMaxMs} ms; ETA error p50 / p90 ${paced.etaErrorP50} / ${paced.etaErrorP90}; longest gap between items ${paced.longestStallMs} ms |`,
     ],
   },
   watch: {
@@ -454,6 +489,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
+    ...otherRows("paced", figures.paced),
     ...otherRows("watch", figures.watch),
     ...otherRows("batch", figures.batch),
     ...otherRows("lease", figures.lease),

@@ -22,6 +22,7 @@ export function statusOf(progress: BatchProgress, paused: boolean, t: Translate)
     return { fill: failed > 0 ? "red" : "green", shape: failed > 0 ? "ring" : "dot", text: parts.join(" · ") };
   }
   if (paused) return { fill: "yellow", shape: "dot", text: [t("morelogin-batch.status.paused"), ...parts].join(" · ") };
+  if (progress.pacedPerMinute !== null && progress.pacedPerMinute !== undefined) parts.push(t("morelogin-batch.status.paced", { rate: NUMBER.format(Math.round(progress.pacedPerMinute)) }));
   if (progress.etaMs !== null && progress.etaMs > 0) parts.push(t("morelogin-batch.status.eta", { time: durationText(progress.etaMs, t) }));
   return { fill: "blue", shape: "dot", text: parts.join(" · ") };
 }

@@ -1,3 +1,4 @@
+import { ApiPace, batchEta, type ItemRequests } from "./api-pace";
 import { itemIdOf } from "./items";
 import { Pace } from "./pace";
 import { statusOf, type BatchStatus } from "./progress";
@@ -5,7 +6,7 @@ import type { BatchHeader, BatchProgress, BatchSettings, Translate } from "./typ
 import type { BatchWork, TakenItem } from "./work";
 
 /** What `msg.morelogin.batch` holds on an item message. */
-export interface BatchTag {
+export interface BatchTag extends ItemRequests {
   id: string;
   item: string;
   index: number;
@@ -50,6 +51,8 @@ const ENDED_IDS_KEPT = 20;
  */
 export class BatchRunner {
   private pace: Pace;
+  /** What the items' MoreLogin nodes recorded of their requests and their API's budget (the ETA's other bound). */
+  private apiPace = new ApiPace();
   /** One timer per item out (at most `parallel`). */
   private readonly timers = new Map<number, NodeJS.Timeout>();
   private lastProgressAt = Number.NEGATIVE_INFINITY;
@@ -94,6 +97,7 @@ export class BatchRunner {
     const header = this.work.current();
     if (!header || tag.id !== header.id || !this.work.isOut(tag.index, tag.attempt)) return;
     this.clearTimer(tag.index);
+    this.apiPace.ended(tag);
     if (error === undefined || error === null) {
       this.work.settle(tag.index, tag.attempt, { state: "done" });
       this.pace.ended(this.ports.now());
@@ -154,6 +158,7 @@ export class BatchRunner {
     const header = this.work.startNext(new Date(now).toISOString());
     if (!header) return;
     this.pace = new Pace(now);
+    this.apiPace = new ApiPace();
     this.lastProgressAt = Number.NEGATIVE_INFINITY;
     this.pump();
     this.showStatus();
@@ -236,7 +241,7 @@ export class BatchRunner {
 
   private async finish(header: BatchHeader): Promise<void> {
     this.clearTimers();
-    const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0 };
+    const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0, pacedPerMinute: null };
     this.endedIds.push(header.id);
     if (this.endedIds.length > ENDED_IDS_KEPT) this.endedIds.shift();
     if (this.progressTimer) clearTimeout(this.progressTimer);
@@ -250,15 +255,16 @@ export class BatchRunner {
 
   private progressOf(header: BatchHeader): BatchProgress {
     const counts = this.work.counts();
-    const now = this.ports.now();
+    const eta = batchEta(this.pace, this.apiPace, counts.running + counts.waiting, this.ports.now());
     return {
       id: header.id,
       total: header.total,
       ...counts,
       startedAt: header.startedAt,
       endedAt: null,
-      etaMs: header.paused ? null : this.pace.etaMs(counts.running + counts.waiting, now),
-      perMinute: Math.round(this.pace.perMinute(now) * 10) / 10,
+      etaMs: header.paused ? null : eta.etaMs,
+      perMinute: Math.round(eta.perMinute * 10) / 10,
+      pacedPerMinute: header.paused ? null : eta.pacedPerMinute,
       failures: this.work.failures().slice(),
       queued: this.work.waiting().map((list) => list.id),
     };
@@ -267,7 +273,23 @@ export class BatchRunner {
   /** The `done` of a list cancelled while it waited its turn: every item cancelled, none sent. */
   private cancelledSummary(id: string, total: number): BatchProgress {
     const at = new Date(this.ports.now()).toISOString();
-    return { id, total, done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: total, running: 0, waiting: 0, startedAt: at, endedAt: at, etaMs: 0, perMinute: 0, failures: [] };
+    return {
+      id,
+      total,
+      done: 0,
+      failed: 0,
+      timedOut: 0,
+      interrupted: 0,
+      cancelled: total,
+      running: 0,
+      waiting: 0,
+      startedAt: at,
+      endedAt: at,
+      etaMs: 0,
+      perMinute: 0,
+      pacedPerMinute: null,
+      failures: [],
+    };
   }
 
   /** A `progress` message saying why a command did nothing: the running batch's figures, else the last batch's, else none. */

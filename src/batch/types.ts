@@ -35,6 +35,8 @@ export interface BatchProgress extends LedgerCounts {
   endedAt: string | null;
   etaMs: number | null;
   perMinute: number;
+  /** Items a minute the API budget allows, when the batch goes at that pace (slower than it could); else null. */
+  pacedPerMinute: number | null;
   failures: BatchFailure[];
   /** The IDs of the lists waiting their turn behind this batch (for `cancel` with `msg.batch`). */
   queued?: string[];

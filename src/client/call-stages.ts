@@ -2,7 +2,8 @@ import type { ApiGate } from "./api-gate";
 import type { Capacities } from "./capacity-calls";
 import type { ConcurrencyLimit } from "./concurrency";
 import { readEnvelope, type ReadResult } from "./reply-reader";
-import type { Exchange, Send, Stage } from "./stages";
+import type { Exchange, PreparedCall, Send, Stage } from "./stages";
+import type { PaceRole } from "./start-pace";
 import type { Transport } from "./transport";
 import type { ApiName } from "./types";
 import type { BaseUrl } from "./urls";
@@ -28,17 +29,31 @@ export function concurrencyStage(limit: ConcurrencyLimit): Stage {
   };
 }
 
-/** Each request waits until the API's gate lets it through (pacing, a rate-limit hold), and tells the gate when it is over. */
+/**
+ * Each request waits until the API's gate lets it through (pacing, a rate-limit hold), and tells the
+ * gate when it is over; the call's `onRequest` hears of each request sent.
+ */
 export function gateStage(gates: Record<ApiName, ApiGate>): Stage {
   return {
     name: "gate",
     through: (exchange, next) => {
-      const gate = gates[exchange.call.api];
-      const go = (): Promise<ReadResult> => next(exchange).finally(() => gate.leave());
-      const waiting = gate.enter(exchange.options, exchange.resent, exchange.call);
+      const { api } = exchange.call;
+      const gate = gates[api];
+      const go = (): Promise<ReadResult> => {
+        exchange.options.onRequest?.(api);
+        return next(exchange).finally(() => gate.leave());
+      };
+      const waiting = gate.enter(exchange.options, exchange.resent, exchange.call, paceRoleOf(exchange.call));
       return waiting ? waiting.then(go) : go();
     },
   };
+}
+
+/** Closes and power-offs free what starts and power-ons took: the gate lets them go first. */
+function paceRoleOf(call: PreparedCall): PaceRole {
+  const effect = call.capacity?.effect;
+  if (effect === "take") return "start";
+  return effect === "free" || effect === "freeAll" ? "release" : "other";
 }
 
 /** The end of every chain: the request on the wire, and its reply read as an envelope (or the typed error). */

@@ -34,6 +34,14 @@ export const SHARED_READ_MS = 1_000;
 /** The running set is read again at most this often, and only while a start has to wait. */
 export const RUNNING_REREAD_MS = 5_000;
 
+/**
+ * A start that fits under the cap by what this client knows (the last read, with its own starts and
+ * closes since) goes on a read up to this old. Each read is one request of the API's 120 a minute: a
+ * read every 5 s while starts flow would spend a tenth of the budget a long run needs for its starts
+ * and closes. Profiles started elsewhere count from the next read.
+ */
+export const RUNNING_TRUST_MS = 30_000;
+
 interface Waiting {
   key: string;
   api: ApiName;
@@ -84,7 +92,7 @@ export class CapacityLimit {
     if (this.limit <= 0) return run();
     let took: boolean;
     if (this.isRunning(key)) took = false;
-    else if (this.queue.length === 0 && this.isFresh() && this.hasRoom()) took = this.hold(key);
+    else if (this.queue.length === 0 && this.isTrusted() && this.hasRoom()) took = this.hold(key);
     else {
       const waiting: Waiting = { key, api };
       const turn = this.queue.wait(options, false, context, waiting);
@@ -159,6 +167,11 @@ export class CapacityLimit {
     return this.readAt !== undefined && this.now() - this.readAt < RUNNING_REREAD_MS;
   }
 
+  /** Knowledge a start that fits may go on (see RUNNING_TRUST_MS). */
+  private isTrusted(): boolean {
+    return this.readAt !== undefined && this.now() - this.readAt < RUNNING_TRUST_MS;
+  }
+
   private hold(key: string): true {
     this.starting.add(key);
     return true;
@@ -168,7 +181,7 @@ export class CapacityLimit {
   private pump(): void {
     for (let head = this.queue.peekFirst(); head !== undefined; head = this.queue.peekFirst()) {
       if (this.isRunning(head.key)) head.took = false;
-      else if (this.isFresh() && this.hasRoom()) head.took = this.hold(head.key);
+      else if (this.isTrusted() && this.hasRoom()) head.took = this.hold(head.key);
       else break;
       this.queue.releaseFirst();
     }

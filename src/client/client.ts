@@ -126,6 +126,7 @@ export class MoreLoginClient {
   private readonly timeouts: Timeouts;
   private readonly transport = new Transport();
   private readonly capacities: Capacities;
+  private readonly gates: Record<ApiName, ApiGate>;
   /** The one reader of the running profiles: the caps, the leases and every profiles watch share its reads. */
   readonly runningProfiles: RunningProfilesReader;
   /** What this client started and still holds, with the leases that close it. */
@@ -152,6 +153,7 @@ export class MoreLoginClient {
     for (const [name, value] of Object.entries(pacing)) checkPacing(value, name);
     const closed = this.transport.closedSignal;
     const gates = { local: new ApiGate(pacing.localRpm, closed), open: new ApiGate(pacing.openRpm, closed) };
+    this.gates = gates;
     const capacity = { ...DEFAULT_CAPACITY, ...settings.capacity };
     for (const [name, value] of Object.entries(capacity)) checkPacing(value, name);
     this.runningProfiles = new RunningProfilesReader(() => this.call("runningProfiles", {}, { signal: closed }));
@@ -272,6 +274,11 @@ export class MoreLoginClient {
     this.tokens.clear();
     this.login?.clear();
     await this.transport.close();
+  }
+
+  /** The requests a minute this client lets through to `api` (0 = no pacing): the budget a batch's ETA knows. */
+  requestsPerMinute(api: ApiName): number {
+    return this.gates[api].requestsPerMinute;
   }
 
   /** How full the config node's cap on running profiles or phones is (limit 0 = no cap). */

@@ -6,7 +6,7 @@ export { LeaseBook, LEASE_RETRY_MS, type LeaseEnd, type LeaseRecord, type LeaseS
 export { JournalLeaseStore } from "./lease-journal";
 export { closeEverything, type ClosedOnStop } from "./lease-calls";
 export { RunningProfilesReader, type RunningProfilesAnswer, type RunningProfilesRequest } from "./running-profiles";
-export type { WaitReason } from "./wait-queue";
+export type { PacedStart, WaitReason } from "./wait-queue";
 export type { CallOptions, ClientSettings, GenericRequest, Pacing, Timeouts } from "./client";
 export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt, pathOn } from "./endpoints";
 export { RATE_LIMIT_CODES } from "./reply-reader";

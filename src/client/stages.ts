@@ -11,6 +11,8 @@ export interface CallOptions extends WaitOptions {
   timeoutMs?: number;
   /** For an endpoint that both APIs have: which one to call (default: the endpoint's own). */
   api?: ApiName;
+  /** Hears of each request the call sends (a retry is one more), as the gate lets it through. */
+  onRequest?: (api: ApiName) => void;
 }
 
 /** A call as the stages see it: where it goes, its body as JSON, and how it may be retried. */

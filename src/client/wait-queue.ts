@@ -7,10 +7,16 @@ import { MoreLoginAbortError, cancellationError, type ErrorContext } from "./err
  */
 export type WaitReason = "turn" | "start" | "profile" | "phone";
 
+/** A start waiting on the API's pace: when the next start may go, as the pace stands now. */
+export interface PacedStart {
+  nextStartInMs(): number;
+}
+
 /** How a call waits: the caller's signal, and who hears that it waits and why (the node's "3 queued"). */
 export interface WaitOptions {
   signal?: AbortSignal;
-  onQueued?: (queued: boolean, reason: WaitReason) => void;
+  /** `paced` is given when a start waits on the API's pace (not on a cap or the start limit). */
+  onQueued?: (queued: boolean, reason: WaitReason, paced?: PacedStart) => void;
 }
 
 interface Waiter<T> {
@@ -46,7 +52,7 @@ export class WaitQueue<T = undefined> {
   }
 
   /** Waits behind the others, or in front of them (a call the API refused keeps its turn). */
-  wait(options: WaitOptions, first = false, context: ErrorContext = {}, tag?: T): Promise<void> {
+  wait(options: WaitOptions, first = false, context: ErrorContext = {}, tag?: T, paced?: PacedStart): Promise<void> {
     const { signal } = options;
     const where: ErrorContext = { api: context.api, method: context.method, path: context.path, notSent: true };
     const cancelled = (aborted: AbortSignal): Error => cancellationError(aborted, where, `the call was cancelled while it waited for ${this.waitingFor}`);
@@ -74,7 +80,7 @@ export class WaitQueue<T = undefined> {
       const ahead = first ? this.waiters.findIndex((other) => !other.first) : -1;
       if (ahead === -1) this.waiters.push(waiter);
       else this.waiters.splice(ahead, 0, waiter);
-      options.onQueued?.(true, this.reason);
+      options.onQueued?.(true, this.reason, paced);
     });
   }
 

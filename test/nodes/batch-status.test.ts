@@ -27,6 +27,7 @@ const RUNNING: BatchProgress = {
   endedAt: null,
   etaMs: (2 * 60 + 10) * 60_000,
   perMinute: 29,
+  pacedPerMinute: null,
   failures: [],
 };
 
@@ -37,6 +38,9 @@ describe("nodes: morelogin-batch status text", () => {
     assert.deepEqual(statusOf({ ...RUNNING, etaMs: 45_000 }, false, translator("en-US")).text, "1,234 of 5,000 · 3 failed · ETA 45 s");
     assert.deepEqual(statusOf({ ...RUNNING, failed: 0, timedOut: 0, done: 1234, etaMs: 12 * 60_000 }, false, translator("zh-CN")).text, "已完成 1,234 / 5,000 · 预计剩余 12 分钟");
     assert.deepEqual(statusOf(RUNNING, true, translator("en-US")), { fill: "yellow", shape: "dot", text: "paused · 1,234 of 5,000 · 3 failed" });
+    const paced = { ...RUNNING, perMinute: 94, pacedPerMinute: 60, etaMs: 7 * 60_000 };
+    assert.deepEqual(statusOf(paced, false, translator("en-US")), { fill: "blue", shape: "dot", text: "1,234 of 5,000 · 3 failed · paced: 60 a minute · ETA 7 min" });
+    assert.deepEqual(statusOf(paced, false, translator("zh-CN")).text, "已完成 1,234 / 5,000 · 3 个失败 · 限速：每分钟 60 项 · 预计剩余 7 分钟");
     const ended = { ...RUNNING, done: 4997, running: 0, waiting: 0, etaMs: 0, endedAt: "2026-11-25T03:00:00.000Z" };
     assert.deepEqual(statusOf(ended, false, translator("en-US")), { fill: "red", shape: "ring", text: "5,000 of 5,000 · 3 failed" });
     assert.deepEqual(statusOf({ ...ended, done: 5000, failed: 0, timedOut: 0 }, false, translator("zh-CN")), { fill: "green", shape: "dot", text: "已完成 5,000 / 5,000" });

@@ -1,7 +1,8 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, isErrorValue, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type WaitReason } from "../../client";
+import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, isErrorValue, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type PacedStart, type WaitReason } from "../../client";
 import { createTranslator, type Translate } from "./i18n";
+import { itemRequests } from "./item-requests";
 import { StatusTracker } from "./status";
 import { timeoutOf } from "./timeout";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
@@ -104,16 +105,18 @@ function registerNode<C extends MessageContext, E>(
       };
       status.begin();
       const usage = needed instanceof MoreLoginClient ? (kind: CapacityKind) => needed.capacityUsage(kind) : undefined;
-      const onQueued = (queued: boolean, reason: WaitReason): void => status.queued(queued, reason, usage);
+      const onQueued = (queued: boolean, reason: WaitReason, paced?: PacedStart): void => status.queued(queued, reason, usage, paced);
+      const requests = itemRequests(message, needed instanceof MoreLoginClient ? needed : undefined);
       timeoutOf(RED, node, def, message)
         .then((timeoutMs) => {
-          const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued }, t: translate };
+          const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued, onRequest: requests.onRequest }, t: translate };
           return run((needed === undefined ? base : { ...base, client: needed }) as C);
         })
         .then(
           (result) => {
             let failure: Error | undefined;
             try {
+              requests.record();
               status.succeed(result.summary);
               if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
               else if (result.messages.length > 1) send([result.messages]);
@@ -125,6 +128,7 @@ function registerNode<C extends MessageContext, E>(
           (error: unknown) => {
             let failure: Error;
             try {
+              requests.record();
               status.fail(shortReason(error, translate));
               failure = describeFailure(label, error, message);
             } catch (unexpected) {

@@ -1,5 +1,5 @@
 import type { Node } from "node-red";
-import type { CapacityKind, CapacityUsage, WaitReason } from "../../client";
+import type { CapacityKind, CapacityUsage, PacedStart, WaitReason } from "../../client";
 
 interface ShownStatus {
   fill?: "blue" | "green" | "red";
@@ -21,6 +21,9 @@ export class StatusTracker {
   private inFlight = 0;
   /** Of those, the ones waiting, by what they wait for (pacing, the start limit, a free profile or phone). */
   private readonly waiting: Record<WaitReason, number> = { turn: 0, start: 0, profile: 0, phone: 0 };
+  /** Starts waiting on the API's pace, and what says when the next may go ("paced: next start in 12 s"). */
+  private pacedStarts = 0;
+  private paced: PacedStart | undefined;
   /** How full the config node's caps are, for "5 of 5 running". */
   private capacityUsage?: (kind: CapacityKind) => CapacityUsage;
   private shown = "";
@@ -41,8 +44,12 @@ export class StatusTracker {
   }
 
   /** A message's call starts (true) or stops (false) waiting in one of the config node's queues. */
-  queued(waiting: boolean, reason: WaitReason = "turn", usage?: (kind: CapacityKind) => CapacityUsage): void {
+  queued(waiting: boolean, reason: WaitReason = "turn", usage?: (kind: CapacityKind) => CapacityUsage, paced?: PacedStart): void {
     this.waiting[reason] = Math.max(0, this.waiting[reason] + (waiting ? 1 : -1));
+    if (paced) {
+      this.pacedStarts = Math.max(0, this.pacedStarts + (waiting ? 1 : -1));
+      this.paced = paced;
+    }
     if (usage) this.capacityUsage = usage;
     if (this.inFlight > 0) this.showBusy();
   }
@@ -63,6 +70,7 @@ export class StatusTracker {
   clear(): void {
     this.inFlight = 0;
     for (const reason of Object.keys(this.waiting) as WaitReason[]) this.waiting[reason] = 0;
+    this.pacedStarts = 0;
     this.busyDue = false;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
@@ -108,11 +116,13 @@ export class StatusTracker {
     return { fill: "blue", shape: "dot", text };
   }
 
-  /** What the waiting messages wait for, the caps first: they are what a user set to hold them. */
+  /** What the waiting messages wait for, the caps first: they are what a user set to hold them; then the API's pace. */
   private waitingText(): string | undefined {
     const { profile, phone, start, turn } = this.waiting;
     if (profile > 0) return this.text("morelogin.status.waiting.profile", { count: profile, ...this.usage("profiles") });
     if (phone > 0) return this.text("morelogin.status.waiting.phone", { count: phone, ...this.usage("phones") });
+    // Starts waiting on the API's pace hold their start slots: the pace is why the others wait too.
+    if (this.pacedStarts > 0 && this.paced) return this.text("morelogin.status.pacedStart", { s: Math.max(1, Math.ceil(this.paced.nextStartInMs() / 1000)) });
     if (start > 0) return this.text("morelogin.status.waiting.start", { count: start });
     if (turn > 0) return this.text("morelogin.status.queued", { count: turn });
     return undefined;

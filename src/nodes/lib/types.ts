@@ -63,7 +63,7 @@ export interface MoreLoginMessageInfo {
   profile?: ProfileHandle;
   /** Set by the browser node: the tab it acted on, for the next browser node. */
   page?: PageHandle;
-  /** Set by the batch node on each item (`{id, item, index, total, attempt}`); kept by every MoreLogin node. */
+  /** Set by the batch node on each item (`{id, item, index, total, attempt}`); kept by every MoreLogin node, which adds its `requests` and `perMinute`. */
   batch?: Record<string, unknown>;
   /** Whatever else a flow put in msg.morelogin travels on too. */
   [field: string]: unknown;
