@@ -179,8 +179,11 @@ function linkTsxCache(temp: string): void {
   symlinkSync(cache, join(temp, TSX_CACHE), "dir");
 }
 
-/** What Chromium itself leaves in the temporary folder with --disable-dev-shm-usage, whoever started it: not a test's leak. */
-const CHROMIUM_OWN = /^org\.chromium\.Chromium\./;
+/**
+ * What the runtimes themselves leave in the temporary folder, whoever started them, not a test's leak:
+ * Chromium's files with --disable-dev-shm-usage, and Node 22's and 24's module compile cache.
+ */
+const RUNTIMES_OWN = /^(org\.chromium\.Chromium\.|node-compile-cache$)/;
 
 /**
  * Ends every process still working in a group's temporary folder (Node-RED, Chromium and their helpers)
@@ -195,7 +198,7 @@ async function sweep(folder: string): Promise<string[]> {
     const deadline = Date.now() + 10_000;
     while (pids.some(isRunning) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  const entries = existsSync(folder) ? readdirSync(folder).filter((entry) => entry !== TSX_CACHE && !CHROMIUM_OWN.test(entry)) : [];
+  const entries = existsSync(folder) ? readdirSync(folder).filter((entry) => entry !== TSX_CACHE && !RUNTIMES_OWN.test(entry)) : [];
   if (entries.length) left.push(`${entries.length} temporary folder${entries.length === 1 ? "" : "s"} left (${entries.slice(0, 8).join(", ")}${entries.length > 8 ? ", …" : ""})`);
   rmSync(folder, { recursive: true, force: true });
   return left;
