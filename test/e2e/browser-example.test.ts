@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
-import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, pressInject, screenshot, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, pressInject, screenshot, untilEditorAtRest, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -63,7 +63,7 @@ describe("editor: example 10 drives a real browser behind a started profile, in 
     await showSidebar(page, "debug");
     // View → Show palette, off: docs/BROWSER.md's picture is about the flow (palette.png shows the palette).
     await page.evaluate(() => (window as unknown as { RED: { menu: { setSelected(id: string, state: boolean): void } } }).RED.menu.setSelected("menu-item-palette", false));
-    await settle(page);
+    await untilEditorAtRest(page);
 
     await pressInject(page, inject.id);
     // The run ends with a message from "done", or from "error" when a step failed.

@@ -170,7 +170,7 @@ export async function loadEditor(page: Page, navigate: () => Promise<unknown>, t
     page.off("requestfinished", untrack);
     page.off("requestfailed", untrack);
   }
-  await settle(page);
+  await untilEditorAtRest(page);
 }
 
 /**
@@ -180,7 +180,7 @@ export async function loadEditor(page: Page, navigate: () => Promise<unknown>, t
  * (RED.tray's raiseTrayZ); every tray open, close or hide lowers it first. Clicking a tray's buttons
  * earlier can land beside them.
  */
-export async function settle(page: Page): Promise<void> {
+export async function untilEditorAtRest(page: Page): Promise<void> {
   await page.waitForFunction(() => {
     if ((window as unknown as { $: (s: string) => { length: number } }).$(":animated").length > 0) return false;
     if (document.getAnimations().some((animation) => animation.constructor.name === "CSSTransition" && animation.playState === "running")) return false;
@@ -213,7 +213,7 @@ export async function pressInject(page: Page, injectId: string): Promise<void> {
 /** Opens a sidebar tab through the editor's own API: its buttons differ between Node-RED 4 and 5. */
 export async function showSidebar(page: Page, tab: "debug" | "help" | "info"): Promise<void> {
   await page.evaluate((id) => (window as unknown as { RED: { sidebar: { show(id: string): void } } }).RED.sidebar.show(id), tab);
-  await settle(page);
+  await untilEditorAtRest(page);
 }
 
 export async function filterPalette(page: Page, text: string): Promise<void> {
@@ -229,7 +229,7 @@ export async function filterPalette(page: Page, text: string): Promise<void> {
       return matches === (node.getAttribute("data-filter") !== "true");
     });
   }, text);
-  await settle(page);
+  await untilEditorAtRest(page);
 }
 
 /** Drags a node from the palette onto the workspace at (x, y) of the workspace; returns its new id. */
@@ -280,7 +280,7 @@ async function stableBox(page: Page, selector: string): Promise<{ x: number; y: 
 export async function wire(page: Page, fromId: string, toId: string): Promise<void> {
   // A node dropped or moved just before may still be animating: two equal boxes 50 ms apart are not
   // enough on a busy machine, where a frame can simply not have been drawn yet.
-  await settle(page);
+  await untilEditorAtRest(page);
   const out = await stableBox(page, `[id="${fromId}"] .red-ui-flow-port-output`);
   const input = await stableBox(page, `[id="${toId}"] .red-ui-flow-port-input`);
   await page.mouse.move(out.x + out.width / 2, out.y + out.height / 2);
@@ -311,14 +311,14 @@ export async function openNode(page: Page, id: string): Promise<void> {
     await page.locator(`[id="${id}"] .red-ui-flow-node`).dblclick();
   }
   await page.locator("#node-dialog-ok").waitFor({ state: "visible" });
-  await settle(page);
+  await untilEditorAtRest(page);
 }
 
 /** Adds a config node from an open node dialog's server field and fills it in; leaves its dialog open. */
 export async function addConfigNode(page: Page, emulator: Emulator): Promise<void> {
   await page.locator("#node-input-btn-server-add").click();
   await page.locator("#node-config-input-localUrl").waitFor({ state: "visible" });
-  await settle(page);
+  await untilEditorAtRest(page);
   await page.locator("#node-config-input-localUrl").fill(emulator.localUrl);
   await page.locator("#node-config-input-localToken").fill(LOCAL_TOKEN);
   await page.locator("#node-config-input-openUrl").fill(emulator.openUrl);
@@ -343,7 +343,7 @@ type Box = { x: number; y: number; width: number; height: number };
  * only down to a little below that element (such as an open suggestion list).
  */
 export async function trayBox(page: Page, until?: string): Promise<Box> {
-  await settle(page);
+  await untilEditorAtRest(page);
   const box = await page.locator("#red-ui-editor-stack .red-ui-tray").last().boundingBox();
   if (!box) throw new Error("no edit dialog is open");
   let bottom = box.y + box.height;
@@ -356,7 +356,7 @@ export async function trayBox(page: Page, until?: string): Promise<Box> {
 
 export async function screenshot(page: Page, dir: string, name: string, clip?: { x: number; y: number; width: number; height: number }): Promise<string> {
   mkdirSync(dir, { recursive: true });
-  await settle(page);
+  await untilEditorAtRest(page);
   const file = join(dir, name);
   await page.screenshot({ path: file, clip });
   return file;

@@ -10,7 +10,7 @@ import {
   ourErrors,
   pressInject,
   screenshot,
-  settle,
+  untilEditorAtRest,
   showSidebar,
   testConnection,
   trayBox,
@@ -78,7 +78,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await screenshot(page, SHOTS, "config.png", await trayBox(page));
     await page.locator("#node-config-dialog-ok").click();
     await page.locator("#node-config-input-localUrl").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
     const selected = await page.locator("#node-input-server").inputValue();
     assert.ok(selected && selected !== "_ADD_", "the new config node is selected");
   });
@@ -107,7 +107,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     assert.equal(await page.locator("#node-input-envId").inputValue(), chosen.id);
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
     const stored = await page.evaluate((id) => (window as unknown as { RED: { nodes: { node: (i: string) => { envId: string } } } }).RED.nodes.node(id).envId, startId);
     assert.equal(stored, chosen.id);
     chosenId = chosen.id;
@@ -123,7 +123,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     // The button greys as the deploy starts; "Successfully deployed" shows once the runtime answered, flows started.
     await page.locator(".red-ui-notification-success").first().waitFor({ state: "visible", timeout: 90_000 });
     await showSidebar(page, "debug");
-    await settle(page);
+    await untilEditorAtRest(page);
     emulator.resetStats();
     await pressInject(page, injectId);
     const message = page.locator(".red-ui-debug-msg").first();
@@ -157,7 +157,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await page.locator("#node-input-action").selectOption("add");
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
     await page.locator("#red-ui-header-button-deploy").click();
     // The editor greys the button as the deploy starts, not when it is done: wait for the runtime's flows to hold the node.
     const flows = await pollUntil(
@@ -177,14 +177,14 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await openNode(page, startId);
     await page.locator("#node-input-btn-server-edit").click();
     await page.locator("#node-config-input-localUrl").waitFor({ state: "visible" });
-    await settle(page);
+    await untilEditorAtRest(page);
     await emulator.close();
     const result = await testConnection(page);
     assert.match(result, /Local API: cannot reach the Local API at http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\)/);
     await page.locator("#node-config-dialog-cancel").click();
-    await settle(page);
+    await untilEditorAtRest(page);
     await page.locator("#node-dialog-cancel").click();
-    await settle(page);
+    await untilEditorAtRest(page);
   });
 
   it("checks URLs, request paths and page numbers in the dialogs as the runtime checks them", async () => {
@@ -266,7 +266,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await page.locator("#node-input-command + .red-ui-typedInput-container input.red-ui-typedInput-input").fill("getprop ro.product.model");
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
     // Opened again, the dialog shows the saved action's rows from the start.
     await openNode(page, phoneNode);
     assert.equal(await action.inputValue(), "shell");
@@ -276,7 +276,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     assert.equal(await rowOf("command").isVisible(), false, "info, after shell");
     await page.locator("#node-dialog-cancel").click();
     await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
   });
 
   it("a browser node's dialog has no config node row, and shows each action's rows only", async () => {
@@ -335,7 +335,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     assert.deepEqual(await shown(), { ...none, url: true }, "cookies");
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
     const state = await page.evaluate((id) => {
       const node = (window as unknown as { RED: { nodes: { node(id: string): { valid: boolean; validationErrors?: string[] } } } }).RED.nodes.node(id);
       return { valid: node.valid, errors: node.validationErrors ?? [] };
@@ -363,7 +363,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     assert.equal(await page.locator("#node-input-parametersType").inputValue(), "json");
     await page.locator("#node-dialog-cancel").click();
     await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
   });
 
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, settle, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { browserSkipReason, dragFromPalette, openEditor, openNode, untilEditorAtRest, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 const TYPE = "morelogin-watch";
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -72,7 +72,7 @@ for (const lang of ["en-US", "zh-CN"]) {
       assert.equal((await page.locator('label[for="node-input-watch"]').innerText()).trim(), text(lang, `${TYPE}.label.watch`));
       for (const kind of ["profiles", "phones", "runs", "profiles"]) {
         await page.locator("#node-input-watch").selectOption(kind);
-        await settle(page);
+        await untilEditorAtRest(page);
         for (const [row, selector] of Object.entries(ROWS)) {
           const visible = await page.locator(selector).isVisible();
           assert.equal(visible, SHOWN[kind]?.includes(row as keyof typeof ROWS), `${kind}: the ${row} row is ${visible ? "shown" : "hidden"}`);
@@ -86,7 +86,7 @@ for (const lang of ["en-US", "zh-CN"]) {
       await page.locator("#node-input-interval").fill("5");
       await page.locator("#node-dialog-ok").click();
       await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
-      await settle(page);
+      await untilEditorAtRest(page);
       const saved = await page.evaluate((id) => {
         const node = (window as unknown as { RED: { nodes: { node: (i: string) => Record<string, unknown> } } }).RED.nodes.node(id);
         return { watch: node.watch, events: node.events, interval: node.interval, initial: node.initial };

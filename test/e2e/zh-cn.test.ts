@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, settle, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, untilEditorAtRest, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 /** What Node-RED serves: the built catalogs and help pages (the package is packed from dist/). */
@@ -113,7 +113,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
     assert.equal((await page.locator('label[for="node-input-pageSize"]').innerText()).trim(), "每页条数");
     await page.locator("#node-dialog-cancel").click();
     await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
-    await settle(page);
+    await untilEditorAtRest(page);
   });
 
   it("the help sidebar shows the Chinese help page, with the shared sections included", async () => {
@@ -158,7 +158,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
       if (type !== "morelogin-profile-status") assert.ok(checked.includes("morelogin.label.action") && checked.some((key) => key.startsWith(`${type}.action.`)), `${type}: ${checked.join(", ")}`);
       await page.locator("#node-dialog-cancel").click();
       await page.locator("#node-dialog-cancel").waitFor({ state: "detached" });
-      await settle(page);
+      await untilEditorAtRest(page);
 
       await page.locator(`[id="${id}"] .red-ui-flow-node`).click();
       await showSidebar(page, "help");

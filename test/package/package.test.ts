@@ -567,11 +567,11 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.deepEqual(results.map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
       for (const result of results) assert.equal(result.file, `task for phone ${result.phone}`, "the file downloaded is the file uploaded");
       // The batch node says it is done once every phone was deleted.
-      const deadline = Date.now() + 60_000;
-      while (!valuesOf(sidebar.since(from, example("18")), "fleet progress").some((progress) => (progress as { done?: number }).done === 3)) {
-        if (Date.now() > deadline) assert.fail("the batch did not count three phones done");
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(
+        () => valuesOf(sidebar.since(from, example("18")), "fleet progress").some((progress) => (progress as { done?: number }).done === 3),
+        "the batch counts three phones done",
+        60_000,
+      );
       assert.equal(emulator.stats.requests["local POST /api/cloudphone/delete/batch"], 3);
       assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 3);
       assert.ok(emulator.stats.peakPoweredPhones <= 2, `never more than 2 phones on (${emulator.stats.peakPoweredPhones})`);

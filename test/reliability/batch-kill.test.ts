@@ -74,6 +74,7 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
       const at = threshold;
       await eventually(() => allStarts() >= at, `${at} profile starts before kill ${kill + 1}`);
       const extraMs = between(0, 60);
+      // A random moment on purpose: the kill must land anywhere between a start and the next, not on an event.
       await new Promise((resolve) => setTimeout(resolve, extraMs));
       moments.push(`after ${allStarts()} starts (+${extraMs} ms)`);
       await nodeRed.kill();
