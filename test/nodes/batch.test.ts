@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startWithFileContext, type BatchPayload, type Reported } from "../support/batch-flow";
 import { eventually, eventuallyAsync } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { tearDown } from "../support/suite-teardown";
 
 /** Every item ended one way: the counts add up to the total. */
 function assertAddsUp(summary: BatchPayload): void {
@@ -36,12 +36,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     nodeRed = await startWithFileContext(work);
   });
 
-  after(async () => {
-    await nodeRed?.stop();
-    await recorder?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  after(() => tearDown({ nodeRed, recorder, emulator, work }));
 
   const running = (): RunningNodeRed => {
     assert.ok(nodeRed, "Node-RED runs");
