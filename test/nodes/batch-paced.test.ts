@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { batchFlow, batchUserDir, doneOf, reported, sendIn, startWithFileContext } from "../support/batch-flow";
+import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, startWithFileContext } from "../support/batch-flow";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
@@ -43,8 +43,7 @@ describe("nodes: morelogin-batch at the API's pace (emulator rate limit on)", fu
       openRpm: String(PER_MINUTE),
     };
     const work = ({ z, back }: { z: string; back: string }): FlowNode[] => [
-      { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
-      { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
+      ...startCloseWork(p)({ z, back }),
       { id: `${p}-start-status`, type: "status", z, scope: [`${p}-start`], wires: [[`${p}-start-status-json`]] },
       {
         id: `${p}-start-status-json`,

@@ -3,7 +3,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { batchFlow, batchUserDir, doneOf, reported, sendIn, type BatchPayload } from "../support/batch-flow";
+import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, type BatchPayload } from "../support/batch-flow";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
@@ -42,12 +42,6 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
   const start = (): Promise<RunningNodeRed> => startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs, settings: {} });
   const startsOf = (envId: string): number => emulator.requestLog.filter((entry) => entry.path === START && (entry.body as { envId?: unknown }).envId === envId).length;
   const allStarts = (): number => emulator.requestLog.filter((entry) => entry.path === START).length;
-  const startCloseWork =
-    (p: string) =>
-    ({ z, back }: { z: string; back: string }): FlowNode[] => [
-      { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
-      { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
-    ];
 
   it(`every item ends once, none started twice (with resend: again only if it was out), the counts add up, over ${KILLS} kills`, async () => {
     const ids = emulator.data.profiles.map((profile) => profile.id);
