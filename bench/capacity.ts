@@ -5,10 +5,10 @@
  * same flow; the figure is ideal ÷ measured, and the emulator counts the most profiles running at
  * once, which must be exactly 5.
  */
-import type { Node, NodeAPI, NodeMessage } from "node-red";
 import { startEmulatorProcess } from "./emulator-process";
 import { median, round } from "./measure";
 import { BenchRuntime } from "./node-red-runtime";
+import { passOnAfter } from "./pass-on-node";
 
 export const CAPACITY_PROFILES = 200;
 export const CAPACITY_MAX_PROFILES = 5;
@@ -35,24 +35,7 @@ export interface CapacityResult {
 }
 
 /** `bench-step`: stands for the user's work on a running profile; passes the message on after STEP_MS. */
-function stepNodeModule(RED: NodeAPI): void {
-  function StepNode(this: Node, def: Record<string, unknown>): void {
-    RED.nodes.createNode(this, def as never);
-    const timers = new Set<NodeJS.Timeout>();
-    this.on("input", (msg: NodeMessage, send: (msg: NodeMessage) => void, done: () => void) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        send(msg);
-        done();
-      }, STEP_MS);
-      timers.add(timer);
-    });
-    this.on("close", () => {
-      for (const timer of timers) clearTimeout(timer);
-    });
-  }
-  RED.nodes.registerType("bench-step", StepNode as never);
-}
+const stepNodeModule = passOnAfter("bench-step", STEP_MS);
 
 const CONFIG = "config-capacity";
 const server = { server: CONFIG };

@@ -11,11 +11,12 @@
  * - `etaErrorP90`: |predicted − actual remaining| ÷ actual remaining over the batch's progress messages
  *   after the first 10 % of items ended, p90.
  */
-import type { Node, NodeAPI, NodeMessage } from "node-red";
+import type { NodeMessage } from "node-red";
 import { helper } from "../test/support/node-red";
 import { startEmulatorProcess } from "./emulator-process";
 import { round } from "./measure";
 import { BenchRuntime } from "./node-red-runtime";
+import { passOnAfter } from "./pass-on-node";
 
 export const PACED_PROFILES = 200;
 const PARALLEL = 10;
@@ -54,24 +55,7 @@ export interface PacedResult {
 }
 
 /** `bench-work`: the user's 1 s of work on a running profile. */
-function workNodeModule(RED: NodeAPI): void {
-  function WorkNode(this: Node, def: Record<string, unknown>): void {
-    RED.nodes.createNode(this, def as never);
-    const timers = new Set<NodeJS.Timeout>();
-    this.on("input", (msg: NodeMessage, send: (msg: NodeMessage) => void, done: () => void) => {
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        send(msg);
-        done();
-      }, WORK_MS);
-      timers.add(timer);
-    });
-    this.on("close", () => {
-      for (const timer of timers) clearTimeout(timer);
-    });
-  }
-  RED.nodes.registerType("bench-work", WorkNode as never);
-}
+const workNodeModule = passOnAfter("bench-work", WORK_MS);
 
 const CONFIG = "config-paced";
 const server = { server: CONFIG };

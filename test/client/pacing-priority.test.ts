@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { MoreLoginAbortError, type MoreLoginClient, type PacedStart } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
-import { shiftClock, type ShiftedClock } from "../support/clock";
-import { clientFor, useEmulator } from "../support/emulator";
+import { resetBeforeEach, useEmulator, usePacedClient } from "../support/emulator";
 import { errorOf, resultOf, track, waitUntil, type Tracked } from "../support/settle";
 
 /** Longer than the pacing window (60 s) plus the second an answer is counted in. */
@@ -19,22 +18,10 @@ function sent(emulator: Emulator): string[] {
 describe("client: pacing keeps runs moving (releases first, starts reserve their release, starts spread over the minute)", () => {
   // The emulator refuses what MoreLogin would: more than 120 requests a minute.
   const { emulator } = useEmulator({ profiles: 25, rateLimitPerMinute: 120 });
-  let client: MoreLoginClient | undefined;
-  let clock: ShiftedClock | undefined;
   const ids = (): string[] => emulator().data.profiles.map((profile) => profile.id);
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-    clock?.restore();
-    clock = undefined;
-  });
-
-  function paced(localRpm: number, shifted = false): MoreLoginClient {
-    if (shifted) clock = shiftClock();
-    client = clientFor(emulator(), { pacing: { localRpm, concurrency: 0 } });
-    return client;
-  }
+  resetBeforeEach(emulator);
+  const pacedClients = usePacedClient(emulator);
+  const paced = (localRpm: number, shifted = false): MoreLoginClient => pacedClients.paced({ localRpm, concurrency: 0 }, shifted);
 
   it("keeps the budget a started profile's close needs: other calls wait, the close goes at once", async () => {
     const [a, b] = ids();
@@ -66,6 +53,7 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     // A profile started elsewhere: its close has nothing reserved, it waits for the window like the starts.
     const close = track(paced2.call("closeProfile", { envId: x }, { onQueued: (queued) => queued && waiting.push("close x") }).finally(() => order.push("close x")));
     await waitUntil(() => waiting.length === 3, "all three wait: the window is full");
+    const clock = pacedClients.clock();
     assert.ok(clock);
     clock.advance(PAST_WINDOW_MS);
     // The gate looks at its window again when a call arrives.

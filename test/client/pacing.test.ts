@@ -3,8 +3,7 @@ import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient } from
 import { ApiGate } from "../../src/client/api-gate";
 import { RequestWindow } from "../../src/client/request-window";
 import type { Emulator } from "../../src/emulator";
-import { shiftClock, type ShiftedClock } from "../support/clock";
-import { clientFor, marker, rejection, requests, useEmulator } from "../support/emulator";
+import { clientFor, marker, rejection, requests, resetBeforeEach, useEmulator, usePacedClient } from "../support/emulator";
 import { errorOf, queuedLog, track, resultOf, waitUntil, type Tracked } from "../support/settle";
 
 const PAGE = "local POST /api/env/page";
@@ -28,22 +27,9 @@ function assertClosedWhileWaiting(error: Error): void {
 
 describe("client: pacing per API (requests per minute)", () => {
   const { emulator } = useEmulator();
-  let client: MoreLoginClient | undefined;
-  let clock: ShiftedClock | undefined;
-  beforeEach(() => emulator().resetStats());
-  afterEach(async () => {
-    await client?.close();
-    client = undefined;
-    clock?.restore();
-    clock = undefined;
-  });
-
+  resetBeforeEach(emulator);
   /** A client of the emulator; `shifted` moves the clock its pacing reads (see support/clock). */
-  function paced(pacing: { localRpm?: number; openRpm?: number }, shifted = false): MoreLoginClient {
-    if (shifted) clock = shiftClock();
-    client = clientFor(emulator(), { pacing });
-    return client;
-  }
+  const { paced, clock } = usePacedClient(emulator);
 
   /**
    * The gate looks at its window again when a call arrives (otherwise only when a timer set for the
@@ -81,7 +67,7 @@ describe("client: pacing per API (requests per minute)", () => {
       const call = calls[index] as Tracked<unknown>;
       assert.equal(call.settled, false, `${names[index]} waits for the window`);
       assert.equal(requests(emulator(), PAGE), index);
-      clock?.advance(PAST_WINDOW_MS);
+      clock()?.advance(PAST_WINDOW_MS);
       nudges.push(nudge(paced1));
       await waitUntil(() => call.settled, `${names[index]} is let through`, 60_000);
       await resultOf(call);
@@ -112,7 +98,7 @@ describe("client: pacing per API (requests per minute)", () => {
     }
     await marker(emulator(), "marker");
     assert.equal(patient.settled, false, "still waiting, past its 5 s timeout");
-    clock?.advance(PAST_WINDOW_MS);
+    clock()?.advance(PAST_WINDOW_MS);
     nudge(paced1);
     const result = await resultOf(patient);
     assert.equal(result.data.current, "1");
@@ -135,7 +121,7 @@ describe("client: pacing per API (requests per minute)", () => {
 
     controller.abort();
     await errorOf(third);
-    clock?.advance(PAST_WINDOW_MS);
+    clock()?.advance(PAST_WINDOW_MS);
     const last = nudge(paced1);
     await resultOf(second);
     await paced1.close();

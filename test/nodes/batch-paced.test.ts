@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { batchFlow, batchUserDir, doneOf, reported, sendIn, startWithFileContext } from "../support/batch-flow";
+import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, startWithFileContext } from "../support/batch-flow";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { tearDown } from "../support/suite-teardown";
 
 const PER_MINUTE = 120;
 /** Start and close: two requests an item, so the budget allows 60 items a minute. */
@@ -28,12 +28,7 @@ describe("nodes: morelogin-batch at the API's pace (emulator rate limit on)", fu
     recorder = await startRecorder();
     nodeRed = await startWithFileContext(work);
   });
-  after(async () => {
-    await nodeRed?.stop();
-    await recorder?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  after(() => tearDown({ nodeRed, recorder, emulator, work }));
 
   it("says it goes at the API's pace, counts its ETA at that pace, and the start node says when its next start goes", async () => {
     assert.ok(nodeRed);
@@ -48,8 +43,7 @@ describe("nodes: morelogin-batch at the API's pace (emulator rate limit on)", fu
       openRpm: String(PER_MINUTE),
     };
     const work = ({ z, back }: { z: string; back: string }): FlowNode[] => [
-      { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
-      { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
+      ...startCloseWork(p)({ z, back }),
       { id: `${p}-start-status`, type: "status", z, scope: [`${p}-start`], wires: [[`${p}-start-status-json`]] },
       {
         id: `${p}-start-status-json`,

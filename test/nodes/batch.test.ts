@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startWithFileContext, type BatchPayload, type Reported } from "../support/batch-flow";
+import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startCloseWork, startWithFileContext, type BatchPayload, type Reported } from "../support/batch-flow";
 import { eventually, eventuallyAsync } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { tearDown } from "../support/suite-teardown";
 
 /** Every item ended one way: the counts add up to the total. */
 function assertAddsUp(summary: BatchPayload): void {
@@ -36,12 +36,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     nodeRed = await startWithFileContext(work);
   });
 
-  after(async () => {
-    await nodeRed?.stop();
-    await recorder?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  after(() => tearDown({ nodeRed, recorder, emulator, work }));
 
   const running = (): RunningNodeRed => {
     assert.ok(nodeRed, "Node-RED runs");
@@ -54,12 +49,6 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
   const config = (): FlowNode => ({ id: "server", type: "morelogin-config", name: "emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl, localRpm: "0", openRpm: "0" });
   const profileIds = (): string[] => emulator.data.profiles.map((profile) => profile.id);
   const bodies = (path: string): string[] => emulator.requestLog.filter((entry) => entry.path === path).map((entry) => String((entry.body as { envId?: unknown }).envId));
-  const startCloseWork =
-    (p: string) =>
-    ({ z, back }: { z: string; back: string }): FlowNode[] => [
-      { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
-      { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
-    ];
   const report = (p: string): Reported => reported(recorder, p);
   const waitForDone = async (p: string, dones = 1): Promise<BatchPayload[]> => {
     await eventually(() => doneOf(report(p)).length >= dones, `${dones} done message(s) of ${p}`);

@@ -73,6 +73,18 @@ describe("nodes: leases close what a flow started and never closed", function ()
       .running()
       .some((row) => row.envId === envId);
 
+  /** The profile at `index` sent once to the start node of a flow with a 1 s lease: its ID, the start node, what the node sent on. */
+  const startedUnderLease = async (index: number): Promise<{ envId: string; start: Node; started: NodeMessage | undefined }> => {
+    const [envId] = ids(index, 1);
+    assert.ok(envId);
+    await loadFlow(leaseFlow(emulator(), { lease: "1" }), credentialsFor(emulator()));
+    const out = new Collector("out");
+    const start = helper.getNode("start");
+    start.receive({ payload: envId } as NodeMessage);
+    const [started] = await out.next(1, WAIT_MS);
+    return { envId, start, started };
+  };
+
   afterEach(async () => {
     // A config node keeps its leases in this process across a redeploy: none may reach the next test (or suite).
     const config = helper.getNode(CONFIG_ID) as (Node & { client?: MoreLoginClient }) | null;
@@ -81,13 +93,7 @@ describe("nodes: leases close what a flow started and never closed", function ()
   });
 
   it("closes a profile started with a lease and never closed: once, after the lease and within a few seconds; warns and counts", async () => {
-    const [envId] = ids(0, 1);
-    assert.ok(envId);
-    await loadFlow(leaseFlow(emulator(), { lease: "1" }), credentialsFor(emulator()));
-    const out = new Collector("out");
-    const start = helper.getNode("start");
-    start.receive({ payload: envId } as NodeMessage);
-    const [started] = await out.next(1, WAIT_MS);
+    const { envId, start, started } = await startedUnderLease(0);
     const until = Date.parse(profileOf(started).leaseUntil ?? "");
     assert.ok(Number.isFinite(until), "leaseUntil is an ISO time");
     assert.ok(
@@ -162,13 +168,7 @@ describe("nodes: leases close what a flow started and never closed", function ()
   });
 
   it("a profile closed and started again outside Node-RED during its lease runs on past the old deadline", async () => {
-    const [envId] = ids(18, 1);
-    assert.ok(envId);
-    await loadFlow(leaseFlow(emulator(), { lease: "1" }), credentialsFor(emulator()));
-    const out = new Collector("out");
-    const start = helper.getNode("start");
-    start.receive({ payload: envId } as NodeMessage);
-    const [started] = await out.next(1, WAIT_MS);
+    const { envId, start, started } = await startedUnderLease(18);
     const ourPort = (started as Msg & { payload: { debugPort: string } }).payload.debugPort;
     // By hand in the desktop client, within the lease: closed, then started again (another session, another port).
     await call(emulator().localUrl, "/api/env/close", { body: { envId } });

@@ -208,25 +208,40 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
     const slowPhones = phonesOf(slow);
     const slowListed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await slowPhones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
     beforeEach(() => slow().resetStats());
+    /**
+     * Two phone nodes on phone `id` in one flow, the first (`first`: its action and properties) wired into
+     * the second (`then`), the second into "out", with a Catch into "caught": one message sent to the first,
+     * and what came out of the second.
+     */
+    const oneThenOther = async (
+      api: ApiName,
+      id: string,
+      label: string,
+      first: Record<string, unknown>,
+      then: Record<string, unknown>,
+    ): Promise<{ msg: NodeMessage | undefined; caught: Collector }> => {
+      const flow = [
+        { id: TAB, type: "tab", label },
+        configNode(slow(), NO_PACING),
+        { id: "first", type: PHONE, z: TAB, server: CONFIG_ID, api, phoneId: id, ...first, wires: [["then"]] },
+        { id: "then", type: PHONE, z: TAB, server: CONFIG_ID, api, phoneId: id, ...then, wires: [["out"]] },
+        { id: "out", z: TAB, type: "helper" },
+        { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
+        { id: "caught", z: TAB, type: "helper" },
+      ];
+      await loadFlow(flow, credentialsFor(slow()));
+      const out = new Collector("out");
+      const caught = new Collector("caught");
+      helper.getNode("first").receive({ payload: "" } as NodeMessage);
+      const [msg] = await out.next(1);
+      return { msg, caught };
+    };
 
     for (const api of ["local", "open"] as const) {
       describe(`${api === "local" ? "Local" : "Open"} API`, () => {
         it("delete right after newMachine waits out the reset (33327), then deletes", async () => {
           const id = slowPhones.phoneIn(ON);
-          const flow = [
-            { id: TAB, type: "tab", label: "reset then delete" },
-            configNode(slow(), NO_PACING),
-            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["del"]] },
-            { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: id, wires: [["out"]] },
-            { id: "out", z: TAB, type: "helper" },
-            { id: "catch1", z: TAB, type: "catch", scope: null, uncaught: false, wires: [["caught"]] },
-            { id: "caught", z: TAB, type: "helper" },
-          ];
-          await loadFlow(flow, credentialsFor(slow()));
-          const out = new Collector("out");
-          const caught = new Collector("caught");
-          helper.getNode("new").receive({ payload: "" } as NodeMessage);
-          await out.next(1);
+          const { caught } = await oneThenOther(api, id, "reset then delete", { action: "newMachine" }, { action: "delete" });
           assert.deepEqual(caught.messages, []);
           const deletes = requestsAt(slow(), on(api, "/delete/batch"));
           assert.equal(deletes.length, 2, "the first delete met the reset (33327), the second went through");
@@ -238,17 +253,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
 
         it("power-off right after newMachine waits out the reset (33331)", async () => {
           const id = slowPhones.phoneIn(ON);
-          const flow = [
-            { id: TAB, type: "tab", label: "reset then stop" },
-            configNode(slow(), NO_PACING),
-            { id: "new", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "newMachine", phoneId: id, wires: [["off"]] },
-            { id: "off", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOff", phoneId: id, wires: [["out"]] },
-            { id: "out", z: TAB, type: "helper" },
-          ];
-          await loadFlow(flow, credentialsFor(slow()));
-          const out = new Collector("out");
-          helper.getNode("new").receive({ payload: "" } as NodeMessage);
-          await out.next(1);
+          await oneThenOther(api, id, "reset then stop", { action: "newMachine" }, { action: "powerOff" });
           assert.equal(requestsAt(slow(), on(api, "/powerOff")).length, 2, "the first power-off met the reset (33331)");
           assert.equal(await slowPhones.status(id), OFF);
         });
@@ -271,18 +276,8 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
           try {
             const source = join(dir, "boot.txt");
             await writeFile(source, "booting");
-            const flow = [
-              { id: TAB, type: "tab", label: "power on then upload" },
-              configNode(slow(), NO_PACING),
-              { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: id, wires: [["up"]] },
-              { id: "up", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "uploadFile", phoneId: id, localFile: source, wait: true, wires: [["out"]] },
-              { id: "out", z: TAB, type: "helper" },
-            ];
             await helper.unload();
-            await loadFlow(flow, credentialsFor(slow()));
-            const out = new Collector("out");
-            helper.getNode("on").receive({ payload: "" } as NodeMessage);
-            const [msg] = await out.next(1);
+            const { msg } = await oneThenOther(api, id, "power on then upload", { action: "powerOn" }, { action: "uploadFile", localFile: source, wait: true });
             assert.ok(msg, "the upload answered");
             assert.equal((msg.payload as { status: number }).status, 1);
             assert.equal(requestsAt(slow(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");

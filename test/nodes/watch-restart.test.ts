@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
@@ -7,6 +7,7 @@ import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNode
 import { call } from "../support/http";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { tearDown } from "../support/suite-teardown";
 import { nodeBinary, redJs } from "../support/runtime";
 import { linkedUserDir } from "../support/user-dir";
 
@@ -31,12 +32,7 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
     recorder = await startRecorder();
   });
 
-  after(async () => {
-    await nodeRed?.stop();
-    await recorder?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  after(() => tearDown({ nodeRed, recorder, emulator, work }));
 
   const start = async (port: number): Promise<RunningNodeRed> => startNodeRed({ userDir, port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;

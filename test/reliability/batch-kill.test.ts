@@ -1,11 +1,12 @@
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, rmSync } from "node:fs";
+import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { batchFlow, batchUserDir, doneOf, reported, sendIn, type BatchPayload } from "../support/batch-flow";
+import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, type BatchPayload } from "../support/batch-flow";
 import { eventually } from "../support/outcome";
 import { startRecorder, type Recorder } from "../support/recorder";
+import { tearDown } from "../support/suite-teardown";
 import { nodeBinary, redJs } from "../support/runtime";
 
 const PER_BATCH = 30;
@@ -36,22 +37,11 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
     recorder = await startRecorder();
   });
 
-  after(async () => {
-    await nodeRed?.stop();
-    await recorder?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  after(() => tearDown({ nodeRed, recorder, emulator, work }));
 
   const start = (): Promise<RunningNodeRed> => startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs, settings: {} });
   const startsOf = (envId: string): number => emulator.requestLog.filter((entry) => entry.path === START && (entry.body as { envId?: unknown }).envId === envId).length;
   const allStarts = (): number => emulator.requestLog.filter((entry) => entry.path === START).length;
-  const startCloseWork =
-    (p: string) =>
-    ({ z, back }: { z: string; back: string }): FlowNode[] => [
-      { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
-      { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
-    ];
 
   it(`every item ends once, none started twice (with resend: again only if it was out), the counts add up, over ${KILLS} kills`, async () => {
     const ids = emulator.data.profiles.map((profile) => profile.id);

@@ -110,6 +110,14 @@ export interface BatchFlowOptions {
   first?: string;
 }
 
+/** `work` for batchFlow: each item goes through a start node (`<prefix>-start`, give it as `first`) and a close node, on config node "server". */
+export const startCloseWork =
+  (p: string) =>
+  ({ z, back }: { z: string; back: string }): FlowNode[] => [
+    { id: `${p}-start`, type: "morelogin-start-profile", z, server: "server", wires: [[`${p}-close`]] },
+    { id: `${p}-close`, type: "morelogin-close-profile", z, server: "server", wires: [[back]] },
+  ];
+
 /**
  * One tab: `POST /<prefix>/in` → batch; output 1 → (each item reported to `/out`) → the work → back into
  * the batch, and a Catch of the tab back in too; output 2 → `/progress`; the batch's status → `/status`.

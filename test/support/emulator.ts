@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { MoreLoginClient, type ClientSettings } from "../../src/client";
 import { heavySlot } from "../../tools/test-limits";
+import { shiftClock, type ShiftedClock } from "./clock";
 import { call, dataOf } from "./http";
 
 /**
@@ -74,6 +75,31 @@ export function useClients(emulator: () => Emulator): (settings?: ClientSettings
     made.push(client);
     return client;
   };
+}
+
+/**
+ * For a pacing suite: `paced(pacing, shifted)` makes the test's client of the emulator with that pacing;
+ * with `shifted`, on a clock the test moves through `clock()` (see support/clock). After each test the
+ * client is closed and the real clock put back.
+ */
+export function usePacedClient(emulator: () => Emulator): {
+  paced: (pacing: ClientSettings["pacing"], shifted?: boolean) => MoreLoginClient;
+  clock: () => ShiftedClock | undefined;
+} {
+  let client: MoreLoginClient | undefined;
+  let clock: ShiftedClock | undefined;
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    clock?.restore();
+    clock = undefined;
+  });
+  const paced = (pacing: ClientSettings["pacing"], shifted = false): MoreLoginClient => {
+    if (shifted) clock = shiftClock();
+    client = clientFor(emulator(), { pacing });
+    return client;
+  };
+  return { paced, clock: () => clock };
 }
 
 /** Counts the requests the emulator saw for one route, e.g. "local POST /api/env/page". */
