@@ -10,6 +10,10 @@
 import { type FileHandle, mkdir, open, readFile, rename, rm, truncate } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 
+/** The journals hold a batch's items and the message that started it (a proxy row has its password): owner only. */
+const PRIVATE_FOLDER = 0o700;
+const PRIVATE_FILE = 0o600;
+
 /** The journal's file could not be read: it is kept under `keptAs` (or where it was, when even that failed). */
 export class JournalUnreadableError extends Error {
   constructor(
@@ -67,19 +71,21 @@ export class Journal<R> {
    * that cannot be read otherwise is renamed aside and a JournalUnreadableError thrown.
    */
   static async open<R>(file: string): Promise<OpenedJournal<R>> {
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: PRIVATE_FOLDER });
     await rm(`${file}.tmp`, { force: true });
     let content: Buffer | undefined;
     try {
       content = await readFile(file);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw await moveAside(file, messageOf(error));
+      // A file that cannot be read now (permissions, too many open files, EIO) is kept where it is: only
+      // content that cannot be parsed is moved aside, or the next start would begin with an empty journal.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
     const { records, goodBytes, problem } = content ? parse<R>(content) : { records: [], goodBytes: 0, problem: undefined };
     if (problem) throw await moveAside(file, problem);
     const cutBytes = content ? content.length - goodBytes : 0;
     if (cutBytes > 0) await truncate(file, goodBytes);
-    const handle = await open(file, "a");
+    const handle = await open(file, "a", PRIVATE_FILE);
     if (!content || cutBytes > 0) {
       await handle.datasync();
       await syncFolder(file);
@@ -175,13 +181,22 @@ export class Journal<R> {
   private async flushNow(): Promise<void> {
     if (this.compactionsAhead > 0) return;
     this.flushQueued = false;
-    if (this.pending.length === 0) return;
-    const buffer = Buffer.from(this.pending.join(""));
     const waiters = this.waiters;
+    const buffer = Buffer.from(this.pending.join(""));
     this.pending = [];
     this.waiters = [];
+    // After a failed write or sync nothing more is written: what follows a torn record, or a sync that may
+    // have dropped earlier pages (EIO), would be reported durable when it is not.
+    if (this.failure) {
+      for (const waiter of waiters) waiter.reject(this.failure);
+      return;
+    }
+    if (buffer.length === 0) {
+      for (const waiter of waiters) waiter.resolve();
+      return;
+    }
     try {
-      await this.handle.write(buffer);
+      await writeAll(this.handle, buffer);
       await this.handle.datasync();
       this.stats.bytesWritten += buffer.length;
       this.stats.syncs++;
@@ -197,7 +212,7 @@ export class Journal<R> {
     this.compactionsAhead--;
     try {
       const temporary = `${this.file}.tmp`;
-      const handle = await open(temporary, "w");
+      const handle = await open(temporary, "w", PRIVATE_FILE);
       try {
         await handle.writeFile(text);
         await handle.datasync();
@@ -207,7 +222,7 @@ export class Journal<R> {
       await rename(temporary, this.file);
       await syncFolder(this.file);
       await this.handle.close();
-      this.handle = await open(this.file, "a");
+      this.handle = await open(this.file, "a", PRIVATE_FILE);
       this.stats.syncs += 2;
       this.stats.bytesWritten += Buffer.byteLength(text);
       this.stats.compactions++;
@@ -217,6 +232,15 @@ export class Journal<R> {
       for (const waiter of covered) waiter.reject(this.failure);
       throw this.failure;
     }
+  }
+}
+
+/** A write may take fewer bytes than given (a disk filling up): the rest goes after it, or the write fails. */
+export async function writeAll(handle: Pick<FileHandle, "write">, buffer: Buffer): Promise<void> {
+  for (let offset = 0; offset < buffer.length; ) {
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset);
+    if (bytesWritten <= 0) throw new Error(`the journal took no more bytes after ${offset} of ${buffer.length}`);
+    offset += bytesWritten;
   }
 }
 

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal, JournalUnreadableError } from "../../src/journal";
+import { Journal, JournalUnreadableError, writeAll } from "../../src/journal";
 
 type Entry = { n: number; text?: string };
 
@@ -133,6 +133,41 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
     await journal.remove();
     assert.equal(existsSync(file), false);
     await assert.rejects(journal.append({ n: 2 }), /closed/);
+  });
+
+  it("keeps its folder and file to their owner: they hold the items and the message that started a batch", async () => {
+    const { journal } = await openJournal();
+    await journal.append({ n: 1 });
+    assert.equal(statSync(file).mode & 0o777, 0o600);
+    assert.equal(statSync(join(folder, "state")).mode & 0o777, 0o700);
+  });
+
+  it("an append of no records resolves, as an append whose records are on disk", async () => {
+    const { journal } = await openJournal();
+    await journal.append();
+    await journal.append({ n: 1 }, { n: 2 });
+    await journal.append();
+  });
+
+  it("a file it cannot read now is left where it is and the error thrown, not moved aside as unreadable", async () => {
+    mkdirSync(file, { recursive: true });
+    await assert.rejects(openJournal(), (error: unknown) => !(error instanceof JournalUnreadableError) && (error as NodeJS.ErrnoException).code === "EISDIR");
+    assert.deepEqual(readdirSync(join(folder, "state")), ["batch-1.jsonl"]);
+  });
+
+  it("a write that takes fewer bytes than given goes on with the rest, and one that takes none fails", async () => {
+    const written: string[] = [];
+    const chunky = {
+      write: async (buffer: Buffer, offset = 0, length = buffer.length) => {
+        const bytesWritten = Math.min(3, length);
+        written.push(buffer.subarray(offset, offset + bytesWritten).toString());
+        return { bytesWritten, buffer };
+      },
+    };
+    await writeAll(chunky as never, Buffer.from('{"n":1}\n{"n":2}\n'));
+    assert.equal(written.join(""), '{"n":1}\n{"n":2}\n');
+    const full = { write: async (buffer: Buffer) => ({ bytesWritten: 0, buffer }) };
+    await assert.rejects(writeAll(full as never, Buffer.from("x\n")), /took no more bytes after 0 of 2/);
   });
 });
 
