@@ -307,4 +307,3 @@ async function syncFolder(file: string): Promise<void> {
 function asError(error: unknown): Error {
   return error instanceof Error ? error : new Error(String(error));
 }
-

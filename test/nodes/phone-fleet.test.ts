@@ -314,6 +314,11 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       });
     }
 
+    it("create with power-on and a lease it cannot read creates nothing (a phone created and powered on would be billed without a lease)", async () => {
+      refused(await run(emulator(), { type: PHONE, action: "create", skuId: SKU, quantity: "1", quantityType: "num", powerOnCreated: true }, { payload: "", lease: "soon" }), /lease/);
+      assertNothingSent(emulator());
+    });
+
     it("create without a SKU", async () => {
       const outcome = failed(await run(emulator(), { type: PHONE, api: "open", action: "create", skuId: "" }, { payload: "" }));
       assert.equal(outcome.error.kind, "input");

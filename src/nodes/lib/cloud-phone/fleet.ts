@@ -23,12 +23,12 @@ async function waitProvisioned(client: MoreLoginClient, options: CallOptions, id
 
 /**
  * Powers a new phone on (taking its place under maxPhones only now, through the power-on's own cap)
- * with the node's lease; with `wait`, until it runs.
+ * with the node's lease (read before anything was sent), on disk before this answers; with `wait`, until it runs.
  */
-async function powerOnCreated(context: ActionContext, options: CallOptions, id: string, wait: boolean): Promise<CloudPhoneDetail | undefined> {
+async function powerOnCreated(context: ActionContext, options: CallOptions, id: string, wait: boolean, lease: number): Promise<CloudPhoneDetail | undefined> {
   await context.client.call("powerOnCloudPhone", { id }, options);
-  const lease = leaseFor(context.RED, context.def, context.msg);
   if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
+  await context.client.leases.flushed();
   return wait ? waitForPower(context.client, options, id, "powerOn") : undefined;
 }
 
@@ -43,6 +43,8 @@ export const create: ActionRun = async (context) => {
   const body = isPlainObjectValue(context.msg.payload) ? overlay(own, context.msg.payload) : own;
   if (body.quantity === undefined) body.quantity = 1;
   const options = callOptions(context);
+  // A lease that cannot be read fails the message before a phone is created, never after it is billed.
+  const lease = context.def.powerOnCreated === true ? leaseFor(context.RED, context.def, context.msg) : 0;
   const result = await context.client.call("createCloudPhones", body, options);
   const ids = (Array.isArray(result.data) ? result.data : []).map(String);
   const wait = context.def.wait === true;
@@ -58,7 +60,7 @@ export const create: ActionRun = async (context) => {
   const phones = await Promise.all(
     ids.map(async (id) => {
       const ready = await waitProvisioned(context.client, options, id);
-      return powerOn ? ((await powerOnCreated(context, options, id, wait)) ?? ready) : ready;
+      return powerOn ? ((await powerOnCreated(context, options, id, wait, lease)) ?? ready) : ready;
     }),
   );
   delete context.msg.poll;
