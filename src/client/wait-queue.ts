@@ -28,6 +28,8 @@ interface Waiter<T> {
   first: boolean;
   /** What the queue's owner keeps about this waiter (the profile a start is for). */
   tag: T | undefined;
+  /** Given when a start waits on the API's pace: told again when it leaves, so the waiting count comes down. */
+  paced: PacedStart | undefined;
 }
 
 /**
@@ -69,6 +71,7 @@ export class WaitQueue<T = undefined> {
         options,
         first,
         tag,
+        paced,
         detach: () => {
           this.closed.removeEventListener("abort", onClosed);
           signal?.removeEventListener("abort", onAbort);
@@ -94,7 +97,7 @@ export class WaitQueue<T = undefined> {
     const waiter = this.waiters.shift();
     if (!waiter) return false;
     waiter.detach();
-    waiter.options.onQueued?.(false, this.reason);
+    waiter.options.onQueued?.(false, this.reason, waiter.paced);
     waiter.resolve();
     return true;
   }
@@ -104,7 +107,7 @@ export class WaitQueue<T = undefined> {
     if (index === -1) return;
     this.waiters.splice(index, 1);
     waiter.detach();
-    waiter.options.onQueued?.(false, this.reason);
+    waiter.options.onQueued?.(false, this.reason, waiter.paced);
     waiter.reject(error);
   }
 

@@ -73,6 +73,8 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     /** When the gate let each waiting start through (onQueued(false) comes from inside the gate, at once). */
     const releasedAt: number[] = [];
     const pacedStarts: PacedStart[] = [];
+    /** Paced starts told they left the queue with their pace: a node's "paced: next start in…" status counts them down. */
+    const pacedLeft: PacedStart[] = [];
     const before = performance.now();
     const calls: Tracked<unknown>[] = starts.map((envId) =>
       track(
@@ -86,6 +88,7 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
             onQueued: (queued, _reason, pace) => {
               if (queued && pace) pacedStarts.push(pace);
               if (!queued) releasedAt.push(performance.now());
+              if (!queued && pace) pacedLeft.push(pace);
             },
           },
         ),
@@ -97,6 +100,7 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     assert.ok(next > 0 && next <= START_SPACING_MS, `the next start is due within a second or so, not ${next} ms`);
     await Promise.all(calls.map((call) => resultOf(call)));
     assert.equal(releasedAt.length, 3);
+    assert.equal(pacedLeft.length, 3, "each start that waited on the pace is told, with its pace, when it goes");
     releasedAt.forEach((at, index) => {
       // The bucket refills two requests' worth (a start and its close) about every second after the burst:
       // the n-th waiting start goes no sooner than n such seconds after the first start (a busy machine
