@@ -7,6 +7,10 @@ import type { RunningProfilesReader } from "./running-profiles";
 import type { Stage } from "./stages";
 import { PHONE_POWERED_STATUSES } from "./running-sets";
 import type { ApiName } from "./types";
+import { MoreLoginApiError } from "./errors";
+
+/** MoreLogin's code for a cloud phone that does not exist (its meaning assumed: docs/EMULATOR.md). */
+const PHONE_NOT_FOUND = 33300;
 
 /** What the lease book needs to know of a call that went through: where it went, its body, its role. */
 export interface NotedCall {
@@ -27,8 +31,14 @@ export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesRea
       async isRunning(record, since) {
         if (record.kind === "profiles") return runsSession(record, (await reader.read({ notBefore: since, signal: closed })).ports);
         // A phone's power-on reply names no session: whether it is on is all that can be asked.
-        const { data } = await client.call("cloudPhoneInfo", { id: record.id }, { api: record.api, signal: closed });
-        return PHONE_POWERED_STATUSES.has(Number(data.envStatus));
+        try {
+          const { data } = await client.call("cloudPhoneInfo", { id: record.id }, { api: record.api, signal: closed });
+          return PHONE_POWERED_STATUSES.has(Number(data.envStatus));
+        } catch (error) {
+          // 33300: there is no such phone any more (deleted elsewhere, or by a batch delete that stopped part way).
+          if (error instanceof MoreLoginApiError && error.code === PHONE_NOT_FOUND) return false;
+          throw error;
+        }
       },
       close(kind, id, api) {
         if (kind === "profiles") return client.call("closeProfile", { envId: id }, { signal: closed });

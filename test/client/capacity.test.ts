@@ -113,3 +113,26 @@ describe("client: maxProfiles and maxPhones", () => {
     assert.throws(() => capped({ maxPhones: -1 }), MoreLoginInputError);
   });
 });
+
+describe("client: a phone's lease when the phone is gone", () => {
+  const { emulator } = useEmulator({ cloudPhones: 4, phoneBootMs: 50 });
+  const clients = useClients(emulator);
+
+  it("a lease on a phone MoreLogin no longer knows (33300: deleted elsewhere) ends when it runs out, not looked for again every few seconds", async () => {
+    const client = clients({ pacing: UNPACED });
+    const gone = "1990000000000000999";
+    assert.ok(!emulator().data.cloudPhones.some((phone) => phone.id === gone), "no phone of the emulator has that ID");
+    const ends: Array<{ closed: boolean; error?: unknown }> = [];
+    client.leases.onEnd((end) => ends.push(end));
+    client.leases.grant("phones", gone, "local", 1);
+    await waitUntil(() => ends.length > 0, "the lease has ended", 15_000);
+    assert.deepEqual(
+      ends.map((end) => ({ closed: end.closed, error: end.error === undefined ? "none" : String(end.error) })),
+      [{ closed: false, error: "none" }],
+      "the lease ended once, with nothing to power off and no error",
+    );
+    assert.equal(client.leases.entries().length, 0);
+    assert.equal(requests(emulator(), "local POST /api/cloudphone/info"), 1);
+    assert.equal(requests(emulator(), "local POST /api/cloudphone/powerOff"), 0);
+  });
+});
