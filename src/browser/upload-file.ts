@@ -67,6 +67,17 @@ async function isAllowed(path: string, places: UploadPlaces): Promise<boolean> {
 }
 
 /**
+ * A path a flow names for a file to read and send (the browser's upload, the cloud phone's), as the runtime
+ * reads it: from the working directory when relative, and within the allowed folders when settings.js names
+ * some, checked before anything is read (whether a file outside them exists is not told either).
+ */
+export async function allowedPath(given: string, places: UploadPlaces = {}): Promise<string> {
+  const path = uploadPath(given, places);
+  if (!(await isAllowed(path, places))) throw inputError(`file ${JSON.stringify(given)} is outside the folders upload may read (settings.js morelogin.uploadFolders)`);
+  return path;
+}
+
+/**
  * The file upload sends: the node's `file` path when given (read here, on Node-RED's machine, within the
  * allowed folders when settings.js names some), else msg.payload as a Buffer named by msg.filename. A path
  * outside those folders, one that does not exist, or no file at all, is bad input.
@@ -74,11 +85,7 @@ async function isAllowed(path: string, places: UploadPlaces): Promise<boolean> {
 export async function fileToUpload(inputs: StepInputs): Promise<FileToUpload> {
   if (typeof inputs.file === "string" && inputs.file.trim() !== "") {
     const given = inputs.file.trim();
-    const path = uploadPath(given, inputs.places);
-    // Checked before anything is read: whether a file outside the folders exists is not told either.
-    if (!(await isAllowed(path, inputs.places ?? {}))) {
-      throw inputError(`file ${JSON.stringify(given)} is outside the folders upload may read (settings.js morelogin.uploadFolders)`);
-    }
+    const path = await allowedPath(given, inputs.places);
     const found = await stat(path).catch(() => undefined);
     if (!found) throw inputError(`file ${JSON.stringify(given)} does not exist (or cannot be read) on Node-RED's machine`);
     if (!found.isFile()) throw inputError(`file ${JSON.stringify(given)} is not a file (a folder?)`);

@@ -7,7 +7,7 @@ import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import type { ApiName, CloudPhone } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
-import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, stateDir, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { dataOf, type PageShape } from "../support/http";
 import { NO_PACING, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -317,6 +317,24 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
     it("create with power-on and a lease it cannot read creates nothing (a phone created and powered on would be billed without a lease)", async () => {
       refused(await run(emulator(), { type: PHONE, action: "create", skuId: SKU, quantity: "1", quantityType: "num", powerOnCreated: true }, { payload: "", lease: "soon" }), /lease/);
       assertNothingSent(emulator());
+    });
+
+    it("an upload from a local file outside settings.js morelogin.uploadFolders, as the browser's upload refuses it", async () => {
+      const work = await mkdtemp(join(tmpdir(), "morelogin-phone-upload-"));
+      const allowed = join(work, "allowed");
+      const outside = join(work, "secret.txt");
+      await writeFile(outside, "outside");
+      // settings.js entries the helper's settings type does not list.
+      helper.settings({ fileWorkingDirectory: allowed, morelogin: { stateDir, uploadFolders: [allowed] } } as Parameters<typeof helper.settings>[0]);
+      try {
+        const outcome = failed(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(ON), localFile: "../secret.txt" }, { payload: "" }));
+        assert.equal(outcome.error.kind, "input");
+        assert.match(outcome.text, /file "\.\.\/secret\.txt" is outside the folders upload may read \(settings\.js morelogin\.uploadFolders\)/);
+        assertNothingSent(emulator());
+      } finally {
+        helper.settings({ morelogin: { stateDir } } as Parameters<typeof helper.settings>[0]);
+        await rm(work, { recursive: true, force: true });
+      }
     });
 
     it("create without a SKU", async () => {

@@ -4,7 +4,9 @@ import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, mes
 import type { ActionContext, ActionRun } from "../action-node";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { whenRunning } from "./reset-wait";
+import { allowedPath, uploadPath } from "../../../browser/upload-file";
 import { onePhoneBody } from "../phone-target";
+import { uploadPlacesOf } from "../upload-settings";
 import { pick } from "../properties";
 import { seconds, waitUntil } from "../wait";
 
@@ -25,7 +27,9 @@ const DEFAULT_DEST = "/Download";
 async function fileToUpload(context: ActionContext): Promise<{ bytes: Buffer; fileName: string }> {
   const localFile = context.fields.localFile;
   if (typeof localFile === "string" && localFile !== "") {
-    const bytes = await readFile(localFile).catch((error: unknown) => {
+    // Any flow message can name a path: read as the browser's upload reads one (settings.js decides where from).
+    const path = await allowedPath(localFile, uploadPlacesOf(context.RED));
+    const bytes = await readFile(path).catch((error: unknown) => {
       throw new MoreLoginInputError(`the file to upload cannot be read: ${messageOf(error)}`);
     });
     return { bytes, fileName: typeof context.fields.fileName === "string" && context.fields.fileName !== "" ? context.fields.fileName : basename(localFile) };
@@ -130,7 +134,7 @@ export const downloadFile: ActionRun = async (context) => {
   context.msg.filename = posix.basename(filePath);
   const saveTo = context.fields.saveTo;
   if (typeof saveTo === "string" && saveTo !== "") {
-    await writeFile(saveTo, bytes);
+    await writeFile(uploadPath(saveTo, uploadPlacesOf(context.RED)), bytes);
     return reply(context, done, { id, filePath, savedTo: saveTo, size: bytes.length }, [id], "morelogin-cloud-phone.status.downloaded");
   }
   return reply(context, done, bytes, [id], "morelogin-cloud-phone.status.downloaded");
