@@ -75,7 +75,7 @@ export class ApiGate {
     if (now < this.holdUntil) return this.holdUntil - now;
     if (!this.pace) return 0;
     const tokens = this.pace.tokensInMs();
-    if (this.pace.mayPass("start", this.window.used()) || tokens > 0) return tokens;
+    if (this.pace.startFits(this.window.used()) || tokens > 0) return tokens;
     return Math.max(0, (this.window.nextExpiry() ?? now) - now);
   }
 

@@ -70,6 +70,12 @@ export class StartPace {
     return room >= this.cost && this.tokens >= this.cost;
   }
 
+  /** Whether a start could go now, leaving the bucket as it is (for a status, which must not change the pace). */
+  startFits(used: number): boolean {
+    const room = this.perMinute - used - this.reserved();
+    return room >= this.cost && Math.min(this.fill(), room) >= this.cost;
+  }
+
   /** A call of `role` was let through. */
   passed(role: PaceRole): void {
     if (role === "release") {
