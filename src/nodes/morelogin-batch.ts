@@ -56,6 +56,7 @@ export = (RED: NodeAPI): void => {
 
     /** The journal cannot be read or written: nothing more is sent, every message ends with the reason. */
     function fail(error: unknown): void {
+      if (broken !== undefined) return;
       const unreadable = error instanceof JournalUnreadableError;
       broken = unreadable
         ? `its journal cannot be read (${error.reason}); the file is kept as ${error.keptAs}, and the list is not started again`
@@ -98,10 +99,14 @@ export = (RED: NodeAPI): void => {
 
     node.on("input", (msg: NodeMessage, _send: unknown, done: (err?: Error) => void) => {
       opening.then(async (opened) => {
-        let problem: string | undefined = broken;
-        if (opened && problem === undefined) {
+        // Broken, an item coming back or an error a Catch passed on ends quietly: another error would go round
+        // through a Catch wired back into this node. The reason was logged once, and the status says it.
+        const record = msg as Record<string, unknown>;
+        const quiet = broken !== undefined && (record.error !== undefined || tagOf(record) !== undefined);
+        let problem: string | undefined = quiet ? undefined : broken;
+        if (opened && broken === undefined) {
           try {
-            problem = await handle(msg as Record<string, unknown>, opened.runner);
+            problem = await handle(record, opened.runner);
           } catch (error) {
             problem = broken ?? messageOf(error);
           }

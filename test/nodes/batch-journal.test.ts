@@ -127,5 +127,14 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     assert.equal(kept.length, 1, "the file is kept aside");
     assert.match(readFileSync(join(stateDir, kept[0] as string), "utf8"), /not a record/);
     assert.equal(items.messages.length, 0);
+    // What a Catch wired back into the batch node passes on, and an item coming back, end quietly: an error
+    // for them would go round through the Catch again. The next list still gets the reason.
+    send({ payload: "x", error: { message: "an item failed" } });
+    send({ payload: ["row"], morelogin: { batch: { id: "x", item: "a", index: 0, total: 2, attempt: 1 } } });
+    send({ payload: ["d"] });
+    const all = await caught.next(2);
+    assert.equal(all.length, 2);
+    assert.match(String((all[1]?.error as { message?: unknown } | undefined)?.message), /^batch failed: its journal cannot be read/);
+    assert.equal(all[1]?.payload?.toString(), "d");
   });
 });
