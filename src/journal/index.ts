@@ -2,13 +2,27 @@
  * A journal: an append-only file of records (one JSON text a line), written ahead and made durable with
  * group commits (the appends made while a write is under way, or in the same turn of the event loop,
  * share one write and one fdatasync; each caller awaits the durable point), compacted into a snapshot
- * (temp file, fsync, rename, fsync of the folder) and removed with its owner. A crash in the middle of a
- * write leaves a torn last record: it is cut when the journal is opened. Anything else that cannot be read
- * is moved aside (kept, renamed) and reported; the journal never starts again from empty on its own.
+ * (temp file, fsync, rename, fsync of the folder) and removed with its owner.
+ *
+ * Each group commit, each snapshot and the new file end with a commit marker: a line `#<crc>` (JSON never
+ * starts a value with `#`) holding the CRC-32 of the commit's bytes, those since the previous marker. A
+ * power loss can leave the last commit (never fsynced, so none of its appends resolved) with holes or
+ * pages written out of order, even with its marker on disk: whatever follows the last marker that matches
+ * its commit is cut when the journal is opened. Anything else that cannot be read is moved aside (kept,
+ * renamed) and reported; the journal never starts again from empty on its own.
  * Plain Node.js: no Node-RED here.
  */
 import { type FileHandle, mkdir, open, readFile, rename, rm, truncate } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { crc32 } from "node:zlib";
+
+const MARKER = 0x23; // "#"
+const NEWLINE = 10;
+
+/** The marker line that ends a commit of `bytes` (everything written since the previous marker). */
+export function commitMarker(bytes: Buffer | string): string {
+  return `#${crc32(bytes).toString(36)}\n`;
+}
 
 /** The journals hold a batch's items and the message that started it (a proxy row has its password): owner only. */
 const PRIVATE_FOLDER = 0o700;
@@ -81,16 +95,29 @@ export class Journal<R> {
       // content that cannot be parsed is moved aside, or the next start would begin with an empty journal.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
-    const { records, goodBytes, problem } = content ? parse<R>(content) : { records: [], goodBytes: 0, problem: undefined };
+    const { records, goodBytes, unmarkedBytes, problem } = content ? parse<R>(content) : { records: [], goodBytes: 0, unmarkedBytes: 0, problem: undefined };
     if (problem) throw await moveAside(file, problem);
     const cutBytes = content ? content.length - goodBytes : 0;
     if (cutBytes > 0) await truncate(file, goodBytes);
     const handle = await open(file, "a", PRIVATE_FILE);
-    if (!content || cutBytes > 0) {
-      await handle.datasync();
-      await syncFolder(file);
+    let size = goodBytes;
+    // A new file starts with the marker of an empty commit, and a file without markers (see parse) is
+    // sealed with one: from here on every file has one, and its commits are framed.
+    const seal = !content || goodBytes === 0 || unmarkedBytes > 0 ? commitMarker(content ? content.subarray(goodBytes - unmarkedBytes, goodBytes) : "") : "";
+    try {
+      if (seal) {
+        await writeAll(handle, Buffer.from(seal));
+        size += Buffer.byteLength(seal);
+      }
+      if (seal || cutBytes > 0) {
+        await handle.datasync();
+        await syncFolder(file);
+      }
+    } catch (error) {
+      await handle.close();
+      throw error;
     }
-    return { journal: new Journal<R>(file, handle, goodBytes), records, cutBytes };
+    return { journal: new Journal<R>(file, handle, size), records, cutBytes };
   }
 
   /** The file's size in bytes once what has been appended is written (durable or on its way). */
@@ -131,7 +158,8 @@ export class Journal<R> {
    */
   compact(snapshot: readonly R[]): Promise<void> {
     if (this.closed) return Promise.reject(new Error(`the journal ${this.file} is closed`));
-    const text = snapshot.map((record) => `${JSON.stringify(record)}\n`).join("");
+    const records = snapshot.map((record) => `${JSON.stringify(record)}\n`).join("");
+    const text = `${records}${commitMarker(records)}`;
     const covered = this.waiters;
     this.size = Buffer.byteLength(text);
     this.pending = [];
@@ -182,7 +210,10 @@ export class Journal<R> {
     if (this.compactionsAhead > 0) return;
     this.flushQueued = false;
     const waiters = this.waiters;
-    const buffer = Buffer.from(this.pending.join(""));
+    const records = Buffer.from(this.pending.join(""));
+    const marker = records.length > 0 ? commitMarker(records) : "";
+    const buffer = marker ? Buffer.concat([records, Buffer.from(marker)]) : records;
+    this.size += Buffer.byteLength(marker);
     this.pending = [];
     this.waiters = [];
     // After a failed write or sync nothing more is written: what follows a torn record, or a sync that may
@@ -244,18 +275,76 @@ export async function writeAll(handle: Pick<FileHandle, "write">, buffer: Buffer
   }
 }
 
+interface Parsed<R> {
+  records: R[];
+  /** Where the file's committed part ends: the rest is cut. */
+  goodBytes: number;
+  /** Bytes of committed records with no marker after them (a file from before the markers). */
+  unmarkedBytes: number;
+  problem?: string;
+}
+
 /**
- * The records of a journal file. Only the last line may be torn (no newline, or not JSON, or zeros a
- * crash left): a bad line with a good one after it is a problem, never skipped.
+ * The committed records of a journal file: those up to the last marker that matches its commit. What
+ * follows it is the last commit, never made durable, torn by a crash or a power loss (a torn line, zeros,
+ * pages written out of order, with or without its marker): it is cut, whatever it holds. A line that is not
+ * a record before that marker, or a commit before it that does not match its own, is a problem, never
+ * skipped.
  */
-function parse<R>(content: Buffer): { records: R[]; goodBytes: number; problem?: string } {
+function parse<R>(content: Buffer): Parsed<R> {
+  const records: R[] = [];
+  let commit: R[] = [];
+  let commitStart = 0;
+  let commitProblem: string | undefined;
+  let badCommit: string | undefined;
+  let goodBytes = 0;
+  let hasMarker = false;
+  let at = 0;
+  let line = 0;
+  while (at < content.length) {
+    const end = content.indexOf(NEWLINE, at);
+    if (end === -1) break;
+    line++;
+    const lineStart = at;
+    at = end + 1;
+    if (content[lineStart] === MARKER) {
+      hasMarker = true;
+      const matches = content.toString("latin1", lineStart, at) === commitMarker(content.subarray(commitStart, lineStart));
+      if (matches) {
+        // The commit's bytes are the ones written: a bad line in them, or a torn commit before them, is no crash.
+        const problem = badCommit ?? commitProblem;
+        if (problem !== undefined) return { records, goodBytes, unmarkedBytes: 0, problem: `${problem}, and records follow it` };
+        records.push(...commit);
+        goodBytes = at;
+      } else {
+        badCommit ??= commitProblem ?? `the commit ending at line ${line} does not match its marker`;
+      }
+      commit = [];
+      commitStart = at;
+      commitProblem = undefined;
+      continue;
+    }
+    const record = parseLine(content.toString("utf8", lineStart, end));
+    if (record === undefined) commitProblem ??= `line ${line} is not a record`;
+    else commit.push(record.value as R);
+  }
+  if (hasMarker) return { records, goodBytes, unmarkedBytes: 0 };
+  return parseUnmarked(content);
+}
+
+/**
+ * A file with no marker at all is from before the markers (only unreleased development builds wrote
+ * those): each good line is read as committed, only a torn last line is cut, a bad line with a good one
+ * after it is a problem. Opening it seals it with a marker.
+ */
+function parseUnmarked<R>(content: Buffer): Parsed<R> {
   const records: R[] = [];
   let at = 0;
   let goodBytes = 0;
   let badLine: number | undefined;
   let line = 0;
   while (at < content.length) {
-    const end = content.indexOf(10, at);
+    const end = content.indexOf(NEWLINE, at);
     line++;
     const complete = end !== -1;
     const text = content.toString("utf8", at, complete ? end : content.length);
@@ -266,11 +355,11 @@ function parse<R>(content: Buffer): { records: R[]; goodBytes: number; problem?:
       badLine ??= line;
       continue;
     }
-    if (badLine !== undefined) return { records, goodBytes, problem: `line ${badLine} is not a record, and records follow it` };
+    if (badLine !== undefined) return { records, goodBytes, unmarkedBytes: goodBytes, problem: `line ${badLine} is not a record, and records follow it` };
     records.push(record.value as R);
     goodBytes = at;
   }
-  return { records, goodBytes };
+  return { records, goodBytes, unmarkedBytes: goodBytes };
 }
 
 function parseLine(text: string): { value: unknown } | undefined {

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { JournalLeaseStore, type LeaseRecord } from "../../src/client";
-import { JournalUnreadableError } from "../../src/journal";
+import { commitMarker, JournalUnreadableError } from "../../src/journal";
 
 const lease = (id: string, until: number): LeaseRecord => ({ kind: "profiles", id, api: "local", since: 1_000, port: "50123", until, seconds: 60, owner: "start" });
 
@@ -59,7 +59,8 @@ describe("client: the leases' journal", () => {
 
   it("a journal that cannot be read is kept aside, said, and a new one takes the leases from then on", async () => {
     mkdirSync(join(folder, "morelogin"), { recursive: true });
-    writeFileSync(file, `not a record\n${JSON.stringify({ put: [lease("a", 1)] })}\n`);
+    const commit = `not a record\n${JSON.stringify({ put: [lease("a", 1)] })}\n`;
+    writeFileSync(file, `${commit}${commitMarker(commit)}`);
     const store = open();
     await assert.rejects(store.load(), JournalUnreadableError);
     assert.equal(readdirSync(join(folder, "morelogin")).filter((name) => name.includes(".unreadable-")).length, 1, "kept aside");

@@ -2,9 +2,14 @@ import assert from "node:assert/strict";
 import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal, JournalUnreadableError, writeAll } from "../../src/journal";
+import { commitMarker, Journal, JournalUnreadableError, writeAll } from "../../src/journal";
 
 type Entry = { n: number; text?: string };
+
+/** A commit as the journal writes it: its record lines, then its marker. */
+const committed = (text: string): string => `${text}${commitMarker(text)}`;
+/** What a new journal file starts with: the marker of an empty commit. */
+const EMPTY = commitMarker("");
 
 describe("journal: an append-only file of records, fsynced in group commits", () => {
   let folder: string;
@@ -41,7 +46,7 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
   it("has a record in the file when its append resolves, without a close", async () => {
     const { journal } = await openJournal();
     await journal.append({ n: 1, text: "out" });
-    assert.equal(readFileSync(file, "utf8"), '{"n":1,"text":"out"}\n');
+    assert.equal(readFileSync(file, "utf8"), `${EMPTY}${committed('{"n":1,"text":"out"}\n')}`);
   });
 
   it("writes the appends of one turn with one write and one fdatasync", async () => {
@@ -87,18 +92,72 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
     assert.equal(again.cutBytes, 4096);
   });
 
-  it("keeps a file with a corrupt record in the middle aside and says so, never reading it as empty", async () => {
+  it("cuts the last commit a power loss tore with a hole, even with intact records after it, and keeps the ones before", async () => {
+    const { journal } = await openJournal();
+    await journal.append({ n: 1 });
+    await journal.append({ n: 2 });
+    await journal.close();
+    const durable = readFileSync(file).length;
+    // The last group commit, never fsynced: its first page came back as zeros, the rest as written.
+    appendFileSync(file, Buffer.concat([Buffer.alloc(4096), Buffer.from('{"n":3}\n{"n":4}\n')]));
+    const again = await openJournal();
+    assert.deepEqual(
+      again.records.map((record) => record.n),
+      [1, 2],
+    );
+    assert.ok(again.cutBytes > 0);
+    assert.equal(readFileSync(file).length, durable, "the torn commit is cut from the file");
+    assert.deepEqual(readdirSync(join(folder, "state")), ["batch-1.jsonl"], "nothing moved aside");
+    await again.journal.append({ n: 5 });
+    await again.journal.close();
+    assert.deepEqual(
+      (await openJournal()).records.map((record) => record.n),
+      [1, 2, 5],
+    );
+  });
+
+  it("cuts the last commit when its marker reached the disk but a page before it did not", async () => {
     const { journal } = await openJournal();
     await journal.append({ n: 1 });
     await journal.close();
-    appendFileSync(file, 'garbage}\n{"n":3}\n');
+    const lost = '{"n":2,"text":"on a page that was not written"}\n{"n":3}\n';
+    appendFileSync(file, `${"\0".repeat(lost.indexOf("\n") + 1)}{"n":3}\n${commitMarker(lost)}`);
+    const again = await openJournal();
+    assert.deepEqual(again.records, [{ n: 1 }]);
+    assert.ok(again.cutBytes > 0);
+    assert.deepEqual(readdirSync(join(folder, "state")), ["batch-1.jsonl"], "nothing moved aside");
+  });
+
+  it("reads a file from before the commit markers as before (each good line committed) and frames what follows", async () => {
+    mkdirSync(join(folder, "state"));
+    writeFileSync(file, '{"n":1}\n{"n":2}\n{"n":3,"te');
+    const old = await openJournal();
+    assert.deepEqual(
+      old.records.map((record) => record.n),
+      [1, 2],
+    );
+    assert.equal(old.cutBytes, 10);
+    await old.journal.append({ n: 4 });
+    await old.journal.close();
+    assert.deepEqual(
+      (await openJournal()).records.map((record) => record.n),
+      [1, 2, 4],
+    );
+  });
+
+  it("keeps a file with a corrupt record in a commit before the last marker aside and says so, never reading it as empty", async () => {
+    const { journal } = await openJournal();
+    await journal.append({ n: 1 });
+    await journal.close();
+    appendFileSync(file, committed('garbage}\n{"n":3}\n'));
+    appendFileSync(file, committed('{"n":4}\n'));
     const before = readFileSync(file, "utf8");
     const error = await Journal.open<Entry>(file).then(
       () => assert.fail("a corrupt journal was opened"),
       (reason: unknown) => reason,
     );
     assert.ok(error instanceof JournalUnreadableError, String(error));
-    assert.match(error.message, /line 2 is not a record/);
+    assert.match(error.message, /line 4 is not a record, and records follow it/);
     assert.match(error.message, /kept as .*batch-1\.jsonl\.unreadable-/);
     assert.equal(existsSync(file), false);
     assert.equal(readFileSync(error.keptAs, "utf8"), before, "the file is kept as it was");
@@ -116,6 +175,17 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
     await journal.close();
     assert.deepEqual(readdirSync(join(folder, "state")), ["batch-1.jsonl"], "no temp file left");
     assert.deepEqual((await openJournal()).records, [{ n: -1, text: "snapshot" }, { n: 101 }]);
+  });
+
+  it("ends a compaction's snapshot with a commit marker, and a reopen reads it with nothing cut", async () => {
+    const { journal } = await openJournal();
+    for (let n = 0; n < 10; n++) await journal.append({ n });
+    await journal.compact([{ n: -1 }, { n: -2 }]);
+    await journal.close();
+    assert.equal(readFileSync(file, "utf8"), committed('{"n":-1}\n{"n":-2}\n'));
+    const again = await openJournal();
+    assert.deepEqual(again.records, [{ n: -1 }, { n: -2 }]);
+    assert.equal(again.cutBytes, 0);
   });
 
   it("reads the old file when a crash left a compaction's temp file behind", async () => {
@@ -184,7 +254,7 @@ describe("journal: records appended without waiting", () => {
     journal.appendLater({ n: 1 });
     journal.appendLater({ n: 2 });
     await journal.append({ n: 3 }, { n: 4 });
-    assert.equal(readFileSync(file, "utf8"), '{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n');
+    assert.equal(readFileSync(file, "utf8"), `${EMPTY}${committed('{"n":1}\n{"n":2}\n{"n":3}\n{"n":4}\n')}`);
     assert.equal(journal.stats.syncs, 1);
     await journal.close();
   });

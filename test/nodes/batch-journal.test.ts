@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import type { BatchProgress } from "../../src/batch";
+import { commitMarker } from "../../src/journal";
 import { Collector, TAB, helper, loadFlow, stateDir, useNodeRed, type FlowNode } from "../support/node-red";
 import { eventually } from "../support/outcome";
 
@@ -114,7 +115,9 @@ describe("nodes: morelogin-batch's journal and commands", () => {
   });
 
   it("a journal that cannot be read: every message ends with an error naming the file kept aside; nothing is sent", async () => {
-    writeFileSync(JOURNAL, `${JSON.stringify({ t: "list", list: { id: "x", items: ["a", "b"], origin: {} } })}\nnot a record\n[0,1,1]\n`);
+    // One commit (its lines, then its marker) with a bad line inside it: corruption, not a torn tail.
+    const commit = `${JSON.stringify({ t: "list", list: { id: "x", items: ["a", "b"], origin: {} } })}\nnot a record\n[0,1,1]\n`;
+    writeFileSync(JOURNAL, `${commit}${commitMarker(commit)}`);
     const { items, caught, send } = await load();
     send({ payload: ["c"] });
     const [error] = await caught.next(1);
