@@ -20,7 +20,7 @@ export = (RED: NodeAPI): void => {
     const node = this;
     const settings = batchSettings(def);
     const context = node.context() as unknown as ContextLike;
-    const warnContext = (error: Error): void => node.warn(`batch context store: ${error.message}`);
+    const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
     const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);
     /** Why this node cannot work (its settings, or its journal), for every message it gets. */
     let broken: string | undefined = typeof settings === "string" ? settings : undefined;
@@ -58,9 +58,7 @@ export = (RED: NodeAPI): void => {
     function fail(error: unknown): void {
       if (broken !== undefined) return;
       const unreadable = error instanceof JournalUnreadableError;
-      broken = unreadable
-        ? `its journal cannot be read (${error.reason}); the file is kept as ${error.keptAs}, and the list is not started again`
-        : `its journal cannot be written: ${messageOf(error)}`;
+      broken = unreadable ? t("morelogin-batch.error.journalUnreadable", { reason: error.reason, keptAs: error.keptAs }) : t("morelogin-batch.error.journalWrite", { reason: messageOf(error) });
       node.error(plainError(`batch failed: ${broken}`));
       node.status({ fill: "red", shape: "ring", text: unreadable ? t("morelogin-batch.status.journal") : t("morelogin-batch.status.journalWrite") });
     }
@@ -74,8 +72,8 @@ export = (RED: NodeAPI): void => {
     const handle = async (msg: Record<string, unknown>, runner: BatchRunner): Promise<string | undefined> => {
       if (msg.command !== undefined) {
         const command = BATCH_COMMANDS.find((name) => name === msg.command);
-        if (!command) return `msg.command must be one of ${BATCH_COMMANDS.join(", ")}, not ${describeValue(msg.command)}`;
-        if (msg.batch !== undefined && typeof msg.batch !== "string") return `msg.batch must be a batch ID (text), not ${describeValue(msg.batch)}`;
+        if (!command) return t("morelogin-batch.error.command", { commands: BATCH_COMMANDS.join(", "), value: describeValue(msg.command) });
+        if (msg.batch !== undefined && typeof msg.batch !== "string") return t("morelogin-batch.error.batchId", { value: describeValue(msg.batch) });
         runner.command(command as BatchCommand, msg.batch === "" ? undefined : (msg.batch as string | undefined));
         return undefined;
       }
@@ -88,13 +86,13 @@ export = (RED: NodeAPI): void => {
       }
       if (Array.isArray(msg.payload)) {
         const items = storableItems(msg.payload);
-        if (typeof items === "string") return `the list cannot be kept in the batch's journal: ${items}`;
+        if (typeof items === "string") return t("morelogin-batch.error.notStorable", { reason: items });
         await runner.add(items, originOf(msg));
         return undefined;
       }
       // An error a Catch node passed on that is not an item's (answering it with another error would loop): it ends here.
       if (msg.error !== undefined) return undefined;
-      return `msg.payload must be an array to start a batch (or msg.command one of ${BATCH_COMMANDS.join(", ")}), not ${describeValue(msg.payload)}`;
+      return t("morelogin-batch.error.notAList", { commands: BATCH_COMMANDS.join(", "), value: describeValue(msg.payload) });
     };
 
     node.on("input", (msg: NodeMessage, _send: unknown, done: (err?: Error) => void) => {
@@ -127,7 +125,7 @@ export = (RED: NodeAPI): void => {
             await opened?.work.close();
           }
         })
-        .catch((error: unknown) => node.warn(`batch journal: ${messageOf(error)}`))
+        .catch((error: unknown) => node.warn(t("morelogin-batch.error.journalClose", { reason: messageOf(error) })))
         .finally(() => {
           node.status({});
           done();

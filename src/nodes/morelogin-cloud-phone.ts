@@ -38,7 +38,7 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
     const id = String(body.id);
     // A power-off right after newMachine can be refused while the phone resets: waited out (MoreLogin's skill).
     const send = () => context.client.call(endpoint, body, options);
-    const result = action === "powerOff" ? await pastReset(context.client, options, [id], send) : await send();
+    const result = action === "powerOff" ? await pastReset(context.client, options, [id], send, context.t) : await send();
     // The lease starts when the power-on (restart) is answered; another one renews it.
     if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
     await context.client.leases.flushed();

@@ -122,10 +122,8 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     send({ payload: ["c"] });
     const [error] = await caught.next(1);
     const text = String((error?.error as { message?: unknown } | undefined)?.message);
-    assert.match(
-      text,
-      /^batch failed: its journal cannot be read \(line 2 is not a record, and records follow it\); the file is kept as .*batch-b1\.jsonl\.unreadable-.*, and the list is not started again$/,
-    );
+    // The helper's runtime has no batch catalog: the reason shows as its key (the English text: batch.test.ts's runtime loads the catalogs).
+    assert.equal(text, "batch failed: morelogin-batch.error.journalUnreadable");
     const kept = readdirSync(stateDir).filter((name) => name.startsWith("batch-b1.jsonl.unreadable-"));
     assert.equal(kept.length, 1, "the file is kept aside");
     assert.match(readFileSync(join(stateDir, kept[0] as string), "utf8"), /not a record/);

@@ -301,6 +301,14 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       assertNothingSent(emulator());
     });
 
+    it("hide accessibility apps with a package name that is a number, not text or a list", async () => {
+      refused(
+        await run(emulator(), { type: PHONE, action: "hideAccessibilityApps", phoneId: phones.phoneIn(ON), packageName: "5", packageNameType: "num" }, { payload: "" }),
+        /morelogin-cloud-phone\.error\.packageName$/,
+      );
+      assertNothingSent(emulator());
+    });
+
     it("an upload with wait to a phone that is off fails at once with MoreLogin's 33301: nothing would bring it up", async () => {
       const outcome = failed(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(OFF), wait: true }, { payload: Buffer.from("x"), filename: "x.txt" }));
       assert.equal(outcome.error.code, 33301);

@@ -23,7 +23,7 @@ function isPhoneItem(value: Record<string, unknown>): boolean {
 export function onePhoneBody(own: Record<string, unknown>, phoneId: unknown, payload: unknown, t: Translate): Record<string, unknown> {
   let body: Record<string, unknown> = { ...own };
   const fromNode = idsOf(phoneId, "phoneId", t);
-  if (fromNode.length > 1) throw new MoreLoginInputError("this action works on one cloud phone: give one phone ID");
+  if (fromNode.length > 1) throw new MoreLoginInputError(t("morelogin.payload.onePhone"));
   if (fromNode.length === 1) body.id = fromNode[0];
   if (isDecimalId(payload)) body.id = payload.trim();
   else if (isPlainObjectValue(payload)) body = isPhoneItem(payload) ? { ...body, id: payload.id } : overlay(body, payload);

@@ -2,6 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import { basename, posix } from "node:path";
 import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, messageOf, type CallOptions, type MoreLoginClient } from "../../../client";
 import type { ActionContext, ActionRun } from "../action-node";
+import type { Translate } from "../i18n";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { whenRunning } from "./reset-wait";
 import { allowedPath, uploadPath } from "../../../browser/upload-file";
@@ -30,7 +31,7 @@ async function fileToUpload(context: ActionContext): Promise<{ bytes: Buffer; fi
     // Any flow message can name a path: read as the browser's upload reads one (settings.js decides where from).
     const path = await allowedPath(localFile, uploadPlacesOf(context.RED));
     const bytes = await readFile(path).catch((error: unknown) => {
-      throw new MoreLoginInputError(`the file to upload cannot be read: ${messageOf(error)}`);
+      throw new MoreLoginInputError(context.t("morelogin-cloud-phone.error.readFile", { reason: messageOf(error) }));
     });
     return { bytes, fileName: typeof context.fields.fileName === "string" && context.fields.fileName !== "" ? context.fields.fileName : basename(localFile) };
   }
@@ -47,43 +48,52 @@ function phoneBody(context: ActionContext, own: Record<string, unknown>): Record
   return onePhoneBody(own, context.fields.phoneId, payload, context.t);
 }
 
-/** PUTs the bytes to the upload URL MoreLogin gave (cloud storage, not the API: no token goes there). */
-async function putBytes(url: string, bytes: Buffer, options: CallOptions): Promise<void> {
-  const signals = [AbortSignal.timeout(options.timeoutMs ?? TRANSFER_WAIT_MS), ...(options.signal ? [options.signal] : [])];
-  const response = await fetch(url, { method: "PUT", body: new Uint8Array(bytes), signal: AbortSignal.any(signals) }).catch((error: unknown) => {
-    throw new MoreLoginNetworkError(`the upload of the file failed: ${messageOf(error)}`, { api: options.api });
-  });
-  if (!response.ok) throw new MoreLoginResponseError(`the upload of the file was refused with HTTP ${response.status}`, { api: options.api, status: response.status });
+/**
+ * Why a fetch to a presigned URL failed, by the error's code or name only ("ECONNREFUSED",
+ * "TimeoutError"): its message may hold the URL, which lets anyone read or write the file.
+ */
+function failureOf(error: unknown): string {
+  const cause: unknown = error instanceof Error ? error.cause : undefined;
+  const code = cause && typeof cause === "object" ? (cause as { code?: unknown }).code : undefined;
+  if (typeof code === "string" && code !== "") return code;
+  return error instanceof Error ? error.name : typeof error;
 }
 
-async function fetchBytes(url: string, options: CallOptions): Promise<Buffer> {
+/** PUTs the bytes to the upload URL MoreLogin gave (cloud storage, not the API: no token goes there). */
+async function putBytes(url: string, bytes: Buffer, options: CallOptions, t: Translate): Promise<void> {
+  const signals = [AbortSignal.timeout(options.timeoutMs ?? TRANSFER_WAIT_MS), ...(options.signal ? [options.signal] : [])];
+  const response = await fetch(url, { method: "PUT", body: new Uint8Array(bytes), signal: AbortSignal.any(signals) }).catch((error: unknown) => {
+    throw new MoreLoginNetworkError(t("morelogin-cloud-phone.error.uploadFailed", { reason: failureOf(error) }), { api: options.api });
+  });
+  if (!response.ok) throw new MoreLoginResponseError(t("morelogin-cloud-phone.error.uploadRefused", { status: response.status }), { api: options.api, status: response.status });
+}
+
+async function fetchBytes(url: string, options: CallOptions, t: Translate): Promise<Buffer> {
   const signals = [AbortSignal.timeout(options.timeoutMs ?? TRANSFER_WAIT_MS), ...(options.signal ? [options.signal] : [])];
   const response = await fetch(url, { signal: AbortSignal.any(signals) }).catch((error: unknown) => {
-    throw new MoreLoginNetworkError(`the download of the file failed: ${messageOf(error)}`, { api: options.api });
+    throw new MoreLoginNetworkError(t("morelogin-cloud-phone.error.downloadFailed", { reason: failureOf(error) }), { api: options.api });
   });
-  if (!response.ok) throw new MoreLoginResponseError(`the download of the file was refused with HTTP ${response.status}`, { api: options.api, status: response.status });
+  if (!response.ok) throw new MoreLoginResponseError(t("morelogin-cloud-phone.error.downloadRefused", { status: response.status }), { api: options.api, status: response.status });
   return Buffer.from(await response.arrayBuffer());
 }
 
-function waitUploaded(client: MoreLoginClient, options: CallOptions, id: string, fileId: string) {
+function waitUploaded(client: MoreLoginClient, options: CallOptions, id: string, fileId: string, t: Translate) {
   return waitUntil(options, TRANSFER_WAIT_MS, (callOptions) => client.call("cloudPhoneUploadResult", { id, fileId }, callOptions), {
     reached: ({ data }) => data?.status === UPLOAD.done,
-    failed: ({ data }) => (data?.status === UPLOAD.failed ? `the upload ${fileId} to cloud phone ${id} failed` : undefined),
-    describe: (last) =>
-      `the upload ${fileId} to cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data?.status ?? null)}`,
+    failed: ({ data }) => (data?.status === UPLOAD.failed ? t("morelogin-cloud-phone.error.uploadFailedOnPhone", { fileId, id }) : undefined),
+    describe: (last) => t("morelogin-cloud-phone.error.uploadTimeout", { fileId, id, time: seconds(options.timeoutMs ?? TRANSFER_WAIT_MS), status: JSON.stringify(last?.data?.status ?? null) }),
     context: { api: options.api ?? "local" },
   });
 }
 
-function waitDownloaded(client: MoreLoginClient, options: CallOptions, id: string, downId: string) {
+function waitDownloaded(client: MoreLoginClient, options: CallOptions, id: string, downId: string, t: Translate) {
   return waitUntil(options, TRANSFER_WAIT_MS, (callOptions) => client.call("cloudPhoneDownloadResult", { id, downId }, callOptions), {
     reached: ({ data }) => data.status === DOWNLOAD.done && typeof data.downUrl === "string",
     failed: ({ data }) =>
       data.status === DOWNLOAD.failed || data.status === DOWNLOAD.cancelled
-        ? `the download ${downId} from cloud phone ${id} ${data.status === DOWNLOAD.failed ? "failed" : "was cancelled"}`
+        ? t(data.status === DOWNLOAD.failed ? "morelogin-cloud-phone.error.downloadFailedOnPhone" : "morelogin-cloud-phone.error.downloadCancelled", { downId, id })
         : undefined,
-    describe: (last) =>
-      `the download ${downId} from cloud phone ${id} was not done within ${seconds(options.timeoutMs ?? TRANSFER_WAIT_MS)}; last status seen: ${JSON.stringify(last?.data.status ?? null)}`,
+    describe: (last) => t("morelogin-cloud-phone.error.downloadTimeout", { downId, id, time: seconds(options.timeoutMs ?? TRANSFER_WAIT_MS), status: JSON.stringify(last?.data.status ?? null) }),
     context: { api: options.api ?? "local" },
   });
 }
@@ -99,8 +109,8 @@ export const uploadFile: ActionRun = async (context) => {
   const wait = context.def.wait === true;
   // With wait, a phone still on its way up (33301) is waited for, as MoreLogin's skill says.
   const askUrl = () => context.client.call("cloudPhoneUploadUrl", { id, fileName }, options);
-  const { data: signed } = wait ? await whenRunning(context.client, options, id, askUrl) : await askUrl();
-  await putBytes(signed.presignedUrl, bytes, options);
+  const { data: signed } = wait ? await whenRunning(context.client, options, id, askUrl, context.t) : await askUrl();
+  await putBytes(signed.presignedUrl, bytes, options, context.t);
   const result = await context.client.call("uploadToCloudPhone", { id, url: signed.presignedUrl, uploadDest }, options);
   const fileId = String(result.data.fileId);
   const path = posix.join(uploadDest, fileName);
@@ -109,7 +119,7 @@ export const uploadFile: ActionRun = async (context) => {
     return reply(context, result, { ...result.data, path }, [id], "morelogin-cloud-phone.status.uploadFile");
   }
   delete context.msg.poll;
-  const done = await waitUploaded(context.client, options, id, fileId);
+  const done = await waitUploaded(context.client, options, id, fileId, context.t);
   return reply(context, done, { ...done.data, path }, [id], "morelogin-cloud-phone.status.uploaded");
 };
 
@@ -121,15 +131,15 @@ export const downloadFile: ActionRun = async (context) => {
   const options = callOptions(context);
   const wait = context.def.wait === true;
   const ask = () => context.client.call("downloadFromCloudPhone", body, options);
-  const result = wait ? await whenRunning(context.client, options, id, ask) : await ask();
+  const result = wait ? await whenRunning(context.client, options, id, ask, context.t) : await ask();
   const downId = String(result.data.downId);
   if (!wait) {
     context.msg.poll = pollHint("cloudPhoneDownloadResult", context.api, [{ id, downId }]);
     return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.downloadFile");
   }
   delete context.msg.poll;
-  const done = await waitDownloaded(context.client, options, id, downId);
-  const bytes = await fetchBytes(String(done.data.downUrl), options);
+  const done = await waitDownloaded(context.client, options, id, downId, context.t);
+  const bytes = await fetchBytes(String(done.data.downUrl), options, context.t);
   const filePath = String(body.filePath);
   context.msg.filename = posix.basename(filePath);
   const saveTo = context.fields.saveTo;

@@ -1,5 +1,6 @@
 import { MoreLoginInputError, isPlainObjectValue, type CallOptions, type CloudPhoneDetail, type MoreLoginClient } from "../../../client";
 import type { ActionContext, ActionRun } from "../action-node";
+import type { Translate } from "../i18n";
 import { leaseFor } from "../lease-settings";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
@@ -11,14 +12,24 @@ import { seconds, waitUntil } from "../wait";
 /** Creating, changing and deleting cloud phones (both APIs, the Open API spec's `create`, `edit/batch`, `delete/batch`). */
 
 /** A new phone is listed new (0) until it is provisioned: then off (2), or 1 when its creation failed. */
-async function waitProvisioned(client: MoreLoginClient, options: CallOptions, id: string): Promise<CloudPhoneDetail> {
+async function waitProvisioned(client: MoreLoginClient, options: CallOptions, id: string, t: Translate): Promise<CloudPhoneDetail> {
   const result = await waitUntil(options, POWER_WAIT_MS, (callOptions) => client.call("cloudPhoneInfo", { id }, callOptions), {
     reached: ({ data }) => data.envStatus !== PHONE_STATUS.new && data.envStatus !== PHONE_STATUS.creationFailed,
-    failed: ({ data }) => (data.envStatus === PHONE_STATUS.creationFailed ? `cloud phone ${id} could not be created${data.errorMsg ? `: ${String(data.errorMsg)}` : ""}` : undefined),
-    describe: (last) => `cloud phone ${id} was not ready within ${seconds(options.timeoutMs ?? POWER_WAIT_MS)}; last envStatus seen: ${last ? JSON.stringify(last.data.envStatus) : "none"}`,
+    failed: ({ data }) => (data.envStatus === PHONE_STATUS.creationFailed ? creationFailure(id, data.errorMsg, t) : undefined),
+    describe: (last) =>
+      t("morelogin-cloud-phone.error.notReady", {
+        id,
+        time: seconds(options.timeoutMs ?? POWER_WAIT_MS),
+        status: last ? JSON.stringify(last.data.envStatus) : t("morelogin-cloud-phone.error.noStatus"),
+      }),
     context: { api: options.api ?? "local" },
   });
   return result.data;
+}
+
+/** Why MoreLogin could not create the phone, with its own reason when it gave one. */
+function creationFailure(id: string, errorMsg: unknown, t: Translate): string {
+  return errorMsg ? t("morelogin-cloud-phone.error.notCreatedReason", { id, reason: String(errorMsg) }) : t("morelogin-cloud-phone.error.notCreated", { id });
 }
 
 /**
@@ -59,7 +70,7 @@ export const create: ActionRun = async (context) => {
   }
   const phones = await Promise.all(
     ids.map(async (id) => {
-      const ready = await waitProvisioned(context.client, options, id);
+      const ready = await waitProvisioned(context.client, options, id, context.t);
       return powerOn ? ((await powerOnCreated(context, options, id, wait, lease)) ?? ready) : ready;
     }),
   );
@@ -80,7 +91,7 @@ export const remove: ActionRun = async (context) => {
   checkApi(context, "deleteCloudPhones");
   const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids", context.t);
   const options = callOptions(context);
-  const result = await pastReset(context.client, options, ids, (current) => context.client.call("deleteCloudPhones", overlay({ ids: current }, extra ?? {}), options));
+  const result = await pastReset(context.client, options, ids, (current) => context.client.call("deleteCloudPhones", overlay({ ids: current }, extra ?? {}), options), context.t);
   const done = reply(context, result, result.data, ids, "morelogin-cloud-phone.status.delete");
   const leases = context.client.leases.heldBy(context.node.id);
   return leases > 0 ? { ...done, summary: context.t("morelogin.status.withLeases", { text: done.summary, count: leases }) } : done;
@@ -96,7 +107,7 @@ export const models: ActionRun = async (context) => {
 };
 
 /** Package names: a list, or text with one per line or comma. */
-function packageList(value: unknown): string[] {
+function packageList(value: unknown, t: Translate): string[] {
   if (Array.isArray(value)) return value.map(String);
   if (typeof value === "string")
     return value
@@ -104,13 +115,13 @@ function packageList(value: unknown): string[] {
       .map((name) => name.trim())
       .filter((name) => name !== "");
   if (value === undefined) return [];
-  throw new MoreLoginInputError("packageName must be a package name, a comma-separated list of them or an array");
+  throw new MoreLoginInputError(t("morelogin-cloud-phone.error.packageName"));
 }
 
 export const hideAccessibilityApps: ActionRun = async (context) => {
   checkApi(context, "hideCloudPhoneAccessibilityApps");
   const { ids, extra } = phoneIds(context.fields.phoneId, context.msg.payload, "ids", context.t);
-  const body = overlay({ ids, packageName: packageList(context.fields.packageName) }, extra ?? {});
+  const body = overlay({ ids, packageName: packageList(context.fields.packageName, context.t) }, extra ?? {});
   const result = await context.client.call("hideCloudPhoneAccessibilityApps", body, callOptions(context));
   return reply(context, result, result.data, ids, "morelogin-cloud-phone.status.hideAccessibilityApps");
 };
@@ -130,7 +141,7 @@ export const newMachine: ActionRun = async (context) => {
   const id = String(body.id);
   const wait = context.def.wait === true;
   const send = () => context.client.call("newCloudPhoneMachine", body, options);
-  const result = wait ? await whenRunning(context.client, options, id, send) : await send();
+  const result = wait ? await whenRunning(context.client, options, id, send, context.t) : await send();
   if (!wait) {
     context.msg.poll = pollHint("cloudPhoneInfo", context.api, [{ id }]);
     return reply(context, result, result.data, [id], "morelogin-cloud-phone.status.newMachine");

@@ -3,9 +3,9 @@ import type { ActionContext } from "../action-node";
 import { single } from "../output";
 
 /** Refuses, before anything is sent, an action MoreLogin documents on one API only, naming that API. */
-export function checkApi({ api, action }: ActionContext, endpoint: EndpointName): void {
+export function checkApi({ api, action, t }: ActionContext, endpoint: EndpointName): void {
   if (pathOn(ENDPOINTS[endpoint], api) === undefined) {
-    throw new MoreLoginInputError(`${action} is on the Local API only (MoreLogin documents ${ENDPOINTS[endpoint].path} there alone): set the node's API to Local`);
+    throw new MoreLoginInputError(t("morelogin.errors.localOnly", { action, path: ENDPOINTS[endpoint].path }));
   }
 }
 

@@ -1,4 +1,5 @@
 import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../../client";
+import type { Translate } from "../i18n";
 import { PHONE_STATUS, POWER_WAIT_MS } from "../phone-power";
 import { seconds, waitUntil } from "../wait";
 
@@ -20,7 +21,7 @@ export function isResetRefusal(error: unknown): boolean {
  * The phones of `ids` still there once none of them resets or restarts any more: one found gone
  * (33300) is left out, as a batch delete stopped part way has deleted it.
  */
-export async function afterReset(client: MoreLoginClient, options: CallOptions, ids: readonly string[], deadline: number): Promise<string[]> {
+export async function afterReset(client: MoreLoginClient, options: CallOptions, ids: readonly string[], deadline: number, t: Translate): Promise<string[]> {
   const left: string[] = [];
   for (const id of ids) {
     const timeoutMs = Math.max(1, deadline - Date.now());
@@ -41,7 +42,7 @@ export async function afterReset(client: MoreLoginClient, options: CallOptions, 
       },
       {
         reached: (status) => gone || !busy(status),
-        describe: (last) => `cloud phone ${id} was still resetting after ${seconds(options.timeoutMs ?? POWER_WAIT_MS)} (last envStatus seen: ${JSON.stringify(last)})`,
+        describe: (last) => t("morelogin-cloud-phone.error.stillResetting", { id, time: seconds(options.timeoutMs ?? POWER_WAIT_MS), status: JSON.stringify(last) }),
         context: { api: options.api ?? "local" },
       },
     );
@@ -54,7 +55,7 @@ export async function afterReset(client: MoreLoginClient, options: CallOptions, 
  * Sends `send(ids)`; while MoreLogin refuses it because a phone resets (33331, 33327), waits until
  * none does and sends it again for the phones still there, within the node's timeout.
  */
-export async function pastReset<T>(client: MoreLoginClient, options: CallOptions, ids: readonly string[], send: (ids: readonly string[]) => Promise<T>): Promise<T> {
+export async function pastReset<T>(client: MoreLoginClient, options: CallOptions, ids: readonly string[], send: (ids: readonly string[]) => Promise<T>, t: Translate): Promise<T> {
   const deadline = Date.now() + (options.timeoutMs ?? POWER_WAIT_MS);
   let current = [...ids];
   for (;;) {
@@ -62,7 +63,7 @@ export async function pastReset<T>(client: MoreLoginClient, options: CallOptions
       return await send(current);
     } catch (error) {
       if (!isResetRefusal(error) || Date.now() >= deadline) throw error;
-      current = await afterReset(client, options, current, deadline);
+      current = await afterReset(client, options, current, deadline, t);
       if (current.length === 0) throw error;
     }
   }
@@ -77,7 +78,7 @@ const ON_ITS_WAY = new Set<unknown>([PHONE_STATUS.starting, PHONE_STATUS.resetti
  * `info` until the phone runs (4) and sends it once more. A phone that is off (or gets there) keeps
  * the refusal: nothing would bring it up.
  */
-export async function whenRunning<T>(client: MoreLoginClient, options: CallOptions, id: string, send: () => Promise<T>): Promise<T> {
+export async function whenRunning<T>(client: MoreLoginClient, options: CallOptions, id: string, send: () => Promise<T>, t: Translate): Promise<T> {
   try {
     return await send();
   } catch (error) {
@@ -88,7 +89,12 @@ export async function whenRunning<T>(client: MoreLoginClient, options: CallOptio
         stopped = !ON_ITS_WAY.has(data.envStatus) && data.envStatus !== PHONE_STATUS.running;
         return stopped || data.envStatus === PHONE_STATUS.running;
       },
-      describe: (last) => `cloud phone ${id} was not running within ${seconds(options.timeoutMs ?? POWER_WAIT_MS)}; last envStatus seen: ${last ? JSON.stringify(last.data.envStatus) : "none"}`,
+      describe: (last) =>
+        t("morelogin-cloud-phone.error.notRunning", {
+          id,
+          time: seconds(options.timeoutMs ?? POWER_WAIT_MS),
+          status: last ? JSON.stringify(last.data.envStatus) : t("morelogin-cloud-phone.error.noStatus"),
+        }),
       context: { api: options.api ?? "local" },
     });
     if (stopped) throw error;
