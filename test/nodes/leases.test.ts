@@ -232,7 +232,7 @@ describe("nodes: leases close what a flow started and never closed", function ()
     const texts = statusCalls(phone).map((status) => status.text);
     // (The test runtime has the shared catalog only: the node's own "power-on accepted" shows as its key.)
     assert.ok(
-      texts.some((text) => /^morelogin-cloud-phone\.status\.powerOn · 1 lease$/.test(text ?? "")),
+      texts.some((text) => /^power-on accepted · 1 lease$/.test(text ?? "")),
       `the status counted the lease: ${texts.join(" | ")}`,
     );
     await waitUntil(() => statusCalls(phone).some((status) => status.text === `lease ran out: powered off ${id} · 0 leases`), "the status counts down", WAIT_MS);

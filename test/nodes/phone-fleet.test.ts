@@ -289,22 +289,27 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
     }
   });
 
-  // The test runtime loads no message catalogs: a refusal shows its catalog key (the texts are in nodes/locales).
   describe("refused before anything is sent", () => {
     it("an upload with neither a local file nor a Buffer in msg.payload", async () => {
-      refused(await run(emulator(), { type: PHONE, api: "open", action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: "" }), /morelogin-cloud-phone\.error\.noFile$/);
+      refused(
+        await run(emulator(), { type: PHONE, api: "open", action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: "" }),
+        /upload a file: set the node's local file, or send the file as a Buffer in msg\.payload$/,
+      );
       assertNothingSent(emulator());
     });
 
     it("a Buffer in msg.payload without a file name", async () => {
-      refused(await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: Buffer.from("x") }), /morelogin-cloud-phone\.error\.noFileName$/);
+      refused(
+        await run(emulator(), { type: PHONE, action: "uploadFile", phoneId: phones.phoneIn(ON) }, { payload: Buffer.from("x") }),
+        /upload a file: name the file \(the node's file name, or msg\.filename\) when msg\.payload holds its bytes$/,
+      );
       assertNothingSent(emulator());
     });
 
     it("hide accessibility apps with a package name that is a number, not text or a list", async () => {
       refused(
         await run(emulator(), { type: PHONE, action: "hideAccessibilityApps", phoneId: phones.phoneIn(ON), packageName: "5", packageNameType: "num" }, { payload: "" }),
-        /morelogin-cloud-phone\.error\.packageName$/,
+        /packageName must be a package name, a comma-separated list of them or an array$/,
       );
       assertNothingSent(emulator());
     });

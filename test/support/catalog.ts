@@ -3,7 +3,7 @@
  * with Node-RED's settings (`__name__` placeholders): so a test sees the words and the plural forms a
  * user sees in that language.
  */
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 
 interface I18next {
@@ -16,9 +16,16 @@ const i18next = require(require.resolve("i18next", { paths: [utilDir] })) as I18
 
 export type Language = "en-US" | "zh-CN";
 
-/** `t(key, values)` over dist/nodes/locales/<lang>/morelogin-config.json, which holds the shared catalog. */
+/**
+ * `t(key, values)` over every node's built catalog in dist/nodes/locales/<lang>/ (each holds the shared
+ * `morelogin` texts and its own node type's), as the nodes see them in Node-RED, each its own and the shared.
+ */
 export function translator(lang: Language): (key: string, values?: Record<string, unknown>) => string {
-  const catalog = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", lang, "morelogin-config.json"), "utf8")) as Record<string, unknown>;
+  const folder = join(__dirname, "..", "..", "dist", "nodes", "locales", lang);
+  const catalog: Record<string, unknown> = {};
+  for (const file of readdirSync(folder).filter((name) => name.endsWith(".json") && !name.startsWith("_"))) {
+    Object.assign(catalog, JSON.parse(readFileSync(join(folder, file), "utf8")) as Record<string, unknown>);
+  }
   const instance = i18next.createInstance({
     lng: lang,
     fallbackLng: false,
