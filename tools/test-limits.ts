@@ -45,6 +45,14 @@ export function whileWaitingForSlot(heartbeat: () => void): void {
   onWaiting = heartbeat;
 }
 
+/**
+ * Said while a process waits on the machine rather than on what a test checks (a Node-RED still starting):
+ * like a slot wait, it does not count against the running test's timeout; the wait keeps a bound of its own.
+ */
+export function waitingOnTheMachine(): void {
+  onWaiting();
+}
+
 function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
