@@ -1,0 +1,385 @@
+import assert from "node:assert/strict";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { startEmulator, type Emulator } from "../../src/emulator";
+import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { scaled } from "../../tools/test-limits";
+import { batchUserDir, sendIn } from "../support/batch-flow";
+import { eventually } from "../support/outcome";
+import { defaultWorkerName, openGate, queueFlow, reportedWithQueue, serverConfig, type QueuePayload, type QueueSettings } from "../support/queue-flow";
+import { startRecorder, type Recorder } from "../support/recorder";
+import { requireRedisServer, startRedis, type RunningRedis } from "../support/redis";
+import { nodeBinary, redJs } from "../support/runtime";
+
+const NODE_REDS = 3;
+const PARALLEL = 2;
+const PASSWORD = "queue-pw-5c1e9a";
+const TLS_USER = "morelogin-worker";
+const TLS_PASSWORD = "tls-pw-83b7d2";
+/** The least the config node takes: the kill test waits this long at most for a dead worker's items. */
+const SHORT_WORKER_TIMEOUT_S = 5;
+
+interface Member {
+  work: string;
+  nodeRed?: RunningNodeRed;
+  running: boolean;
+}
+
+/** The Node-RED flows of one case: the prefix of the flow each participating Node-RED runs. */
+interface Case {
+  batchName: string;
+  parts: Array<{ nodeRed: RunningNodeRed; prefix: string }>;
+}
+
+/**
+ * One batch worked by several real Node-RED processes through a real Redis (issue 41), each item a start
+ * and a close of an emulator profile: what the emulator served is the truth of what was done. Three
+ * Node-REDs are started once; each case deploys its own flows (its own batch name: its own queue) to
+ * those it needs, and an empty flow to the others.
+ */
+describe("reliability: one batch over several Node-REDs through Redis", function () {
+  this.timeout(120_000);
+  let emulator: Emulator;
+  let recorder: Recorder;
+  let shared: RunningRedis;
+  let secure: RunningRedis;
+  const members: Member[] = [];
+  const started: RunningRedis[] = [];
+  let nextProfile = 0;
+
+  before(async () => {
+    requireRedisServer();
+    emulator = await startEmulator({ profiles: 120 });
+    recorder = await startRecorder();
+    shared = await startRedis({ password: PASSWORD });
+    // Before the Node-REDs: they trust its CA from their start (NODE_EXTRA_CA_CERTS).
+    secure = await startRedis({ tls: true, username: TLS_USER, password: TLS_PASSWORD });
+    started.push(shared, secure);
+    for (let index = 0; index < NODE_REDS; index++) members.push({ work: batchUserDir("morelogin-queue-"), running: false });
+    await Promise.all(members.map(startMember));
+  });
+
+  after(async () => {
+    await Promise.all(members.map((member) => member.nodeRed?.stop()));
+    await Promise.all(started.map((redis) => redis.stop()));
+    await recorder?.close();
+    await emulator?.close();
+    for (const member of members) rmSync(member.work, { recursive: true, force: true });
+  });
+
+  async function startMember(member: Member): Promise<void> {
+    const contextStorage = { default: { module: "memory" }, memoryOnly: { module: "memory" } };
+    const nodeRed = await startNodeRed({ userDir: join(member.work, "user"), node: nodeBinary, redJs, settings: { contextStorage }, env: secure.ca ? { NODE_EXTRA_CA_CERTS: secure.ca } : {} });
+    member.nodeRed = nodeRed;
+    member.running = true;
+    void nodeRed.exited.then(() => {
+      if (member.nodeRed === nodeRed) member.running = false;
+    });
+  }
+
+  /** Profiles no other case used: each case's starts are its own. */
+  const profiles = (count: number): string[] => {
+    const ids = emulator.data.profiles.slice(nextProfile, nextProfile + count).map((profile) => profile.id);
+    nextProfile += count;
+    assert.equal(ids.length, count, "the emulator has profiles enough");
+    return ids;
+  };
+  const startsOf = (envId: string): number => emulator.served().profiles[envId]?.starts ?? 0;
+
+  async function allRunning(): Promise<void> {
+    for (const member of members) if (!member.running) await startMember(member);
+  }
+
+  /** Every Node-RED running (one a test killed is started again), the first `count` with the case's batch flow, the others with none. */
+  async function deployCase(batchName: string, count: number, queue: QueueSettings, options: { workerTimeout?: string; besideFirst?: FlowNode[] } = {}): Promise<Case> {
+    await allRunning();
+    const parts = members.map((member, index) => ({ nodeRed: member.nodeRed as RunningNodeRed, prefix: `${batchName}-${index + 1}` }));
+    await Promise.all(
+      parts.map(({ nodeRed, prefix }, index) => {
+        const flows: FlowNode[] = [serverConfig(emulator)];
+        if (index < count) flows.push(...queueFlow(recorder.url, { batchName, prefix, queue: { workerTimeout: options.workerTimeout, ...queue }, parallel: PARALLEL }));
+        if (index === 0) flows.push(...(options.besideFirst ?? []));
+        return deployAndStart(nodeRed, flows);
+      }),
+    );
+    return { batchName, parts: parts.slice(0, count) };
+  }
+
+  const reportOf = (prefix: string) => reportedWithQueue(recorder, prefix);
+  const outsOf = (prefix: string): string[] => reportOf(prefix).out;
+  const allOuts = (batch: Case): string[] => batch.parts.flatMap(({ prefix }) => outsOf(prefix));
+  const donesOf = (batch: Case): QueuePayload[] =>
+    batch.parts.flatMap(({ prefix }) =>
+      reportOf(prefix)
+        .progress.filter((message) => message.topic === "done")
+        .map((message) => message.payload),
+    );
+  const statusesOf = (batch: Case) => batch.parts.flatMap(({ prefix }) => reportOf(prefix).status);
+  const lastStatus = (prefix: string) => reportOf(prefix).status.at(-1);
+  const where = (batch: Case): string => batch.parts.map(({ prefix }) => `${prefix}: out ${outsOf(prefix).join(" ") || "none"}; status "${lastStatus(prefix)?.text ?? ""}"`).join("; ");
+
+  /** Waits until each Node-RED has `PARALLEL` items out (held at its gate): every one of them took part of the list. */
+  async function eachHasItemsOut(batch: Case): Promise<void> {
+    await eventually(() => batch.parts.every(({ prefix }) => outsOf(prefix).length >= PARALLEL), `each Node-RED has ${PARALLEL} items out (${where(batch)})`);
+    for (const { prefix } of batch.parts) assert.equal(outsOf(prefix).length, PARALLEL, `${prefix} takes at most parallel = ${PARALLEL} at a time (${where(batch)})`);
+  }
+
+  /**
+   * The `status` command sent to each Node-RED, and its answer: once every one of them says the batch has
+   * ended, a second `done` would have come (it is sent as a Node-RED sees the batch end).
+   */
+  async function statusOfEach(batch: Case): Promise<QueuePayload[]> {
+    const answers: QueuePayload[] = [];
+    for (const { nodeRed, prefix } of batch.parts) {
+      const before = reportOf(prefix).progress.length;
+      await sendIn(nodeRed, prefix, { command: "status" });
+      await eventually(() => reportOf(prefix).progress.length > before, `${prefix} answers the status command`);
+      const answer = reportOf(prefix)
+        .progress.slice(before)
+        .find((message) => message.topic === "progress");
+      assert.ok(answer, `${prefix} answers status on output 2`);
+      answers.push(answer.payload);
+    }
+    return answers;
+  }
+
+  /** The batch's one `done`, once every Node-RED says it has ended; its counts add up. */
+  async function theOneDone(batch: Case, total: number): Promise<QueuePayload> {
+    await eventually(() => donesOf(batch).length >= 1, `the batch ends (${where(batch)})`);
+    const answers = await statusOfEach(batch);
+    for (const [index, answer] of answers.entries()) {
+      assert.notEqual(answer.endedAt, null, `${batch.parts[index]?.prefix} knows the batch has ended`);
+      assert.equal(answer.total, total, "each Node-RED counts the whole batch");
+    }
+    const dones = donesOf(batch);
+    assert.equal(dones.length, 1, `exactly one Node-RED sends done, once: ${dones.length} (${where(batch)})`);
+    const [done] = dones;
+    assert.ok(done);
+    assert.equal(done.total, total);
+    assert.equal(done.running + done.waiting, 0);
+    assert.equal(done.done + done.failed + done.timedOut + done.interrupted + done.cancelled, total, "the counts add up");
+    for (const answer of answers) assert.deepEqual(countsOf(answer), countsOf(done), "every Node-RED has the same figures");
+    return done;
+  }
+
+  const countsOf = (payload: QueuePayload) => ({ done: payload.done, failed: payload.failed, timedOut: payload.timedOut, interrupted: payload.interrupted, cancelled: payload.cancelled });
+
+  /** Each item went out once in all (first attempt), and its profile was started once. */
+  function eachOnce(batch: Case, ids: string[]): void {
+    assert.deepEqual([...allOuts(batch)].sort(), ids.map((id) => `${id}#1`).sort(), "each item went out once, on one Node-RED");
+    assert.deepEqual(
+      ids.filter((id) => startsOf(id) !== 1),
+      [],
+      "each profile was started once",
+    );
+  }
+
+  for (const count of [2, 3]) {
+    it(`${count} Node-REDs share one list: each takes its part, each item goes out once, one done counts them all`, async () => {
+      const batch = await deployCase(`queue-share-${count}`, count, { url: shared.url, password: PASSWORD });
+      const ids = profiles(count * PARALLEL * 2);
+      const [first] = batch.parts;
+      assert.ok(first);
+      await sendIn(first.nodeRed, first.prefix, { payload: ids });
+      await eachHasItemsOut(batch);
+      await eventually(() => batch.parts.every(({ prefix }) => new RegExp(`\\b${count} workers\\b`).test(lastStatus(prefix)?.text ?? "")), `each status says ${count} workers (${where(batch)})`);
+      for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
+
+      const done = await theOneDone(batch, ids.length);
+      assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 });
+      eachOnce(batch, ids);
+      const workers = done.workers ?? [];
+      assert.deepEqual(
+        workers.map((worker) => worker.name),
+        batch.parts.map(({ nodeRed }) => defaultWorkerName(nodeRed)).sort(),
+        "the workers, by their default names (host name and port), sorted",
+      );
+      for (const worker of workers) {
+        const part = batch.parts.find(({ nodeRed }) => defaultWorkerName(nodeRed) === worker.name);
+        assert.ok(part);
+        assert.deepEqual(
+          { running: worker.running, done: worker.done, failed: worker.failed },
+          { running: 0, done: reportOf(part.prefix).back.length, failed: 0 },
+          `${worker.name} counts the items that came back to it`,
+        );
+      }
+    });
+  }
+
+  it("a Node-RED killed with items out: within workerTimeout they count interrupted, the others finish the list, one done", async () => {
+    const batch = await deployCase("queue-kill", NODE_REDS, { url: shared.url, password: PASSWORD }, { workerTimeout: String(SHORT_WORKER_TIMEOUT_S) });
+    const ids = profiles(NODE_REDS * PARALLEL * 2);
+    const [first, second, victim] = batch.parts;
+    assert.ok(first && second && victim);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+    const lost = outsOf(victim.prefix).map((entry) => entry.replace(/#\d+$/, ""));
+    const killedAt = Date.now();
+    await victim.nodeRed.kill();
+    const survivors: Case = { ...batch, parts: [first, second] };
+    await openGate(first.nodeRed, first.prefix);
+    await openGate(second.nodeRed, second.prefix);
+
+    await eventually(() => donesOf(survivors).length >= 1, `the batch ends without the killed Node-RED (${where(survivors)})`);
+    const tookMs = Date.now() - killedAt;
+    // The rest of the list takes the survivors a moment; the killed one's items are what the end waits for.
+    const bound = scaled(SHORT_WORKER_TIMEOUT_S * 1000 + 5_000);
+    assert.ok(tookMs <= bound, `the killed Node-RED's items counted within workerTimeout (${SHORT_WORKER_TIMEOUT_S} s): the batch ended ${tookMs} ms after the kill, over ${bound} ms`);
+    const done = await theOneDone(survivors, ids.length);
+    assert.deepEqual(countsOf(done), { done: ids.length - PARALLEL, failed: 0, timedOut: 0, interrupted: PARALLEL, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are interrupted`);
+    assert.deepEqual(
+      lost.map(startsOf),
+      lost.map(() => 0),
+      "no one sent the killed Node-RED's items again (without resend)",
+    );
+    const rest = ids.filter((id) => !lost.includes(id));
+    assert.deepEqual(
+      rest.filter((id) => startsOf(id) !== 1),
+      [],
+      "each other profile was started once",
+    );
+    const survivorOuts = allOuts(survivors);
+    assert.equal(survivorOuts.length, new Set(survivorOuts).size, "no item went out twice");
+    const workers = done.workers ?? [];
+    assert.equal(
+      workers.reduce((sum, worker) => sum + worker.done, 0),
+      done.done,
+      "the workers' done add up to the batch's",
+    );
+    assert.deepEqual(
+      workers.filter((worker) => worker.running !== 0),
+      [],
+      "no worker has an item running",
+    );
+    const dead = workers.find((worker) => worker.name === defaultWorkerName(victim.nodeRed));
+    assert.equal(dead?.done ?? 0, 0, "the killed Node-RED did none");
+  });
+
+  it("pause sent to one Node-RED stops them all; resume sent to another carries on", async () => {
+    const batch = await deployCase("queue-pause", NODE_REDS, { url: shared.url, password: PASSWORD });
+    const ids = profiles(NODE_REDS * PARALLEL * 2);
+    const [first, second] = batch.parts;
+    assert.ok(first && second);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+    await sendIn(first.nodeRed, first.prefix, { command: "pause" });
+    await eventually(() => batch.parts.every(({ prefix }) => /^paused\b/.test(lastStatus(prefix)?.text ?? "")), `every Node-RED's status says paused (${where(batch)})`);
+
+    // The items out come back; a paused batch sends no new one in their place.
+    for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
+    const out = NODE_REDS * PARALLEL;
+    await eventually(() => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out, `the ${out} items out come back (${where(batch)})`);
+    const answers = await eventuallyAnswers(batch, (answer) => answer.done === out && answer.running === 0);
+    for (const answer of answers) assert.equal(answer.waiting, ids.length - out, "the rest waits");
+    assert.equal(allOuts(batch).length, out, `while paused, no Node-RED sent a new item (${where(batch)})`);
+
+    await sendIn(second.nodeRed, second.prefix, { command: "resume" });
+    const done = await theOneDone(batch, ids.length);
+    assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 });
+    eachOnce(batch, ids);
+  });
+
+  /** Asks each Node-RED for its status until every answer satisfies `holds` (the batch's counts travel through Redis). */
+  async function eventuallyAnswers(batch: Case, holds: (answer: QueuePayload) => boolean): Promise<QueuePayload[]> {
+    const deadline = Date.now() + scaled(30_000);
+    for (;;) {
+      const answers = await statusOfEach(batch);
+      if (answers.every(holds)) return answers;
+      if (Date.now() > deadline) assert.fail(`the Node-REDs' answers to status: ${JSON.stringify(answers.map(countsOf))} (${where(batch)})`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+
+  it("Redis stopped and started mid-batch: the status says it is unreachable (no password), nothing new goes out, the items out are counted when it is back", async () => {
+    const outage = await startRedis({ persist: true, password: PASSWORD });
+    started.push(outage);
+    try {
+      await outageCase(outage);
+    } finally {
+      await outage.stop();
+    }
+  });
+
+  async function outageCase(outage: RunningRedis): Promise<void> {
+    const batch = await deployCase("queue-outage", 2, { url: outage.url, password: PASSWORD });
+    const ids = profiles(2 * PARALLEL * 2);
+    const [first] = batch.parts;
+    assert.ok(first);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+
+    await outage.shutdown();
+    await eventually(
+      () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => status.fill === "red" && status.shape === "ring" && /^Redis unreachable: ECONNREFUSED/.test(status.text ?? ""))),
+      `every Node-RED's status says "Redis unreachable: ECONNREFUSED" (${where(batch)})`,
+    );
+    for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
+    const out = 2 * PARALLEL;
+    await eventually(() => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out, `the ${out} items out come back while Redis is down (${where(batch)})`);
+    assert.equal(allOuts(batch).length, out, `while Redis was down, no new item went out (${where(batch)})`);
+    await outage.restart();
+
+    const done = await theOneDone(batch, ids.length);
+    assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 }, "the items that came back while Redis was down are counted done");
+    eachOnce(batch, ids);
+    for (const status of statusesOf(batch)) assert.ok(!(status.text ?? "").includes(PASSWORD), `no status shows the password: "${status.text}"`);
+  }
+
+  it("a wrong password is a clear error naming no password, in the status and the log; a password in the URL shows nowhere either", async () => {
+    const wrongPassword = "wrong-pw-9e2b";
+    const urlSecret = "url-pw-41d0";
+    const userInfo = `intruder:${urlSecret}`;
+    await allRunning();
+    const nodeRed = members[0]?.nodeRed as RunningNodeRed;
+    const from = nodeRed.output().length;
+    const log = (): string => nodeRed.output().slice(from);
+    // Beside it, a queue whose URL holds user info, which the editor tells people not to put there.
+    const inUrl = { batchName: "queue-userinfo", prefix: "queue-userinfo-1", queue: { url: shared.url.replace("//", `//${userInfo}@`) }, parallel: PARALLEL };
+    const wrong = await deployCase("queue-wrong", 1, { url: shared.url, password: wrongPassword }, { besideFirst: queueFlow(recorder.url, inUrl) });
+    const [part] = wrong.parts;
+    assert.ok(part);
+    // A user sends a list and looks at the node.
+    await sendIn(nodeRed, part.prefix, { payload: profiles(2) });
+    await sendIn(nodeRed, inUrl.prefix, { payload: profiles(2) });
+
+    await eventually(
+      () => reportOf(part.prefix).status.some((status) => status.fill === "red" && status.shape === "ring" && status.text === "Redis refused the login"),
+      `the status says "Redis refused the login" (${where(wrong)})`,
+    );
+    await eventually(() => /\[error\] \[morelogin-(batch|queue)\b/.test(log()), `the node logs an error (its log: ${log()})`);
+    const errors = log()
+      .split("\n")
+      .filter((line) => line.includes("[error]"));
+    assert.ok(
+      errors.some((line) => /Redis/.test(line) && /login|password|auth/i.test(line)),
+      `the error says Redis refused the login: ${errors.join("\n")}`,
+    );
+    await eventually(() => reportOf(inUrl.prefix).status.some((status) => status.fill === "red"), "the queue with user info in its URL shows a red status");
+    assert.deepEqual([...outsOf(part.prefix), ...outsOf(inUrl.prefix)], [], "no item went out");
+
+    const texts = [part.prefix, inUrl.prefix].flatMap((prefix) => [...reportOf(prefix).status.map((status) => status.text ?? ""), ...reportOf(prefix).errors]);
+    texts.push(log());
+    for (const secret of [wrongPassword, PASSWORD, urlSecret, userInfo]) {
+      assert.deepEqual(
+        texts.filter((text) => text.includes(secret)),
+        [],
+        `no status, error or log line names "${secret}"`,
+      );
+    }
+  });
+
+  it("TLS (rediss://) with a user and password: a Redis with a test certificate carries the batch", async () => {
+    const batch = await deployCase("queue-tls", 2, { url: secure.url, username: TLS_USER, password: TLS_PASSWORD });
+    assert.match(secure.url, /^rediss:\/\//);
+    const ids = profiles(2 * PARALLEL * 2);
+    const [first] = batch.parts;
+    assert.ok(first);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+    for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
+    const done = await theOneDone(batch, ids.length);
+    assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 });
+    eachOnce(batch, ids);
+    for (const status of statusesOf(batch)) assert.ok(!(status.text ?? "").includes(TLS_PASSWORD), `no status shows the password: "${status.text}"`);
+  });
+});
