@@ -91,13 +91,13 @@ describe("reliability: one batch over several Node-REDs through Redis", function
   }
 
   /** Every Node-RED running (one a test killed is started again), the first `count` with the case's batch flow, the others with none. */
-  async function deployCase(batchName: string, count: number, queue: QueueSettings, options: { workerTimeout?: string; besideFirst?: FlowNode[] } = {}): Promise<Case> {
+  async function deployCase(batchName: string, count: number, queue: QueueSettings, options: { workerTimeout?: string; resend?: boolean; besideFirst?: FlowNode[] } = {}): Promise<Case> {
     await allRunning();
     const parts = members.map((member, index) => ({ nodeRed: member.nodeRed as RunningNodeRed, prefix: `${batchName}-${index + 1}` }));
     await Promise.all(
       parts.map(({ nodeRed, prefix }, index) => {
         const flows: FlowNode[] = [serverConfig(emulator)];
-        if (index < count) flows.push(...queueFlow(recorder.url, { batchName, prefix, queue: { workerTimeout: options.workerTimeout, ...queue }, parallel: PARALLEL }));
+        if (index < count) flows.push(...queueFlow(recorder.url, { batchName, prefix, queue: { workerTimeout: options.workerTimeout, ...queue }, parallel: PARALLEL, resend: options.resend }));
         if (index === 0) flows.push(...(options.besideFirst ?? []));
         return deployAndStart(nodeRed, flows);
       }),
@@ -206,54 +206,67 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     });
   }
 
-  it("a Node-RED killed with items out: within workerTimeout they count interrupted, the others finish the list, one done", async () => {
-    const batch = await deployCase("queue-kill", NODE_REDS, { url: shared.url, password: PASSWORD }, { workerTimeout: String(SHORT_WORKER_TIMEOUT_S) });
-    const ids = profiles(NODE_REDS * PARALLEL * 2);
-    const [first, second, victim] = batch.parts;
-    assert.ok(first && second && victim);
-    await sendIn(first.nodeRed, first.prefix, { payload: ids });
-    await eachHasItemsOut(batch);
-    const lost = outsOf(victim.prefix).map((entry) => entry.replace(/#\d+$/, ""));
-    const killedAt = Date.now();
-    await victim.nodeRed.kill();
-    const survivors: Case = { ...batch, parts: [first, second] };
-    await openGate(first.nodeRed, first.prefix);
-    await openGate(second.nodeRed, second.prefix);
+  for (const resend of [false, true]) {
+    const fate = resend ? "sent again once by the others (resend)" : "counted interrupted";
+    it(`a Node-RED killed with items out: within workerTimeout they are ${fate}, the others finish the list, one done`, async () => {
+      const batch = await deployCase(`queue-kill${resend ? "-resend" : ""}`, NODE_REDS, { url: shared.url, password: PASSWORD }, { workerTimeout: String(SHORT_WORKER_TIMEOUT_S), resend });
+      const ids = profiles(NODE_REDS * PARALLEL * 2);
+      const [first, second, victim] = batch.parts;
+      assert.ok(first && second && victim);
+      await sendIn(first.nodeRed, first.prefix, { payload: ids });
+      await eachHasItemsOut(batch);
+      // Held at its gate: never started.
+      const lost = outsOf(victim.prefix).map((entry) => entry.replace(/#\d+$/, ""));
+      const killedAt = Date.now();
+      await victim.nodeRed.kill();
+      const survivors: Case = { ...batch, parts: [first, second] };
+      await openGate(first.nodeRed, first.prefix);
+      await openGate(second.nodeRed, second.prefix);
 
-    await eventually(() => donesOf(survivors).length >= 1, `the batch ends without the killed Node-RED (${where(survivors)})`);
-    const tookMs = Date.now() - killedAt;
-    // The rest of the list takes the survivors a moment; the killed one's items are what the end waits for.
-    const bound = scaled(SHORT_WORKER_TIMEOUT_S * 1000 + 5_000);
-    assert.ok(tookMs <= bound, `the killed Node-RED's items counted within workerTimeout (${SHORT_WORKER_TIMEOUT_S} s): the batch ended ${tookMs} ms after the kill, over ${bound} ms`);
-    const done = await theOneDone(survivors, ids.length);
-    assert.deepEqual(countsOf(done), { done: ids.length - PARALLEL, failed: 0, timedOut: 0, interrupted: PARALLEL, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are interrupted`);
-    assert.deepEqual(
-      lost.map(startsOf),
-      lost.map(() => 0),
-      "no one sent the killed Node-RED's items again (without resend)",
-    );
-    const rest = ids.filter((id) => !lost.includes(id));
-    assert.deepEqual(
-      rest.filter((id) => startsOf(id) !== 1),
-      [],
-      "each other profile was started once",
-    );
-    const survivorOuts = allOuts(survivors);
-    assert.equal(survivorOuts.length, new Set(survivorOuts).size, "no item went out twice");
-    const workers = done.workers ?? [];
-    assert.equal(
-      workers.reduce((sum, worker) => sum + worker.done, 0),
-      done.done,
-      "the workers' done add up to the batch's",
-    );
-    assert.deepEqual(
-      workers.filter((worker) => worker.running !== 0),
-      [],
-      "no worker has an item running",
-    );
-    const dead = workers.find((worker) => worker.name === defaultWorkerName(victim.nodeRed));
-    assert.equal(dead?.done ?? 0, 0, "the killed Node-RED did none");
-  });
+      await eventually(() => donesOf(survivors).length >= 1, `the batch ends without the killed Node-RED (${where(survivors)})`);
+      const tookMs = Date.now() - killedAt;
+      // The rest of the list takes the survivors a moment; the killed one's items are what the end waits for.
+      const bound = scaled(SHORT_WORKER_TIMEOUT_S * 1000 + 5_000);
+      assert.ok(tookMs <= bound, `the killed Node-RED's items are taken care of within workerTimeout (${SHORT_WORKER_TIMEOUT_S} s): the batch ended ${tookMs} ms after the kill, over ${bound} ms`);
+      const done = await theOneDone(survivors, ids.length);
+      const rest = ids.filter((id) => !lost.includes(id));
+      if (resend) {
+        assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are done by the others`);
+        assert.deepEqual(
+          [...allOuts(survivors)].sort(),
+          [...rest.map((id) => `${id}#1`), ...lost.map((id) => `${id}#2`)].sort(),
+          "the killed Node-RED's items went out again once (attempt 2), the others once",
+        );
+      } else {
+        assert.deepEqual(countsOf(done), { done: ids.length - PARALLEL, failed: 0, timedOut: 0, interrupted: PARALLEL, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are interrupted`);
+        assert.deepEqual([...allOuts(survivors)].sort(), rest.map((id) => `${id}#1`).sort(), "no one sent the killed Node-RED's items again (without resend), the others went out once");
+      }
+      assert.deepEqual(
+        (resend ? ids : rest).filter((id) => startsOf(id) !== 1),
+        [],
+        "each profile that was to be done was started once",
+      );
+      if (!resend)
+        assert.deepEqual(
+          lost.filter((id) => startsOf(id) !== 0),
+          [],
+          "the interrupted items' profiles were never started",
+        );
+      const workers = done.workers ?? [];
+      assert.equal(
+        workers.reduce((sum, worker) => sum + worker.done, 0),
+        done.done,
+        "the workers' done add up to the batch's",
+      );
+      assert.deepEqual(
+        workers.filter((worker) => worker.running !== 0),
+        [],
+        "no worker has an item running",
+      );
+      const dead = workers.find((worker) => worker.name === defaultWorkerName(victim.nodeRed));
+      assert.equal(dead?.done ?? 0, 0, "the killed Node-RED did none");
+    });
+  }
 
   it("pause sent to one Node-RED stops them all; resume sent to another carries on", async () => {
     const batch = await deployCase("queue-pause", NODE_REDS, { url: shared.url, password: PASSWORD });

@@ -50,14 +50,14 @@ export function serverConfig(emulator: Emulator): FlowNode {
  */
 export function queueFlow(recorderUrl: string, options: QueueFlowOptions): FlowNode[] {
   const p = options.prefix;
-  const { username, password, ...properties } = options.queue;
+  const { url, username, password, worker, workerTimeout } = options.queue;
   const queue: FlowNode = {
     id: `${p}-queue`,
     type: "morelogin-queue",
     name: options.batchName,
-    worker: "",
-    workerTimeout: "30",
-    ...properties,
+    url,
+    worker: worker ?? "",
+    workerTimeout: workerTimeout ?? "30",
     credentials: { username: username ?? "", password: password ?? "" },
   };
   const batch = { name: options.batchName, queue: queue.id, parallel: String(options.parallel), resend: options.resend ?? false };
