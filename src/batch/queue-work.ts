@@ -213,6 +213,7 @@ export class QueueBatchWork implements BatchWork {
     if (!held || held.attempt !== attempt || !header) return;
     this.held.delete(index);
     this.mirror.counts = { ...this.mirror.counts, running: Math.max(0, this.mirror.counts.running - 1) };
+    this.countWorker({ running: -1 });
     if (ending.state === "retry") {
       this.mirror.counts = { ...this.mirror.counts, waiting: this.mirror.counts.waiting + 1 };
       const next: ItemJob = { ...held.job.data, attempt: attempt + 1 };
@@ -375,16 +376,25 @@ export class QueueBatchWork implements BatchWork {
       this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
       return;
     }
-    const [header, counts, workersDone, workersFailed, failures] = repliesOf(
-      await this.client
-        .multi()
-        .hgetall(this.keys.header(current))
-        .hgetall(this.keys.counts(current))
-        .hgetall(this.keys.workersDone(current))
-        .hgetall(this.keys.workersFailed(current))
-        .lrange(this.keys.failures(current), 0, -1)
-        .exec(),
-    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[]];
+    // The jobs out first, then the counts with which of those jobs have ended meanwhile, in one transaction: an item
+    // is counted (RECORD_ENDING) before its job leaves BullMQ's active list, and must not count as running too.
+    const out = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
+    const read = this.client
+      .multi()
+      .hgetall(this.keys.header(current))
+      .hgetall(this.keys.counts(current))
+      .hgetall(this.keys.workersDone(current))
+      .hgetall(this.keys.workersFailed(current))
+      .lrange(this.keys.failures(current), 0, -1);
+    if (out.length > 0) read.hmget(this.keys.ended(current), ...out.map((job) => String((job.data as ItemJob).index)));
+    const [header, counts, workersDone, workersFailed, failures, endedOut = []] = repliesOf(await read.exec()) as [
+      Record<string, string>,
+      Record<string, string>,
+      Record<string, string>,
+      Record<string, string>,
+      string[],
+      Array<string | null>?,
+    ];
     if (!header.meta) {
       this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
       return;
@@ -392,7 +402,7 @@ export class QueueBatchWork implements BatchWork {
     const meta = JSON.parse(header.meta) as ListMeta;
     const batch: BatchHeader = { id: current, total: meta.total, startedAt: header.startedAt ?? "", paused: header.paused === "1", cancelled: header.cancelled === "1", origin: meta.origin };
     if (header.enqueued !== "1") await this.enqueue(batch);
-    const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
+    const active = out.filter((_, position) => endedOut[position] === null || endedOut[position] === undefined);
     const ended = countsOf(counts);
     const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
     if (!batch.cancelled && ended.done + ended.failed + ended.timedOut + ended.interrupted + active.length + queued < batch.total) await this.countInterrupted(current);
@@ -448,13 +458,36 @@ export class QueueBatchWork implements BatchWork {
   private shift(count: number): void {
     const counts = this.mirror.counts;
     this.mirror.counts = { ...counts, running: counts.running + count, waiting: Math.max(0, counts.waiting - count) };
+    this.countWorker({ running: count });
   }
 
   private countHere(state: Exclude<Ending["state"], "retry">, failure: string): void {
     const counts = { ...this.mirror.counts };
     counts[state] += 1;
     this.mirror.counts = counts;
+    this.countWorker(state === "done" ? { done: 1 } : { failed: 1 });
     if (failure) this.mirror.failures = [...this.mirror.failures, JSON.parse(failure) as BatchFailure];
+  }
+
+  /**
+   * This Node-RED's own figures in the mirror's `workers`, changed with the counts until the next refresh
+   * reads them: the summary a batch ends with must add up, workers and counts alike.
+   */
+  private countWorker(change: Partial<Record<"running" | "done" | "failed", number>>): void {
+    const name = this.options.worker;
+    const workers = this.mirror.workers.some((figures) => figures.name === name) ? this.mirror.workers : [...this.mirror.workers, { name, running: 0, done: 0, failed: 0 }];
+    this.mirror.workers = workers
+      .map((figures) =>
+        figures.name === name
+          ? {
+              ...figures,
+              running: Math.max(0, figures.running + (change.running ?? 0)),
+              done: figures.done + (change.done ?? 0),
+              failed: figures.failed + (change.failed ?? 0),
+            }
+          : figures,
+      )
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
   private async extendLocks(lockMs: number): Promise<void> {
