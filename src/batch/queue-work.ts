@@ -176,10 +176,14 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
-    const id = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
-    if (!id) return undefined;
+    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
+    if (!answer) return undefined;
+    if (answer.startsWith("started:")) {
+      // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
+      await this.queue.resume();
+      await this.client.publish(this.keys.changed, "start");
+    }
     await this.refresh();
-    await this.client.publish(this.keys.changed, "start");
     return this.mirror.header;
   }
 

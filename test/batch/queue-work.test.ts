@@ -199,6 +199,30 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await waitUntil(() => donesOf(members).length === 3, "three dones: the first list, the cancelled one, the second", 20_000);
   });
 
+  it("pause on one holds every runner; resume on another carries on; a batch that ends paused does not hold the next list", async () => {
+    const members = crew(["a", "b"], { parallel: 2 }, { hold: true });
+    const [a, b] = members as [Member, Member];
+    await a.runner.add(items(6), {});
+    await b.runner.add(["next"], {});
+    await waitUntil(() => a.out.length + b.out.length === 4, "four items out", 20_000);
+    await a.runner.command("pause");
+    const answerAll = (): void => {
+      for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    };
+    answerAll();
+    // What was out has come back and been counted on both; a runner that ignored the pause would have sent the next items then.
+    await waitUntil(() => members.every((member) => member.statuses.at(-1)?.startsWith('status.paused · status.of {"ended":"4","total":"6"}')), "both show paused, 4 of 6", 20_000);
+    assert.equal(sentBy(members).length, 4, "nothing went out while paused");
+    await b.runner.command("resume");
+    await waitUntil(() => a.out.length + b.out.length === 2, "the last two items out after the resume", 20_000);
+    await b.runner.command("pause");
+    answerAll();
+    await waitUntil(() => donesOf(members).length === 1, "the first list ends, paused", 20_000);
+    await waitUntil(() => a.out.length + b.out.length === 1, "the next list's item goes out", 20_000);
+    answerAll();
+    await waitUntil(() => donesOf(members).length === 2, "the next list ends", 20_000);
+  });
+
   it("a wrong password is a login trouble named by Redis's code, never by the password", async () => {
     const locked = await startRedis({ password: "s3cret-pass" });
     try {
