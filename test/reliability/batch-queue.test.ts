@@ -52,9 +52,10 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     emulator = await startEmulator({ profiles: 120 });
     recorder = await startRecorder();
     shared = await startRedis({ password: PASSWORD });
+    started.push(shared);
     // Before the Node-REDs: they trust its CA from their start (NODE_EXTRA_CA_CERTS).
     secure = await startRedis({ tls: true, username: TLS_USER, password: TLS_PASSWORD });
-    started.push(shared, secure);
+    started.push(secure);
     for (let index = 0; index < NODE_REDS; index++) members.push({ work: batchUserDir("morelogin-queue-"), running: false });
     await Promise.all(members.map(startMember));
   });
@@ -157,7 +158,11 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     assert.ok(done);
     assert.equal(done.total, total);
     assert.equal(done.running + done.waiting, 0);
-    assert.equal(done.done + done.failed + done.timedOut + done.interrupted + done.cancelled, total, "the counts add up");
+    assert.equal(
+      done.done + done.failed + done.timedOut + done.interrupted + done.cancelled,
+      total,
+      `the counts add up: ${JSON.stringify(done)}; each Node-RED, asked: ${JSON.stringify(answers)} (${where(batch)})`,
+    );
     for (const answer of answers) assert.deepEqual(countsOf(answer), countsOf(done), "every Node-RED has the same figures");
     return done;
   }
