@@ -483,8 +483,8 @@ export class QueueBatchWork implements BatchWork {
   /** Items this node took: from waiting to running in the mirror until the next refresh reads them. */
   private shift(count: number): void {
     const counts = this.mirror.counts;
+    // Not in this worker's figures: the next refresh adds them, and that change wakes the runner to show them.
     this.mirror.counts = { ...counts, running: counts.running + count, waiting: Math.max(0, counts.waiting - count) };
-    this.countWorker({ running: count });
   }
 
   /** One item of this Node-RED's is no longer out. */

@@ -187,7 +187,10 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       assert.ok(first);
       await sendIn(first.nodeRed, first.prefix, { payload: ids });
       await eachHasItemsOut(batch);
-      await eventually(() => batch.parts.every(({ prefix }) => new RegExp(`\\b${count} workers\\b`).test(lastStatus(prefix)?.text ?? "")), `each status says ${count} workers (${where(batch)})`);
+      await eventually(
+        () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => new RegExp(`\\b${count} workers\\b`).test(status.text ?? ""))),
+        `each status says ${count} workers (${where(batch)})`,
+      );
       for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
 
       const done = await theOneDone(batch, ids.length);
@@ -281,7 +284,7 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     await sendIn(first.nodeRed, first.prefix, { payload: ids });
     await eachHasItemsOut(batch);
     await sendIn(first.nodeRed, first.prefix, { command: "pause" });
-    await eventually(() => batch.parts.every(({ prefix }) => /^paused\b/.test(lastStatus(prefix)?.text ?? "")), `every Node-RED's status says paused (${where(batch)})`);
+    await eventually(() => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => /^paused\b/.test(status.text ?? ""))), `every Node-RED's status says paused (${where(batch)})`);
 
     // The items out come back; a paused batch sends no new one in their place.
     for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
