@@ -49,6 +49,8 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
 
     await until(async () => (await percent()) > 0, "the bar moving");
+    // A batch on this Node-RED alone has no workers: their table stays hidden.
+    assert.equal(await widget("Workers").count(), 0, "no workers table without a queue");
     await button("Pause").click();
     // Those out come back and are counted; nothing new goes out while some still wait.
     await until(async () => /paused · 0 running, [1-9]\d* waiting/.test(await runText()), "the page saying paused, none running, some waiting");
@@ -78,5 +80,99 @@ describe("dashboard: example 16's batch page, in chromium", function () {
   it("every column of the failures table and the whole run text show, at 1280 px and at a phone's 390 px, with no navigation drawer over them", async () => {
     await assertTablesFit(dashboard.page, { tables: 1, phoneShot: join(SHOTS, "batch-dashboard-phone.png") });
     await dashboard.page.screenshot({ path: join(SHOTS, "batch-dashboard.png") });
+  });
+});
+
+/** Output 2's payload of a batch on a queue, midway, as two Node-REDs would see it (the contract of issue 41). */
+const QUEUE_PROGRESS = {
+  id: "batch-on-a-queue",
+  total: 10,
+  done: 3,
+  failed: 1,
+  timedOut: 0,
+  interrupted: 0,
+  cancelled: 0,
+  running: 2,
+  waiting: 4,
+  startedAt: 0,
+  endedAt: null,
+  etaMs: 60_000,
+  perMinute: 4,
+  pacedPerMinute: null,
+  failures: [{ id: "p4", attempt: 1, error: "start profile failed" }],
+  queued: [],
+  workers: [
+    { name: "server1:1880", running: 1, done: 2, failed: 1 },
+    { name: "server2:1880", running: 1, done: 1, failed: 0 },
+  ],
+};
+
+describe("dashboard: example 16's batch page for a batch on a queue, in chromium", function () {
+  this.timeout(180_000);
+  const dashboard = useDashboardPage({
+    unopened: "the batch page",
+    shots: "batch-dashboard-workers",
+    work: () => batchUserDir("morelogin-batch-workers-", { dashboard: true }),
+    emulator: {},
+    nodeRed: startWithFileContext,
+    // The page's function gets progress messages from two inject nodes: one with workers, one without.
+    flow: (emulator) => {
+      const flow = batchDashboardFlow(emulator);
+      const forThePage = flow.find((node) => node.type === "function" && node.name === "for the page");
+      assert.ok(forThePage, 'example 16 has its function "for the page"');
+      const progress = (id: string, payload: Record<string, unknown>) => ({
+        id,
+        type: "inject",
+        z: forThePage.z,
+        name: id,
+        props: [{ p: "payload" }, { p: "topic", vt: "str" }],
+        topic: "progress",
+        payload: JSON.stringify(payload),
+        payloadType: "json",
+        repeat: "",
+        once: false,
+        x: 600,
+        y: 600,
+        wires: [[forThePage.id]],
+      });
+      const { workers: _, ...withoutWorkers } = QUEUE_PROGRESS;
+      return [...flow, progress("with-workers", QUEUE_PROGRESS), progress("without-workers", withoutWorkers)];
+    },
+    path: PAGE_PATH,
+    ready: async () => undefined,
+  });
+
+  const press = async (inject: string): Promise<void> => {
+    assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject}`, { method: "POST" })).status, 200);
+  };
+  const workersWidget = (): Locator => {
+    const node = dashboard.flow.find((candidate) => candidate.name === "Workers" && candidate.type === "ui-table");
+    assert.ok(node, "the example has a Workers table");
+    return dashboard.page.locator(`#nrdb-ui-widget-${node.id}`);
+  };
+
+  it("lists each Node-RED with what it has running, done and failed, and hides the list for progress without workers", async () => {
+    await press("with-workers");
+    const rows = workersWidget().locator("tbody tr");
+    await pollUntil(
+      () => rows.count(),
+      (count) => count === 2,
+      "two rows in the workers table",
+      60_000,
+    );
+    const cells = await Promise.all([0, 1].map(async (row) => (await rows.nth(row).locator("td").allInnerTexts()).map((text) => text.trim())));
+    assert.deepEqual(cells, [
+      ["server1:1880", "1", "2", "1"],
+      ["server2:1880", "1", "1", "0"],
+    ]);
+    assert.deepEqual(await workersWidget().locator("thead th").allInnerTexts(), ["Node-RED", "Running", "Done", "Failed"]);
+    await press("without-workers");
+    await pollUntil(
+      () => workersWidget().count(),
+      (count) => count === 0,
+      "the workers table hidden again",
+      60_000,
+    );
+    assert.deepEqual(dashboard.errors, []);
   });
 });
