@@ -410,8 +410,14 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const queueId = await page.evaluate((id) => (window as unknown as { RED: { nodes: { node: (i: string) => { queue: string } } } }).RED.nodes.node(id).queue, batchId);
     assert.ok(queueId, "the batch node names the queue config node");
     await page.locator("#red-ui-header-button-deploy").click();
+    // Nodes earlier tests left unconfigured on the workspace make the editor ask first: deploy all the same, as a person would.
+    const confirm = page.locator("#red-ui-deploy-dialog-confirm-deploy-deploy");
     const flows = await pollUntil(
-      async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
+      async () => {
+        // The dialog fades out after the click: a second look may still see it, and its button go away under the click.
+        if (await confirm.isVisible()) await confirm.click({ timeout: 5_000 }).catch(() => undefined);
+        return (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text();
+      },
       (text) => text.includes(queueId),
       "the deployed flows hold the queue config node",
       60_000,
