@@ -3,7 +3,7 @@ import { itemIdOf } from "./items";
 import type { LedgerCounts } from "./ledger";
 import { apply, change, emptyState, snapshotOf, type BatchRecord, type BatchState } from "./records";
 import type { BatchFailure, BatchHeader, BatchProgress, QueuedList } from "./types";
-import type { BatchWork, Ending, TakenItem } from "./work";
+import type { BatchWork, DroppedList, Ending, TakenItem } from "./work";
 
 /**
  * A journal is compacted once it is this big and this many times what is live in it (the lists, the
@@ -81,6 +81,18 @@ export class LocalBatchWork implements BatchWork {
     return this.state.batch?.ledger.count() ?? NO_COUNTS;
   }
 
+  runningHere(): number {
+    return this.counts().running;
+  }
+
+  workers(): undefined {
+    return undefined;
+  }
+
+  trouble(): undefined {
+    return undefined;
+  }
+
   failures(): readonly BatchFailure[] {
     return this.state.batch?.failures ?? [];
   }
@@ -98,7 +110,7 @@ export class LocalBatchWork implements BatchWork {
     await durable;
   }
 
-  startNext(startedAt: string): BatchHeader | undefined {
+  async startNext(startedAt: string): Promise<BatchHeader | undefined> {
     if (this.state.batch || this.state.waiting.length === 0) return undefined;
     this.write({ t: "begin", startedAt });
     return this.current();
@@ -122,7 +134,7 @@ export class LocalBatchWork implements BatchWork {
     return taken;
   }
 
-  settle(index: number, attempt: number, ending: Ending): void {
+  async settle(index: number, attempt: number, ending: Ending): Promise<void> {
     const batch = this.state.batch;
     if (!batch || !this.isOut(index, attempt)) return;
     if (ending.state === "retry") {
@@ -134,28 +146,29 @@ export class LocalBatchWork implements BatchWork {
     this.compactSoon();
   }
 
-  pause(paused: boolean): void {
+  async pause(paused: boolean): Promise<void> {
     const header = this.state.batch?.header;
     if (header) this.write({ t: "flags", paused, cancelled: header.cancelled });
   }
 
-  cancelCurrent(): void {
+  async cancelCurrent(): Promise<void> {
     const batch = this.state.batch;
     if (!batch) return;
     this.write({ t: "flags", paused: batch.header.paused, cancelled: true });
   }
 
-  dropWaiting(id?: string): QueuedList[] {
+  async dropWaiting(id?: string): Promise<DroppedList[]> {
     const dropped = this.state.waiting.filter((list) => id === undefined || list.id === id);
     for (const list of dropped) this.write({ t: "drop", id: list.id });
-    return dropped;
+    return dropped.map((list) => ({ id: list.id, total: list.items.length }));
   }
 
-  async finish(summary: BatchProgress): Promise<void> {
+  async finish(summary: BatchProgress): Promise<boolean> {
     const durable = this.journal.append({ t: "end", summary });
     apply(this.state, { t: "end", summary });
     await durable;
     if (this.journal.bytes > COMPACT_AT_END_BYTES) await this.compact();
+    return true;
   }
 
   close(): Promise<void> {

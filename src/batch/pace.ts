@@ -15,14 +15,14 @@ export class Pace {
     private readonly since: number,
   ) {}
 
-  ended(now: number): void {
+  ended(now: number, count = 1): void {
     const second = Math.floor(now / BUCKET_MS);
     const slot = second % BUCKETS;
     if (this.second[slot] !== second) {
       this.second[slot] = second;
       this.ring[slot] = 0;
     }
-    this.ring[slot] = (this.ring[slot] ?? 0) + 1;
+    this.ring[slot] = (this.ring[slot] ?? 0) + count;
   }
 
   /** Items per minute, or 0 before any ended. */

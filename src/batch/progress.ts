@@ -16,6 +16,7 @@ export function statusOf(progress: BatchProgress, paused: boolean, t: Translate)
   const failed = progress.failed + progress.timedOut;
   const parts = [t("morelogin-batch.status.of", { ended: NUMBER.format(ended), total: NUMBER.format(progress.total) })];
   if (failed > 0) parts.push(t("morelogin-batch.status.failed", { count: NUMBER.format(failed) }));
+  if (progress.workers && progress.workers.length > 0) parts.push(t("morelogin-batch.status.workers", { count: NUMBER.format(progress.workers.length) }));
   const finished = progress.endedAt !== null;
   if (finished) {
     if (progress.cancelled > 0) parts.push(t("morelogin-batch.status.cancelled"));

@@ -3,7 +3,8 @@ import { itemIdOf } from "./items";
 import { Pace } from "./pace";
 import { statusOf, type BatchStatus } from "./progress";
 import type { BatchHeader, BatchProgress, BatchSettings, Translate } from "./types";
-import type { BatchWork, TakenItem } from "./work";
+import type { LedgerCounts } from "./ledger";
+import type { BatchWork, Ending, TakenItem } from "./work";
 
 /** What `msg.morelogin.batch` holds on an item message. */
 export interface BatchTag extends ItemRequests {
@@ -62,6 +63,10 @@ export class BatchRunner {
   private stopped = false;
   private broken = false;
   private readonly endedIds: string[] = [];
+  /** The running batch's ID as this runner last saw it. */
+  private batchId: string | undefined;
+  /** Items of the running batch ended, as last counted into the pace. */
+  private endedSeen = 0;
 
   constructor(
     private readonly settings: BatchSettings,
@@ -73,6 +78,7 @@ export class BatchRunner {
 
   /** Sends what the batch (restored or new) has to send; called once the flows have started. */
   begin(): void {
+    this.follow(this.work.current());
     if (this.work.current()) this.pump();
     else this.startNext();
     this.showStatus();
@@ -98,21 +104,24 @@ export class BatchRunner {
     if (!header || tag.id !== header.id || !this.work.isOut(tag.index, tag.attempt)) return;
     this.clearTimer(tag.index);
     this.apiPace.ended(tag);
-    if (error === undefined || error === null) {
-      this.work.settle(tag.index, tag.attempt, { state: "done" });
-      this.pace.ended(this.ports.now());
-    } else if (tag.attempt <= this.settings.retries && !header.cancelled) {
-      this.work.settle(tag.index, tag.attempt, { state: "retry" });
-    } else {
-      this.work.settle(tag.index, tag.attempt, { state: "failed", error: errorText(error) });
-      this.pace.ended(this.ports.now());
-    }
-    this.pump();
+    if (error === undefined || error === null) this.end(tag.index, tag.attempt, { state: "done" });
+    else if (tag.attempt <= this.settings.retries && !header.cancelled) this.end(tag.index, tag.attempt, { state: "retry" });
+    else this.end(tag.index, tag.attempt, { state: "failed", error: errorText(error) });
+  }
+
+  /** The work changed where this node did not change it (another Node-RED, the queue's store): catch up. */
+  changed(): void {
+    if (this.stopped || this.broken) return;
+    this.follow(this.work.current());
+    this.notePace();
+    if (this.work.current()) this.pump();
+    else this.startNext();
     this.progressSoon();
+    this.showStatus();
   }
 
   /** pause, resume, cancel, status; `batchId` (msg.batch) narrows it to one batch. A command with nothing to act on is answered with a note. */
-  command(command: BatchCommand, batchId?: string): void {
+  async command(command: BatchCommand, batchId?: string): Promise<void> {
     const header = this.work.current();
     const running = header && (batchId === undefined || header.id === batchId) ? header : undefined;
     if (command === "status") {
@@ -121,12 +130,12 @@ export class BatchRunner {
       return;
     }
     if (command === "cancel") {
-      const dropped = this.work.dropWaiting(batchId);
+      const dropped = await this.work.dropWaiting(batchId);
       if (running) {
-        this.work.cancelCurrent();
+        await this.work.cancelCurrent();
         this.pump();
       }
-      for (const list of dropped) this.ports.sendProgress("done", this.cancelledSummary(list.id, list.items.length));
+      for (const list of dropped) this.ports.sendProgress("done", this.cancelledSummary(list.id, list.total));
       if (!running && dropped.length === 0) this.sendNote(batchId === undefined ? "nothingRunning" : "noSuchBatch", command, batchId);
       this.showStatus();
       return;
@@ -140,7 +149,7 @@ export class BatchRunner {
       this.sendNote(pause ? "alreadyPaused" : "notPaused", command, batchId);
       return;
     }
-    this.work.pause(pause);
+    await this.work.pause(pause);
     this.pump();
     this.showStatus();
   }
@@ -154,14 +163,58 @@ export class BatchRunner {
 
   private startNext(): void {
     if (this.stopped || this.broken) return;
-    const now = this.ports.now();
-    const header = this.work.startNext(new Date(now).toISOString());
+    this.work
+      .startNext(new Date(this.ports.now()).toISOString())
+      .then((header) => {
+        if (!header || this.stopped) return;
+        this.pump();
+        this.showStatus();
+      })
+      .catch((error: unknown) => this.fail(error));
+  }
+
+  /** The running batch is another one than last time (a new one, or none): its own pace, its own minute. */
+  private follow(header: BatchHeader | undefined): void {
+    if (header?.id === this.batchId) return;
+    if (this.batchId !== undefined) this.remember(this.batchId);
+    this.batchId = header?.id;
     if (!header) return;
+    const now = this.ports.now();
     this.pace = new Pace(now);
     this.apiPace = new ApiPace();
     this.lastProgressAt = Number.NEGATIVE_INFINITY;
-    this.pump();
-    this.showStatus();
+    this.endedSeen = endedOf(this.work.counts());
+  }
+
+  private remember(id: string): void {
+    if (this.endedIds.includes(id)) return;
+    this.endedIds.push(id);
+    if (this.endedIds.length > ENDED_IDS_KEPT) this.endedIds.shift();
+  }
+
+  /** Items ended since last looked (by any Node-RED) count towards the pace. */
+  private notePace(): void {
+    const ended = endedOf(this.work.counts());
+    if (ended > this.endedSeen) this.pace.ended(this.ports.now(), ended - this.endedSeen);
+    this.endedSeen = ended;
+  }
+
+  private end(index: number, attempt: number, ending: Ending): void {
+    this.work
+      .settle(index, attempt, ending)
+      .then(() => {
+        this.notePace();
+        this.pump();
+        this.progressSoon();
+      })
+      .catch((error: unknown) => this.fail(error));
+  }
+
+  private fail(error: unknown): void {
+    if (this.stopped || this.broken) return;
+    this.broken = true;
+    this.clearTimers();
+    this.ports.failed(error instanceof Error ? error : new Error(String(error)));
   }
 
   private pump(): void {
@@ -182,23 +235,21 @@ export class BatchRunner {
       for (;;) {
         this.pumpAgain = false;
         const header = this.work.current();
+        this.follow(header);
         if (!header || this.stopped || this.broken) return;
         const counts = this.work.counts();
-        if (counts.running === 0 && (counts.waiting === 0 || header.cancelled)) {
+        if (counts.running === 0 && this.work.runningHere() === 0 && (counts.waiting === 0 || header.cancelled)) {
           await this.finish(header);
           continue;
         }
-        const free = this.settings.parallel - counts.running;
+        const free = this.settings.parallel - this.work.runningHere();
         const taken = header.paused || header.cancelled || free <= 0 ? [] : await this.work.take(free);
         if (this.stopped) return;
         for (const item of taken) this.send(header, item);
         if (taken.length === 0 && !this.pumpAgain) return;
       }
     } catch (error) {
-      if (this.stopped) return;
-      this.broken = true;
-      this.clearTimers();
-      this.ports.failed(error instanceof Error ? error : new Error(String(error)));
+      this.fail(error);
     } finally {
       this.pumping = false;
     }
@@ -219,10 +270,7 @@ export class BatchRunner {
     const timer = setTimeout(() => {
       this.timers.delete(index);
       if (this.stopped || !this.work.isOut(index, attempt)) return;
-      this.work.settle(index, attempt, { state: "timedOut", error: `timed out after ${ms / 1000} s` });
-      this.pace.ended(this.ports.now());
-      this.pump();
-      this.progressSoon();
+      this.end(index, attempt, { state: "timedOut", error: `timed out after ${ms / 1000} s` });
     }, ms);
     timer.unref();
     this.timers.set(index, timer);
@@ -241,20 +289,21 @@ export class BatchRunner {
 
   private async finish(header: BatchHeader): Promise<void> {
     this.clearTimers();
+    this.notePace();
     const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0, pacedPerMinute: null };
-    this.endedIds.push(header.id);
-    if (this.endedIds.length > ENDED_IDS_KEPT) this.endedIds.shift();
     if (this.progressTimer) clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
-    await this.work.finish(summary);
+    const announce = await this.work.finish(summary);
+    this.follow(this.work.current());
     if (this.stopped) return;
-    this.ports.sendProgress("done", summary);
+    if (announce) this.ports.sendProgress("done", summary);
     this.showStatus();
     this.startNext();
   }
 
   private progressOf(header: BatchHeader): BatchProgress {
     const counts = this.work.counts();
+    const workers = this.work.workers();
     const eta = batchEta(this.pace, this.apiPace, counts.running + counts.waiting, this.ports.now());
     return {
       id: header.id,
@@ -267,6 +316,7 @@ export class BatchRunner {
       pacedPerMinute: header.paused ? null : eta.pacedPerMinute,
       failures: this.work.failures().slice(),
       queued: this.work.waiting().map((list) => list.id),
+      ...(workers ? { workers: workers.map((figures) => ({ ...figures })) } : {}),
     };
   }
 
@@ -326,12 +376,22 @@ export class BatchRunner {
 
   private showStatus(): void {
     if (this.stopped) return;
+    const trouble = this.work.trouble();
+    if (trouble !== undefined) {
+      const text = trouble.kind === "login" ? this.ports.t("morelogin-batch.status.login") : this.ports.t("morelogin-batch.status.unreachable", { reason: trouble.reason });
+      this.ports.status({ fill: "red", shape: "ring", text });
+      return;
+    }
     const header = this.work.current();
     const last = this.work.last();
     if (header) this.ports.status(statusOf(this.progressOf(header), header.paused, this.ports.t));
     else if (last) this.ports.status(statusOf(last, false, this.ports.t));
     else this.ports.status({});
   }
+}
+
+function endedOf(counts: LedgerCounts): number {
+  return counts.done + counts.failed + counts.timedOut + counts.interrupted;
 }
 
 function errorText(error: unknown): string {

@@ -40,6 +40,8 @@ export interface BatchProgress extends LedgerCounts {
   failures: BatchFailure[];
   /** The IDs of the lists waiting their turn behind this batch (for `cancel` with `msg.batch`). */
   queued?: string[];
+  /** With a queue: each Node-RED's share of the batch, by name. */
+  workers?: WorkerFigures[];
   /** Why a command did nothing ("nothing to pause"), in the runtime's language; absent otherwise. */
   note?: string;
 }
@@ -54,4 +56,13 @@ export interface BatchSettings {
   itemTimeoutMs: number;
   /** After a restart, send the items that were out again (a new attempt) instead of counting them interrupted. */
   resend: boolean;
+}
+
+/** One Node-RED's share of a batch worked through a queue. */
+export interface WorkerFigures {
+  name: string;
+  running: number;
+  done: number;
+  /** Failed or timed out, ended by this worker. */
+  failed: number;
 }

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Node, NodeAPI, NodeDef, NodeMessage } from "node-red";
-import { BATCH_COMMANDS, BatchRunner, LocalBatchWork, originOf, storableItems, type BatchCommand, type BatchTag } from "../batch";
+import { BATCH_COMMANDS, BatchRunner, LocalBatchWork, originOf, storableItems, type BatchCommand, type BatchPorts, type BatchSettings, type BatchTag, type BatchWork } from "../batch";
 import { describeValue, messageOf } from "../client";
 import { JournalUnreadableError } from "../journal";
 import { batchSettings } from "./lib/batch/settings";
@@ -9,6 +9,7 @@ import { startsWaitingFor } from "./lib/flows-started";
 import { createTranslator } from "./lib/i18n";
 import { plainError } from "./lib/operation-node";
 import { fileNameOf, stateDirOf } from "./lib/state-dir";
+import type { QueueConfigNode } from "./morelogin-queue";
 
 /** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)" and "Crash-safe by default". */
 export = (RED: NodeAPI): void => {
@@ -18,7 +19,8 @@ export = (RED: NodeAPI): void => {
   function MoreLoginBatchNode(this: Node, def: NodeDef & Record<string, unknown>): void {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = batchSettings(def);
+    const read = batchSettings(def);
+    const settings = "key" in read ? t(`morelogin-batch.error.setting.${read.key}`, read.values) : read;
     const context = node.context() as unknown as ContextLike;
     const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
     const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);
@@ -26,33 +28,72 @@ export = (RED: NodeAPI): void => {
     let broken: string | undefined = typeof settings === "string" ? settings : undefined;
     if (typeof settings === "string") node.status({ fill: "red", shape: "ring", text: t("morelogin.status.input") });
 
-    const opening: Promise<{ work: LocalBatchWork; runner: BatchRunner } | undefined> =
+    const ports = (): BatchPorts => ({
+      sendItem: (msg) => node.send([msg as NodeMessage, null]),
+      sendProgress: (topic, payload) => node.send([null, { topic, payload } as NodeMessage]),
+      status: (status) => node.status(status),
+      failed: (error) => fail(error),
+      generateId: () => RED.util.generateId(),
+      clone: (value) => RED.util.cloneMessage(value as never) as typeof value,
+      now: () => Date.now(),
+      t,
+    });
+    const queueId = typeof def.queue === "string" ? def.queue.trim() : "";
+
+    const opening: Promise<{ work: BatchWork; runner: BatchRunner } | undefined> =
       typeof settings === "string"
         ? Promise.resolve(undefined)
-        : LocalBatchWork.open(file, {
-            resend: settings.resend,
-            onError: (error) => fail(error),
-            takeOver: () => legacyBatch(context, () => RED.util.generateId(), warnContext),
-          }).then(
-            (work) => {
-              forgetLegacyBatch(context, warnContext);
-              const runner = new BatchRunner(settings, work, {
-                sendItem: (msg) => node.send([msg as NodeMessage, null]),
-                sendProgress: (topic, payload) => node.send([null, { topic, payload } as NodeMessage]),
-                status: (status) => node.status(status),
-                failed: (error) => fail(error),
-                generateId: () => RED.util.generateId(),
-                clone: (value) => RED.util.cloneMessage(value as never) as typeof value,
-                now: () => Date.now(),
-                t,
-              });
-              return { work, runner };
-            },
-            (error: unknown) => {
-              fail(error);
-              return undefined;
-            },
-          );
+        : queueId !== ""
+          ? openQueue(queueId, settings)
+          : LocalBatchWork.open(file, {
+              resend: settings.resend,
+              onError: (error) => fail(error),
+              takeOver: () => legacyBatch(context, () => RED.util.generateId(), warnContext),
+            }).then(
+              (work) => {
+                forgetLegacyBatch(context, warnContext);
+                return { work, runner: new BatchRunner(settings, work, ports()) };
+              },
+              (error: unknown) => {
+                fail(error);
+                return undefined;
+              },
+            );
+
+    /** The batch in a queue shared with other Node-REDs (BullMQ is loaded only here). */
+    async function openQueue(id: string, batch: BatchSettings): Promise<{ work: BatchWork; runner: BatchRunner } | undefined> {
+      const config = RED.nodes.getNode(id) as QueueConfigNode | null;
+      const queue = config?.queueSettings;
+      if (!queue || typeof queue === "string") {
+        broken = queue ?? t("morelogin-batch.error.queueMissing", { id });
+        node.error(plainError(`batch failed: ${broken}`));
+        node.status({ fill: "red", shape: "ring", text: t("morelogin-batch.status.queue") });
+        return undefined;
+      }
+      const { QueueBatchWork } = await import("../batch/queue-work.js");
+      let runner: BatchRunner | undefined;
+      let loginReported = false;
+      const work = QueueBatchWork.open({
+        url: queue.url,
+        username: queue.username,
+        password: queue.password,
+        queue: typeof def.name === "string" && def.name.trim() !== "" ? def.name.trim() : node.id,
+        worker: queue.worker,
+        workerTimeoutMs: queue.workerTimeoutMs,
+        resend: batch.resend,
+        onChange: () => {
+          const trouble = work.trouble();
+          if (trouble?.kind === "login" && !loginReported) {
+            loginReported = true;
+            node.error(plainError(t("morelogin-batch.error.queueLogin", { where: queue.where, reason: trouble.reason })));
+          }
+          if (!trouble) loginReported = false;
+          runner?.changed();
+        },
+      });
+      runner = new BatchRunner(batch, work, ports());
+      return { work, runner };
+    }
 
     /** The journal cannot be read or written: nothing more is sent, every message ends with the reason. */
     function fail(error: unknown): void {
@@ -68,13 +109,21 @@ export = (RED: NodeAPI): void => {
     };
     waiting.add(start);
 
+    /** Lists and commands act in the order they arrived (with a queue, each waits for Redis). */
+    let turn: Promise<unknown> = Promise.resolve();
+    const inTurn = <T>(act: () => Promise<T>): Promise<T> => {
+      const acting = turn.then(act);
+      turn = acting.catch(() => undefined);
+      return acting;
+    };
+
     /** What this message is (a command, an item back, a list); the text of what is wrong with it, if anything. */
     const handle = async (msg: Record<string, unknown>, runner: BatchRunner): Promise<string | undefined> => {
       if (msg.command !== undefined) {
         const command = BATCH_COMMANDS.find((name) => name === msg.command);
         if (!command) return t("morelogin-batch.error.command", { commands: BATCH_COMMANDS.join(", "), value: describeValue(msg.command) });
         if (msg.batch !== undefined && typeof msg.batch !== "string") return t("morelogin-batch.error.batchId", { value: describeValue(msg.batch) });
-        runner.command(command as BatchCommand, msg.batch === "" ? undefined : (msg.batch as string | undefined));
+        await inTurn(() => runner.command(command as BatchCommand, msg.batch === "" ? undefined : (msg.batch as string | undefined)));
         return undefined;
       }
       // A message carrying msg.morelogin.batch is an item coming back, whatever its payload: this node's
@@ -87,7 +136,7 @@ export = (RED: NodeAPI): void => {
       if (Array.isArray(msg.payload)) {
         const items = storableItems(msg.payload);
         if (typeof items === "string") return t("morelogin-batch.error.notStorable", { reason: items });
-        await runner.add(items, originOf(msg));
+        await inTurn(() => runner.add(items, originOf(msg)));
         return undefined;
       }
       // An error a Catch node passed on that is not an item's (answering it with another error would loop): it ends here.

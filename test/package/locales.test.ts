@@ -184,6 +184,13 @@ function expansions(expression: string, type: string, file: string, code: string
   }
   // Kinds with a `case` of their own in the same file get another text there (api: "error, code …").
   if (/\bkind\b/.test(expression)) return ERROR_KINDS.filter((kind) => !code.includes(`case "${kind}":`));
+  // A settings problem's key (`${read.key}`): the values of the `key:` union in the node type's src/nodes/lib/<name>/settings.ts.
+  if (/\.key$/.test(expression)) {
+    const settings = join("src", "nodes", "lib", type.replace(/^morelogin-/, ""), "settings.ts");
+    const union = existsSync(join(ROOT, settings)) ? /\bkey: ((?:"[\w-]+"(?:\s*\|\s*)?)+);/.exec(readRoot(settings))?.[1] : undefined;
+    assert.ok(union, `${file}: a key is built from \${${expression}}, but ${settings} declares no \`key: "a" | "b"\` union`);
+    return captures(union, /"([\w-]+)"/g);
+  }
   assert.fail(`${file}: a catalog key is built from \${${expression}}: teach test/package/locales.test.ts its values`);
 }
 

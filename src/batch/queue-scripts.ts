@@ -1,0 +1,80 @@
+/**
+ * The batch's own records in Redis, beside BullMQ's jobs, each changed by one script so that several
+ * Node-REDs can act at once: an item's ending is counted once, one list starts at a time, one Node-RED
+ * announces a batch's end.
+ */
+
+/** Keys of one queue's batch records (`<prefix>` ends with a colon). */
+export function batchKeys(prefix: string) {
+  return {
+    current: `${prefix}current`,
+    waiting: `${prefix}waiting`,
+    last: `${prefix}last`,
+    changed: `${prefix}changed`,
+    header: (id: string) => `${prefix}header:${id}`,
+    list: (id: string) => `${prefix}list:${id}`,
+    meta: (id: string) => `${prefix}meta:${id}`,
+    ended: (id: string) => `${prefix}ended:${id}`,
+    counts: (id: string) => `${prefix}counts:${id}`,
+    workersDone: (id: string) => `${prefix}workers-done:${id}`,
+    workersFailed: (id: string) => `${prefix}workers-failed:${id}`,
+    failures: (id: string) => `${prefix}failures:${id}`,
+    announced: (id: string) => `${prefix}announced:${id}`,
+    enqueuing: (id: string) => `${prefix}enqueuing:${id}`,
+  };
+}
+
+export type BatchKeys = ReturnType<typeof batchKeys>;
+
+/**
+ * KEYS ended, counts, workersDone, workersFailed, failures; ARGV index, state, worker, failure JSON ("" for none).
+ * Returns 1 when this ending counted, 0 when the item had already ended (a second report of it).
+ */
+export const RECORD_ENDING = `
+if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
+redis.call('HINCRBY', KEYS[2], ARGV[2], 1)
+if ARGV[2] == 'done' then
+  redis.call('HINCRBY', KEYS[3], ARGV[3], 1)
+elseif ARGV[2] == 'failed' or ARGV[2] == 'timedOut' then
+  redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
+end
+if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[4]) end
+return 1
+`;
+
+/**
+ * KEYS current, waiting; ARGV key prefix, startedAt. The running batch's ID: the one running (`running:<id>`),
+ * else the first waiting list, which becomes the running batch, its header written (`started:<id>`). Nil
+ * when nothing waits.
+ */
+export const START_NEXT = `
+local current = redis.call('GET', KEYS[1])
+if current then return 'running:' .. current end
+local id = redis.call('LPOP', KEYS[2])
+if not id then return false end
+local meta = redis.call('GET', ARGV[1] .. 'meta:' .. id)
+if not meta then return false end
+redis.call('SET', KEYS[1], id)
+redis.call('HSET', ARGV[1] .. 'header:' .. id, 'meta', meta, 'startedAt', ARGV[2], 'paused', '0', 'cancelled', '0', 'enqueued', '0')
+return 'started:' .. id
+`;
+
+/**
+ * KEYS current, announced, last; ARGV batch ID, worker, summary JSON, seconds to keep the batch's records.
+ * 1 when this Node-RED announces the end (the first to ask), 0 otherwise. The batch stops being current.
+ */
+export const FINISH = `
+if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'EX', ARGV[4]) == false then return 0 end
+redis.call('SET', KEYS[3], ARGV[3])
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 1
+`;
+
+/** KEYS waiting; ARGV the IDs to take out of it. Returns those that were there. */
+export const DROP_WAITING = `
+local dropped = {}
+for _, id in ipairs(ARGV) do
+  if redis.call('LREM', KEYS[1], 0, id) > 0 then table.insert(dropped, id) end
+end
+return dropped
+`;

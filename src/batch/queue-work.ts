@@ -1,0 +1,559 @@
+import { randomUUID } from "node:crypto";
+import { type Job, Queue, Worker } from "bullmq";
+import { Redis } from "ioredis";
+import type { LedgerCounts } from "./ledger";
+import { batchKeys, DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT, type BatchKeys } from "./queue-scripts";
+import { itemIdOf } from "./items";
+import type { BatchFailure, BatchHeader, BatchProgress, QueuedList, WorkerFigures } from "./types";
+import type { BatchWork, DroppedList, Ending, TakenItem, Trouble } from "./work";
+
+/** Where the queue is and who this Node-RED is in it. */
+export interface QueueWorkOptions {
+  /** `redis://` or `rediss://` (TLS); a password belongs in `password`, not here. */
+  url: string;
+  username?: string;
+  password?: string;
+  /** The queue's name: the batch node's name, else its ID (the same on every Node-RED that shares it). */
+  queue: string;
+  /** This Node-RED's name in the batch's `workers`. */
+  worker: string;
+  /** A Node-RED not heard from for this long is gone: its items out are interrupted (or, with `resend`, sent again once). */
+  workerTimeoutMs: number;
+  resend: boolean;
+  /** The batch changed where this node did not change it, or the store came or went. */
+  onChange(): void;
+}
+
+/** What a BullMQ job of ours carries. */
+interface ItemJob {
+  batch: string;
+  index: number;
+  attempt: number;
+  item: unknown;
+}
+
+interface Held {
+  job: Job<ItemJob>;
+  token: string;
+  attempt: number;
+}
+
+interface Mirror {
+  header: BatchHeader | undefined;
+  counts: LedgerCounts;
+  failures: BatchFailure[];
+  workers: WorkerFigures[];
+  waiting: Array<Pick<QueuedList, "id" | "origin"> & { total: number }>;
+  last: BatchProgress | undefined;
+}
+
+interface ListMeta {
+  id: string;
+  total: number;
+  origin: Record<string, unknown>;
+}
+
+const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
+/** BullMQ's key prefix; our own records are under `<prefix>:<queue>:batch:`. */
+const PREFIX = "morelogin";
+/** The records of a batch that ended stay this long (for a late `status`), then Redis drops them. */
+const KEEP_ENDED_SECONDS = 7 * 24 * 3600;
+/** Items added to BullMQ per call when a list starts. */
+const ENQUEUE_CHUNK = 500;
+/** Another Node-RED that starts adding a list's items holds this long before a second may try. */
+const ENQUEUE_LOCK_MS = 120_000;
+/** Refreshes from Redis at least this often (to see what no message announces: a dead worker's items), and at most this often on messages. */
+const REFRESH_EVERY_MS = 1000;
+const REFRESH_AT_MOST_EVERY_MS = 100;
+const CLOSE_WAIT_MS = 2000;
+
+/**
+ * A batch worked by several Node-REDs through Redis: BullMQ holds the items to send (one job each, taken
+ * by whichever Node-RED has a free place, locked while it is out, failed as stalled when that Node-RED is
+ * gone), and a few records beside them (src/batch/queue-scripts.ts) hold the lists, the counts and the end.
+ * What the runner reads is a mirror of Redis, refreshed on every change any Node-RED announces.
+ */
+export class QueueBatchWork implements BatchWork {
+  private readonly keys: BatchKeys;
+  private readonly held = new Map<number, Held>();
+  private mirror: Mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting: [], last: undefined };
+  private problem: Trouble | undefined;
+  private closed = false;
+  private refreshing: Promise<void> | undefined;
+  private refreshAgain = false;
+  private refreshTimer: NodeJS.Timeout | undefined;
+  private lastRefreshAt = 0;
+  /** What the runner would show of the mirror: a refresh that changes none of it does not wake the runner. */
+  private get signature(): string {
+    const { header, counts, workers, waiting, last, failures } = this.mirror;
+    return JSON.stringify([header?.id, header?.paused, header?.cancelled, counts, workers, waiting.map((list) => list.id), last?.id, failures.length, this.held.size]);
+  }
+  private readonly lockTimer: NodeJS.Timeout;
+  private readonly pollTimer: NodeJS.Timeout;
+
+  private constructor(
+    private readonly options: QueueWorkOptions,
+    private readonly client: Redis,
+    private readonly subscriber: Redis,
+    private readonly queue: Queue<ItemJob>,
+    private readonly worker: Worker<ItemJob>,
+  ) {
+    this.keys = batchKeys(`${PREFIX}:${options.queue}:batch:`);
+    const lockMs = lockDurationOf(options.workerTimeoutMs);
+    this.lockTimer = setInterval(() => void this.extendLocks(lockMs), lockMs / 2);
+    this.lockTimer.unref();
+    this.pollTimer = setInterval(() => this.refreshSoon(), REFRESH_EVERY_MS);
+    this.pollTimer.unref();
+  }
+
+  /** Connects (in the background: Redis may come later) and starts following the queue. */
+  static open(options: QueueWorkOptions): QueueBatchWork {
+    const queueName = queueNameOf(options.queue);
+    const client = connect(options);
+    const subscriber = client.duplicate();
+    const lockDuration = lockDurationOf(options.workerTimeoutMs);
+    const queue = new Queue<ItemJob>(queueName, { connection: client, prefix: PREFIX });
+    const worker = new Worker<ItemJob>(queueName, null, {
+      connection: client,
+      prefix: PREFIX,
+      name: options.worker,
+      autorun: false,
+      lockDuration,
+      stalledInterval: Math.max(1000, Math.round(options.workerTimeoutMs / 5)),
+      maxStalledCount: options.resend ? 1 : 0,
+    });
+    const work = new QueueBatchWork({ ...options, queue: queueName }, client, subscriber, queue, worker);
+    work.listen();
+    return work;
+  }
+
+  current(): BatchHeader | undefined {
+    return this.mirror.header;
+  }
+
+  waiting(): readonly Pick<QueuedList, "id" | "origin">[] {
+    return this.mirror.waiting;
+  }
+
+  last(): BatchProgress | undefined {
+    return this.mirror.last;
+  }
+
+  counts(): LedgerCounts {
+    return this.mirror.counts;
+  }
+
+  runningHere(): number {
+    return this.held.size;
+  }
+
+  workers(): readonly WorkerFigures[] {
+    return this.mirror.workers;
+  }
+
+  trouble(): Trouble | undefined {
+    return this.problem;
+  }
+
+  failures(): readonly BatchFailure[] {
+    return this.mirror.failures;
+  }
+
+  isOut(index: number, attempt: number): boolean {
+    return this.held.get(index)?.attempt === attempt;
+  }
+
+  async add(list: QueuedList): Promise<void> {
+    const meta: ListMeta = { id: list.id, total: list.items.length, origin: list.origin };
+    await this.client
+      .multi()
+      .set(this.keys.list(list.id), JSON.stringify(list.items))
+      .set(this.keys.meta(list.id), JSON.stringify(meta))
+      .rpush(this.keys.waiting, list.id)
+      .publish(this.keys.changed, "add")
+      .exec();
+    this.mirror.waiting.push(meta);
+  }
+
+  async startNext(startedAt: string): Promise<BatchHeader | undefined> {
+    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
+    if (!answer) return undefined;
+    if (answer.startsWith("started:")) {
+      // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
+      await this.queue.resume();
+      await this.client.publish(this.keys.changed, "start");
+    }
+    await this.refresh();
+    return this.mirror.header;
+  }
+
+  async take(count: number): Promise<TakenItem[]> {
+    const header = this.mirror.header;
+    if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
+    const taken: TakenItem[] = [];
+    while (taken.length < count) {
+      const token = randomUUID();
+      const job = (await this.worker.getNextJob(token, { block: false })) as Job<ItemJob> | undefined;
+      if (!job) break;
+      const data = job.data;
+      if (job.deferredFailure) {
+        // Out on a Node-RED that was gone for workerTimeout (BullMQ's stalled job, past its limit): interrupted, not sent again.
+        if (data.batch === header.id) await this.record(header.id, data.index, "interrupted", job.processedBy ?? "", "");
+        await job.moveToCompleted(null, token, false).catch(() => undefined);
+        await this.client.publish(this.keys.changed, "interrupted");
+        continue;
+      }
+      if (data.batch !== header.id) {
+        // A batch this node does not know yet (its mirror is behind): the job waits for it, or for another Node-RED.
+        if ((await this.client.get(this.keys.current)) === data.batch) {
+          await job.moveToWait(token).catch(() => undefined);
+          this.refreshSoon();
+          break;
+        }
+        await job.moveToCompleted(null, token, false).catch(() => undefined);
+        continue;
+      }
+      const stale = this.held.has(data.index) || (await this.client.hexists(this.keys.ended(header.id), String(data.index))) === 1;
+      if (stale) {
+        await job.moveToCompleted(null, token, false).catch(() => undefined);
+        continue;
+      }
+      const attempt = data.attempt + (job.stalledCounter ?? 0);
+      this.held.set(data.index, { job, token, attempt });
+      taken.push({ index: data.index, attempt, item: data.item });
+    }
+    if (taken.length > 0) this.shift(taken.length);
+    return taken;
+  }
+
+  async settle(index: number, attempt: number, ending: Ending): Promise<void> {
+    const held = this.held.get(index);
+    const header = this.mirror.header;
+    if (!held || held.attempt !== attempt || !header) return;
+    this.held.delete(index);
+    this.mirror.counts = { ...this.mirror.counts, running: Math.max(0, this.mirror.counts.running - 1) };
+    if (ending.state === "retry") {
+      this.mirror.counts = { ...this.mirror.counts, waiting: this.mirror.counts.waiting + 1 };
+      const next: ItemJob = { ...held.job.data, attempt: attempt + 1 };
+      await this.queue.add("item", next, { jobId: jobIdOf(header.id, index, attempt + 1), removeOnComplete: true, removeOnFail: false });
+    } else {
+      const failure = ending.state === "done" ? "" : JSON.stringify({ id: itemIdOf(held.job.data.item, index), attempt, error: ending.error } satisfies BatchFailure);
+      const counted = await this.record(header.id, index, ending.state, this.options.worker, failure);
+      if (counted) this.countHere(ending.state, failure);
+    }
+    await held.job.moveToCompleted(null, held.token, false).catch(() => undefined);
+    await this.client.publish(this.keys.changed, "settle");
+  }
+
+  async pause(paused: boolean): Promise<void> {
+    const header = this.mirror.header;
+    if (!header) return;
+    await this.client.hset(this.keys.header(header.id), "paused", paused ? "1" : "0");
+    if (paused) await this.queue.pause();
+    else await this.queue.resume();
+    this.mirror.header = { ...header, paused };
+    await this.client.publish(this.keys.changed, paused ? "pause" : "resume");
+  }
+
+  async cancelCurrent(): Promise<void> {
+    const header = this.mirror.header;
+    if (!header) return;
+    await this.client.hset(this.keys.header(header.id), "cancelled", "1");
+    await this.queue.drain();
+    if (header.paused) await this.queue.resume();
+    this.mirror.header = { ...header, cancelled: true };
+    this.mirror.counts = cancelledCounts(this.mirror.counts);
+    await this.client.publish(this.keys.changed, "cancel");
+  }
+
+  async dropWaiting(id?: string): Promise<DroppedList[]> {
+    const candidates = this.mirror.waiting.filter((list) => id === undefined || list.id === id);
+    if (candidates.length === 0) return [];
+    const dropped = (await this.client.eval(DROP_WAITING, 1, this.keys.waiting, ...candidates.map((list) => list.id))) as string[];
+    const lists = candidates.filter((list) => dropped.includes(list.id));
+    if (lists.length > 0) {
+      await this.client.del(...lists.flatMap((list) => [this.keys.list(list.id), this.keys.meta(list.id)]));
+      await this.client.publish(this.keys.changed, "drop");
+    }
+    this.mirror.waiting = this.mirror.waiting.filter((list) => !dropped.includes(list.id));
+    return lists.map((list) => ({ id: list.id, total: list.total }));
+  }
+
+  async finish(summary: BatchProgress): Promise<boolean> {
+    await this.refresh();
+    const header = this.mirror.header;
+    const counts = this.mirror.counts;
+    if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return false;
+    const ended: BatchProgress = { ...summary, ...counts, failures: this.mirror.failures.slice(), workers: this.mirror.workers.slice() };
+    const announced =
+      (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
+    if (announced) {
+      const id = header.id;
+      await this.client
+        .multi()
+        .expire(this.keys.header(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.ended(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.counts(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.workersDone(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.workersFailed(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.failures(id), KEEP_ENDED_SECONDS)
+        .del(this.keys.list(id), this.keys.meta(id))
+        .publish(this.keys.changed, "end")
+        .exec();
+      await this.queue.clean(0, 0, "failed").catch(() => undefined);
+    }
+    await this.refresh();
+    return announced;
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    clearInterval(this.lockTimer);
+    clearInterval(this.pollTimer);
+    if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    const quit = Promise.allSettled([this.worker.close(true), this.queue.close(), this.subscriber.quit(), this.client.quit()]);
+    const timer = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
+    await Promise.race([quit, timer]);
+    this.subscriber.disconnect();
+    this.client.disconnect();
+  }
+
+  /** The batch stays in Redis for the other Node-REDs: deleting the node here only lets go of it. */
+  remove(): Promise<void> {
+    return this.close();
+  }
+
+  private listen(): void {
+    const trouble = (error: Error): void => {
+      // BullMQ's own errors while the connection is up (a script, a lock lost) are not the store going away.
+      if (this.client.status === "ready" && this.subscriber.status === "ready") return;
+      const next = troubleOf(error);
+      if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
+      this.problem = next;
+      this.options.onChange();
+    };
+    this.client.on("error", trouble);
+    this.subscriber.on("error", trouble);
+    this.queue.on("error", trouble);
+    this.worker.on("error", trouble);
+    this.client.on("ready", () => {
+      if (this.problem) {
+        this.problem = undefined;
+        this.options.onChange();
+      }
+      this.refreshSoon();
+    });
+    this.subscriber.on("message", () => this.refreshSoon());
+    this.subscriber.subscribe(this.keys.changed).catch(() => undefined);
+    this.worker.startStalledCheckTimer().catch(() => undefined);
+    this.refreshSoon();
+  }
+
+  /** Refreshes soon, at most every REFRESH_AT_MOST_EVERY_MS, one at a time; tells the runner when done. */
+  private refreshSoon(): void {
+    if (this.closed || this.refreshTimer) return;
+    if (this.refreshing) {
+      this.refreshAgain = true;
+      return;
+    }
+    const wait = Math.max(0, this.lastRefreshAt + REFRESH_AT_MOST_EVERY_MS - Date.now());
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = undefined;
+      const before = this.signature;
+      this.refresh()
+        .then(() => {
+          if (this.signature !== before) this.options.onChange();
+        })
+        .catch(() => undefined);
+    }, wait);
+    this.refreshTimer.unref();
+  }
+
+  /** Reads the running batch, the lists waiting and the last summary from Redis into the mirror. */
+  private async refresh(): Promise<void> {
+    while (this.refreshing) await this.refreshing;
+    this.refreshing = this.read();
+    try {
+      await this.refreshing;
+    } finally {
+      this.refreshing = undefined;
+      this.lastRefreshAt = Date.now();
+      if (this.refreshAgain) {
+        this.refreshAgain = false;
+        this.refreshSoon();
+      }
+    }
+  }
+
+  private async read(): Promise<void> {
+    const [current, waitingIds, lastJson] = repliesOf(await this.client.multi().get(this.keys.current).lrange(this.keys.waiting, 0, -1).get(this.keys.last).exec()) as [
+      string | null,
+      string[],
+      string | null,
+    ];
+    const metas = waitingIds.length > 0 ? await this.client.mget(...waitingIds.map((id) => this.keys.meta(id))) : [];
+    const waiting = metas.flatMap((json) => (json ? [JSON.parse(json) as ListMeta] : []));
+    const last = lastJson ? (JSON.parse(lastJson) as BatchProgress) : undefined;
+    if (!current) {
+      this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
+      return;
+    }
+    const [header, counts, workersDone, workersFailed, failures] = repliesOf(
+      await this.client
+        .multi()
+        .hgetall(this.keys.header(current))
+        .hgetall(this.keys.counts(current))
+        .hgetall(this.keys.workersDone(current))
+        .hgetall(this.keys.workersFailed(current))
+        .lrange(this.keys.failures(current), 0, -1)
+        .exec(),
+    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[]];
+    if (!header.meta) {
+      this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
+      return;
+    }
+    const meta = JSON.parse(header.meta) as ListMeta;
+    const batch: BatchHeader = { id: current, total: meta.total, startedAt: header.startedAt ?? "", paused: header.paused === "1", cancelled: header.cancelled === "1", origin: meta.origin };
+    if (header.enqueued !== "1") await this.enqueue(batch);
+    const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
+    const ended = countsOf(counts);
+    const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
+    if (!batch.cancelled && ended.done + ended.failed + ended.timedOut + ended.interrupted + active.length + queued < batch.total) await this.countInterrupted(current);
+    const running = active.length;
+    const endedSum = ended.done + ended.failed + ended.timedOut + ended.interrupted;
+    const figures: LedgerCounts = batch.cancelled
+      ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
+      : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
+    this.mirror = {
+      header: batch,
+      counts: figures,
+      failures: failures.map((json) => JSON.parse(json) as BatchFailure),
+      workers: workersOf(workersDone, workersFailed, active),
+      waiting,
+      last,
+    };
+  }
+
+  /** A list that became the running batch: its items go into BullMQ (once: one Node-RED at a time, job IDs fixed). */
+  private async enqueue(batch: BatchHeader): Promise<void> {
+    const id = batch.id;
+    const locked = await this.client.set(this.keys.enqueuing(id), this.options.worker, "PX", ENQUEUE_LOCK_MS, "NX");
+    if (locked !== "OK") return;
+    const json = await this.client.get(this.keys.list(id));
+    const items = json ? (JSON.parse(json) as unknown[]) : [];
+    for (let start = 0; start < items.length; start += ENQUEUE_CHUNK) {
+      const chunk = items.slice(start, start + ENQUEUE_CHUNK).map((item, offset) => {
+        const index = start + offset;
+        return { name: "item", data: { batch: id, index, attempt: 1, item }, opts: { jobId: jobIdOf(id, index, 1), removeOnComplete: true, removeOnFail: false } };
+      });
+      await this.queue.addBulk(chunk);
+    }
+    await this.client.multi().hset(this.keys.header(id), "enqueued", "1").del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec();
+  }
+
+  /** Items BullMQ failed as stalled (their Node-RED was gone for workerTimeout) count as interrupted, once. */
+  private async countInterrupted(batchId: string): Promise<void> {
+    const failed = await this.queue.getFailed(0, -1);
+    for (const job of failed) {
+      const data = job.data as ItemJob | undefined;
+      if (data?.batch !== batchId) continue;
+      await this.record(batchId, data.index, "interrupted", job.processedBy ?? "", "");
+      await job.remove().catch(() => undefined);
+    }
+  }
+
+  private async record(batchId: string, index: number, state: string, worker: string, failure: string): Promise<boolean> {
+    const keys = [this.keys.ended(batchId), this.keys.counts(batchId), this.keys.workersDone(batchId), this.keys.workersFailed(batchId), this.keys.failures(batchId)];
+    return (await this.client.eval(RECORD_ENDING, keys.length, ...keys, String(index), state, worker, failure)) === 1;
+  }
+
+  /** Items this node took: from waiting to running in the mirror until the next refresh reads them. */
+  private shift(count: number): void {
+    const counts = this.mirror.counts;
+    this.mirror.counts = { ...counts, running: counts.running + count, waiting: Math.max(0, counts.waiting - count) };
+  }
+
+  private countHere(state: Exclude<Ending["state"], "retry">, failure: string): void {
+    const counts = { ...this.mirror.counts };
+    counts[state] += 1;
+    this.mirror.counts = counts;
+    if (failure) this.mirror.failures = [...this.mirror.failures, JSON.parse(failure) as BatchFailure];
+  }
+
+  private async extendLocks(lockMs: number): Promise<void> {
+    if (this.held.size === 0 || this.problem || this.closed) return;
+    const held = [...this.held.values()];
+    await this.worker
+      .extendJobLocks(
+        held.map((entry) => entry.job.id ?? ""),
+        held.map((entry) => entry.token),
+        lockMs,
+      )
+      .catch(() => undefined);
+  }
+}
+
+/**
+ * Half the worker timeout, renewed every quarter: a dead worker's lock is gone within half the timeout,
+ * and the stalled check (every fifth, two passes) moves its items on within the rest.
+ */
+function lockDurationOf(workerTimeoutMs: number): number {
+  return Math.max(2000, Math.round(workerTimeoutMs / 2));
+}
+
+/** BullMQ refuses a colon in a queue's name. */
+export function queueNameOf(name: string): string {
+  return name.replace(/:/g, "_");
+}
+
+function jobIdOf(batchId: string, index: number, attempt: number): string {
+  return `${batchId}-${index}-${attempt}`;
+}
+
+function connect(options: QueueWorkOptions): Redis {
+  const secure = options.url.startsWith("rediss:");
+  return new Redis(options.url, {
+    username: options.username || undefined,
+    password: options.password || undefined,
+    maxRetriesPerRequest: null,
+    retryStrategy: (times) => Math.min(200 * times, 2000),
+    ...(secure ? { tls: {} } : {}),
+  });
+}
+
+/** What went wrong with Redis, in a word (an error code, or Redis's own first word), never the message: it can name the address. */
+function troubleOf(error: Error & { code?: unknown }): Trouble {
+  const word = typeof error.code === "string" ? error.code : (/^[A-Z][A-Z_]+/.exec(error.message)?.[0] ?? error.name);
+  const login = word === "WRONGPASS" || word === "NOAUTH" || word === "NOPERM";
+  return { kind: login ? "login" : "unreachable", reason: word };
+}
+
+/** The replies of a MULTI, or its first error (a reply of null: the transaction did not run). */
+function repliesOf(replies: Array<[Error | null, unknown]> | null): unknown[] {
+  if (!replies) throw new Error("the Redis transaction was aborted");
+  return replies.map(([error, value]) => {
+    if (error) throw error;
+    return value;
+  });
+}
+
+function countsOf(hash: Record<string, string>): LedgerCounts {
+  const of = (key: string): number => Number(hash[key] ?? 0) || 0;
+  return { done: of("done"), failed: of("failed"), timedOut: of("timedOut"), interrupted: of("interrupted"), cancelled: 0, running: 0, waiting: 0 };
+}
+
+function cancelledCounts(counts: LedgerCounts): LedgerCounts {
+  return { ...counts, cancelled: counts.cancelled + counts.waiting, waiting: 0 };
+}
+
+function workersOf(done: Record<string, string>, failed: Record<string, string>, active: Job[]): WorkerFigures[] {
+  const names = new Set<string>([...Object.keys(done), ...Object.keys(failed), ...active.flatMap((job) => (job.processedBy ? [job.processedBy] : []))]);
+  names.delete("");
+  return [...names].sort().map((name) => ({
+    name,
+    running: active.filter((job) => job.processedBy === name).length,
+    done: Number(done[name] ?? 0),
+    failed: Number(failed[name] ?? 0),
+  }));
+}

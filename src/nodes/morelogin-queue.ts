@@ -1,0 +1,25 @@
+import type { Node, NodeAPI, NodeDef } from "node-red";
+import { createTranslator } from "./lib/i18n";
+import { type QueueCredentials, type QueueSettings, queueSettings } from "./lib/queue/settings";
+
+/** A `morelogin-queue` config node: where the Redis of a batch shared by several Node-REDs is, and this Node-RED's name in it. */
+export interface QueueConfigNode extends Node<QueueCredentials> {
+  /** The settings, or the words of what is wrong with them. */
+  queueSettings: QueueSettings | string;
+}
+
+/** See DESIGN.md "Crashes and many machines (0.5)", many machines; the batch node does the work (src/batch/queue-work.ts). */
+export = (RED: NodeAPI): void => {
+  const t = createTranslator(RED);
+
+  function MoreLoginQueueNode(this: QueueConfigNode, def: NodeDef): void {
+    RED.nodes.createNode(this, def);
+    const settings = queueSettings(def as NodeDef & Record<string, unknown>, this.credentials ?? {}, (RED.settings as { uiPort?: unknown }).uiPort);
+    this.queueSettings = "key" in settings ? t(`morelogin-queue.error.${settings.key}`, settings.values) : settings;
+    if (typeof this.queueSettings === "string") this.error(t("morelogin-queue.error.invalid", { reason: this.queueSettings }));
+  }
+
+  RED.nodes.registerType<QueueConfigNode, NodeDef, Record<string, never>, QueueCredentials>("morelogin-queue", MoreLoginQueueNode, {
+    credentials: { username: { type: "text" }, password: { type: "password" } },
+  });
+};
