@@ -83,6 +83,11 @@ export class QueueBatchWork implements BatchWork {
   private refreshAgain = false;
   private refreshTimer: NodeJS.Timeout | undefined;
   private lastRefreshAt = 0;
+  /** What the runner would show of the mirror: a refresh that changes none of it does not wake the runner. */
+  private get signature(): string {
+    const { header, counts, workers, waiting, last, failures } = this.mirror;
+    return JSON.stringify([header?.id, header?.paused, header?.cancelled, counts, workers, waiting.map((list) => list.id), last?.id, failures.length, this.held.size]);
+  }
   private readonly lockTimer: NodeJS.Timeout;
   private readonly pollTimer: NodeJS.Timeout;
 
@@ -171,10 +176,14 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
-    const id = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
-    if (!id) return undefined;
+    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
+    if (!answer) return undefined;
+    if (answer.startsWith("started:")) {
+      // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
+      await this.queue.resume();
+      await this.client.publish(this.keys.changed, "start");
+    }
     await this.refresh();
-    await this.client.publish(this.keys.changed, "start");
     return this.mirror.header;
   }
 
@@ -194,7 +203,17 @@ export class QueueBatchWork implements BatchWork {
         await this.client.publish(this.keys.changed, "interrupted");
         continue;
       }
-      const stale = data.batch !== header.id || this.held.has(data.index) || (await this.client.hexists(this.keys.ended(header.id), String(data.index))) === 1;
+      if (data.batch !== header.id) {
+        // A batch this node does not know yet (its mirror is behind): the job waits for it, or for another Node-RED.
+        if ((await this.client.get(this.keys.current)) === data.batch) {
+          await job.moveToWait(token).catch(() => undefined);
+          this.refreshSoon();
+          break;
+        }
+        await job.moveToCompleted(null, token, false).catch(() => undefined);
+        continue;
+      }
+      const stale = this.held.has(data.index) || (await this.client.hexists(this.keys.ended(header.id), String(data.index))) === 1;
       if (stale) {
         await job.moveToCompleted(null, token, false).catch(() => undefined);
         continue;
@@ -307,6 +326,8 @@ export class QueueBatchWork implements BatchWork {
 
   private listen(): void {
     const trouble = (error: Error): void => {
+      // BullMQ's own errors while the connection is up (a script, a lock lost) are not the store going away.
+      if (this.client.status === "ready" && this.subscriber.status === "ready") return;
       const next = troubleOf(error);
       if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
       this.problem = next;
@@ -339,8 +360,11 @@ export class QueueBatchWork implements BatchWork {
     const wait = Math.max(0, this.lastRefreshAt + REFRESH_AT_MOST_EVERY_MS - Date.now());
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
+      const before = this.signature;
       this.refresh()
-        .then(() => this.options.onChange())
+        .then(() => {
+          if (this.signature !== before) this.options.onChange();
+        })
         .catch(() => undefined);
     }, wait);
     this.refreshTimer.unref();

@@ -19,7 +19,8 @@ export = (RED: NodeAPI): void => {
   function MoreLoginBatchNode(this: Node, def: NodeDef & Record<string, unknown>): void {
     RED.nodes.createNode(this, def);
     const node = this;
-    const settings = batchSettings(def);
+    const read = batchSettings(def);
+    const settings = "key" in read ? t(`morelogin-batch.error.setting.${read.key}`, read.values) : read;
     const context = node.context() as unknown as ContextLike;
     const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
     const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);

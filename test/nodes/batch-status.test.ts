@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { statusOf, type BatchProgress } from "../../src/batch/progress";
+import { batchSettings } from "../../src/nodes/lib/batch/settings";
 
 /** The built catalog of one language, with Node-RED's __name__ placeholders filled in. */
 function translator(lang: string): (key: string, values?: Record<string, unknown>) => string {
@@ -55,5 +56,26 @@ describe("nodes: morelogin-batch status text", () => {
     assert.equal(zh("morelogin-batch.note.noBatchYet"), "本节点还没有运行过批量");
     assert.equal(en("morelogin-batch.note.notPaused"), "the batch is not paused: nothing to resume");
     assert.equal(zh("morelogin-batch.status.journal"), "日志无法读取");
+  });
+
+  it("with a queue, counts the workers; says when Redis is unreachable or refused the login, in English and in Chinese", () => {
+    const workers = [
+      { name: "a:1880", running: 2, done: 600, failed: 1 },
+      { name: "b:1880", running: 3, done: 631, failed: 2 },
+    ];
+    assert.deepEqual(statusOf({ ...RUNNING, workers }, false, translator("en-US")).text, "1,234 of 5,000 · 3 failed · 2 workers · ETA 2 h 10 min");
+    assert.deepEqual(statusOf({ ...RUNNING, workers }, false, translator("zh-CN")).text, "已完成 1,234 / 5,000 · 3 个失败 · 2 个工作节点 · 预计剩余 2 小时 10 分钟");
+    assert.equal(translator("en-US")("morelogin-batch.status.unreachable", { reason: "ECONNREFUSED" }), "Redis unreachable: ECONNREFUSED");
+    assert.equal(translator("zh-CN")("morelogin-batch.status.login"), "Redis 拒绝登录");
+  });
+
+  it("names a wrong setting and its value, in English and in Chinese", () => {
+    const problem = batchSettings({ parallel: "0" });
+    assert.ok("key" in problem);
+    assert.equal(translator("en-US")(`morelogin-batch.error.setting.${problem.key}`, problem.values), 'parallel must be a whole number from 1 to 10000, not "0"');
+    assert.equal(translator("zh-CN")(`morelogin-batch.error.setting.${problem.key}`, problem.values), '并发数必须是 1 到 10000 之间的整数，而不是 "0"');
+    const timeout = batchSettings({ itemTimeout: "-1" });
+    assert.ok("key" in timeout);
+    assert.equal(translator("en-US")(`morelogin-batch.error.setting.${timeout.key}`, timeout.values), 'itemTimeout must be a number of seconds from 0 (none) to 2073600 (24 days), not "-1"');
   });
 });

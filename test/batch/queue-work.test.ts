@@ -1,0 +1,240 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { BatchRunner, type BatchProgress, type BatchSettings, type BatchTag } from "../../src/batch";
+import { QueueBatchWork } from "../../src/batch/queue-work";
+import { waitUntil } from "../support/settle";
+import { type RunningRedis, startRedis } from "../support/redis";
+
+/** What one runner of a crew did: the items it sent (`item#attempt`), its output 2 and its statuses. */
+interface Member {
+  name: string;
+  runner: BatchRunner;
+  work: QueueBatchWork;
+  sent: string[];
+  progress: Array<{ topic: string; payload: BatchProgress }>;
+  statuses: string[];
+  /** Items out here, to answer with `answer`. */
+  out: BatchTag[];
+}
+
+/** How an item comes back: at once (done, or failed for the IDs named), or only when the test answers it. */
+interface Behaviour {
+  fail?: (item: string, attempt: number) => boolean;
+  hold?: boolean;
+}
+
+/**
+ * In-process runners over one Redis, each as a batch node on another Node-RED would be (its own worker
+ * name and connections), sharing one queue: the runner and QueueBatchWork without Node-RED around them.
+ * test/reliability/batch-queue.test.ts does the same with real Node-RED processes.
+ */
+describe("batch: QueueBatchWork, several runners on one Redis", function () {
+  this.timeout(60_000);
+  let redis: RunningRedis;
+  const crews: Member[][] = [];
+
+  before(async () => {
+    redis = await startRedis();
+  });
+
+  afterEach(async () => {
+    for (const member of crews.splice(0).flat()) {
+      member.runner.stop();
+      await member.work.close();
+    }
+  });
+
+  after(() => redis?.stop());
+
+  function crew(names: string[], settings: Partial<BatchSettings> & { workerTimeoutMs?: number } = {}, behaviour: Behaviour = {}): Member[] {
+    const queue = `test-${randomUUID()}`;
+    const members = names.map((name) => {
+      const member = { name, sent: [], progress: [], statuses: [], out: [] } as unknown as Member;
+      const work = QueueBatchWork.open({
+        url: redis.url,
+        queue,
+        worker: name,
+        workerTimeoutMs: settings.workerTimeoutMs ?? 30_000,
+        resend: settings.resend ?? false,
+        onChange: () => member.runner?.changed(),
+      });
+      const runner = new BatchRunner({ parallel: 3, retries: 0, itemTimeoutMs: 0, resend: false, ...settings }, work, {
+        sendItem: (msg) => {
+          const tag = (msg.morelogin as { batch: BatchTag }).batch;
+          member.sent.push(`${tag.item}#${tag.attempt}`);
+          if (behaviour.hold) member.out.push(tag);
+          else setImmediate(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined));
+        },
+        sendProgress: (topic, payload) => member.progress.push({ topic, payload }),
+        status: (status) => member.statuses.push("text" in status ? String(status.text) : ""),
+        failed: (error) => assert.fail(`${name}: ${error.message}`),
+        generateId: () => randomUUID().replace(/-/g, "").slice(0, 16),
+        clone: (value) => structuredClone(value),
+        now: () => Date.now(),
+        t: (key, values) => `${key.replace("morelogin-batch.", "")}${values ? ` ${JSON.stringify(values)}` : ""}`,
+      });
+      Object.assign(member, { runner, work });
+      runner.begin();
+      return member;
+    });
+    crews.push(members);
+    return members;
+  }
+
+  const items = (count: number): string[] => Array.from({ length: count }, (_, index) => `item-${index}`);
+  const donesOf = (members: Member[]): BatchProgress[] => members.flatMap((member) => member.progress.filter((entry) => entry.topic === "done").map((entry) => entry.payload));
+  const sentBy = (members: Member[]): string[] => members.flatMap((member) => member.sent);
+
+  it("three share a list: each item goes out once, on one of them; exactly one sends done, with every worker's share", async () => {
+    const members = crew(["a", "b", "c"]);
+    await members[1]?.runner.add(items(90), { topic: "list" });
+    await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
+    const sent = sentBy(members);
+    assert.equal(sent.length, 90, "90 items went out in all");
+    assert.equal(new Set(sent).size, 90, "none twice");
+    assert.ok(
+      members.every((member) => member.sent.length > 0),
+      `every runner took a share: ${members.map((member) => `${member.name} ${member.sent.length}`).join(", ")}`,
+    );
+    // Every runner sees the end (its status shows the whole batch ended), and still only one announced it.
+    const lastStatuses = (): string => members.map((member) => `${member.name}: ${member.statuses.at(-1)}`).join("; ");
+    await waitUntil(() => members.every((member) => member.statuses.at(-1)?.startsWith('status.of {"ended":"90","total":"90"}')), "every status shows 90 of 90", 20_000).catch((error: Error) => {
+      throw new Error(`${error.message} (${lastStatuses()})`);
+    });
+    const dones = donesOf(members);
+    assert.equal(dones.length, 1, "one done in all");
+    const [done] = dones;
+    assert.deepEqual({ done: done?.done, failed: done?.failed, running: done?.running, waiting: done?.waiting, total: done?.total }, { done: 90, failed: 0, running: 0, waiting: 0, total: 90 });
+    assert.deepEqual(
+      done?.workers,
+      members.map((member) => ({ name: member.name, running: 0, done: member.sent.length, failed: 0 })),
+    );
+  });
+
+  it("a failed item is tried again by any of them and counted failed once, with its error, when its retries are spent", async () => {
+    const members = crew(["a", "b"], { retries: 1 }, { fail: (item) => item === "item-4" || item === "item-7" });
+    await members[0]?.runner.add(items(12), {});
+    await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
+    const sent = sentBy(members);
+    assert.deepEqual(sent.filter((entry) => entry.startsWith("item-4#") || entry.startsWith("item-7#")).sort(), ["item-4#1", "item-4#2", "item-7#1", "item-7#2"]);
+    const [done] = donesOf(members);
+    assert.deepEqual({ done: done?.done, failed: done?.failed }, { done: 10, failed: 2 });
+    assert.deepEqual(done?.failures.map((failure) => `${failure.id}#${failure.attempt}: ${failure.error}`).sort(), ["item-4#2: item-4 refused", "item-7#2: item-7 refused"]);
+    assert.equal(donesOf(members).length, 1);
+  });
+
+  it("the items out on a runner that is gone are interrupted within workerTimeout; the others finish the list", async () => {
+    const members = crew(["a", "gone"], { workerTimeoutMs: 4000 }, { hold: true });
+    const [alive, gone] = members as [Member, Member];
+    await alive.runner.add(items(10), {});
+    await waitUntil(() => gone.out.length === 3 && alive.out.length === 3, "each has three items out", 20_000);
+    const lost = gone.out.map((tag) => tag.item);
+    gone.runner.stop();
+    await gone.work.close();
+    // The live runner answers what it gets, and whatever comes to it later, until the batch ends.
+    const answer = setInterval(() => {
+      for (const tag of alive.out.splice(0)) alive.runner.back(tag, undefined);
+    }, 20);
+    try {
+      await waitUntil(() => donesOf([alive]).length > 0, "the done, on the live runner", 20_000);
+    } finally {
+      clearInterval(answer);
+    }
+    const [done] = donesOf([alive]);
+    assert.deepEqual({ done: done?.done, interrupted: done?.interrupted, total: done?.total }, { done: 7, interrupted: 3, total: 10 });
+    assert.ok(
+      lost.every((item) => !alive.sent.some((entry) => entry.startsWith(`${item}#`))),
+      "no interrupted item was sent again",
+    );
+  });
+
+  it("with resend, the items of a runner that is gone are sent again once, as attempt 2, by another", async () => {
+    const members = crew(["a", "gone"], { workerTimeoutMs: 4000, resend: true }, { hold: true });
+    const [alive, gone] = members as [Member, Member];
+    await alive.runner.add(items(8), {});
+    await waitUntil(() => gone.out.length === 3 && alive.out.length === 3, "each has three items out", 20_000);
+    const lost = gone.out.map((tag) => tag.item);
+    gone.runner.stop();
+    await gone.work.close();
+    const answer = setInterval(() => {
+      for (const tag of alive.out.splice(0)) alive.runner.back(tag, undefined);
+    }, 20);
+    try {
+      await waitUntil(() => donesOf([alive]).length > 0, "the done, on the live runner", 20_000);
+    } finally {
+      clearInterval(answer);
+    }
+    const [done] = donesOf([alive]);
+    assert.deepEqual({ done: done?.done, interrupted: done?.interrupted }, { done: 8, interrupted: 0 });
+    assert.deepEqual(alive.sent.filter((entry) => lost.some((item) => entry.startsWith(`${item}#`))).sort(), lost.map((item) => `${item}#2`).sort());
+  });
+
+  it("a list sent to one while a batch runs waits its turn on all; cancelled by its ID from another, it ends with its own done", async () => {
+    const members = crew(["a", "b"], {}, { hold: true });
+    const [a, b] = members as [Member, Member];
+    await a.runner.add(items(4), {});
+    await b.runner.add(["x", "y"], {});
+    await b.runner.add(["z"], {});
+    await waitUntil(() => a.out.length + b.out.length === 4, "the first list's four items are out", 20_000);
+    await a.runner.command("status");
+    const queued = a.progress.at(-1)?.payload.queued ?? [];
+    assert.equal(queued.length, 2, "a's status lists the two lists waiting");
+    await b.runner.command("cancel", queued[1]);
+    await waitUntil(() => donesOf(members).some((done) => done.id === queued[1]), "the done of the list cancelled while it waited", 20_000);
+    assert.deepEqual(
+      donesOf(members)
+        .filter((done) => done.id === queued[1])
+        .map((done) => ({ total: done.total, cancelled: done.cancelled })),
+      [{ total: 1, cancelled: 1 }],
+    );
+    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    await waitUntil(() => a.out.length + b.out.length === 2, "the next list's two items are out", 20_000);
+    assert.deepEqual(
+      sentBy(members)
+        .filter((entry) => /^[xyz]#/.test(entry))
+        .sort(),
+      ["x#1", "y#1"],
+    );
+    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    await waitUntil(() => donesOf(members).length === 3, "three dones: the first list, the cancelled one, the second", 20_000);
+  });
+
+  it("pause on one holds every runner; resume on another carries on; a batch that ends paused does not hold the next list", async () => {
+    const members = crew(["a", "b"], { parallel: 2 }, { hold: true });
+    const [a, b] = members as [Member, Member];
+    await a.runner.add(items(6), {});
+    await b.runner.add(["next"], {});
+    await waitUntil(() => a.out.length + b.out.length === 4, "four items out", 20_000);
+    await a.runner.command("pause");
+    const answerAll = (): void => {
+      for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    };
+    answerAll();
+    // What was out has come back and been counted on both; a runner that ignored the pause would have sent the next items then.
+    await waitUntil(() => members.every((member) => member.statuses.at(-1)?.startsWith('status.paused · status.of {"ended":"4","total":"6"}')), "both show paused, 4 of 6", 20_000);
+    assert.equal(sentBy(members).length, 4, "nothing went out while paused");
+    await b.runner.command("resume");
+    await waitUntil(() => a.out.length + b.out.length === 2, "the last two items out after the resume", 20_000);
+    await b.runner.command("pause");
+    answerAll();
+    await waitUntil(() => donesOf(members).length === 1, "the first list ends, paused", 20_000);
+    await waitUntil(() => a.out.length + b.out.length === 1, "the next list's item goes out", 20_000);
+    answerAll();
+    await waitUntil(() => donesOf(members).length === 2, "the next list ends", 20_000);
+  });
+
+  it("a wrong password is a login trouble named by Redis's code, never by the password", async () => {
+    const locked = await startRedis({ password: "s3cret-pass" });
+    try {
+      const work = QueueBatchWork.open({ url: locked.url, password: "not-the-password", queue: "login", worker: "w", workerTimeoutMs: 30_000, resend: false, onChange: () => undefined });
+      try {
+        await waitUntil(() => work.trouble() !== undefined, "the login refused", 20_000);
+        assert.deepEqual(work.trouble(), { kind: "login", reason: "WRONGPASS" });
+      } finally {
+        await work.close();
+      }
+    } finally {
+      await locked.stop();
+    }
+  });
+});
