@@ -16,7 +16,7 @@ import { nodeBinary, redJs } from "../test/support/runtime";
 import { startRecorder, type Recorder } from "../test/support/recorder";
 import type { BatchProgress } from "../src/batch";
 import { median, round } from "./measure";
-import { startRedis } from "./redis-server";
+import { startRedis } from "../test/support/redis";
 
 export interface QueueScaleResult {
   items: number;

@@ -4,6 +4,7 @@
  * under a rate limit and start-up time. A benchmark, not a test (not part of `npm test`). Prints a
  * table and writes bench/results.json.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { allPages } from "./all-pages";
 import { batchPhase } from "./batch";
@@ -20,13 +21,13 @@ import { paced } from "./paced";
 import { perRequest } from "./per-request";
 import { queueOverhead } from "./queue-overhead";
 import { queueScale } from "./queue-scale";
-import { missingRedis } from "./redis-server";
 import { rateLimited } from "./rate-limited";
 import { serverLogin } from "./server-login";
 import { PHASES, phaseNamed, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
 import { startup } from "./startup";
 import { watchPhase } from "./watch";
 import { CHROMIUM, chromiumInstalled } from "../test/support/chromium";
+import { REDIS_SERVER } from "../test/support/redis";
 
 /**
  * Past this the run gives up, writing what it measured so far. It takes 10 to 11 minutes on a 2-core
@@ -36,6 +37,11 @@ import { CHROMIUM, chromiumInstalled } from "../test/support/chromium";
  * minute and a half, and phase 9 starts real browsers.
  */
 const DEADLINE_MS = 14 * 60_000;
+
+/** What the queue phases need that the machine may lack. */
+function missingRedis(): string | undefined {
+  return existsSync(REDIS_SERVER) ? undefined : `no redis-server at ${REDIS_SERVER} (install it with \`apt-get install -y redis-server\`)`;
+}
 
 /** What a phase needs that the machine may lack, checked before anything runs. */
 function missingForBrowserPhase(): string | undefined {
