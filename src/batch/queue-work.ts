@@ -279,11 +279,11 @@ export class QueueBatchWork implements BatchWork {
     return lists.map((list) => ({ id: list.id, total: list.total }));
   }
 
-  async finish(summary: BatchProgress): Promise<boolean> {
+  async finish(summary: BatchProgress): Promise<BatchProgress | undefined> {
     await this.refresh();
     const header = this.mirror.header;
     const counts = this.mirror.counts;
-    if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return false;
+    if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return undefined;
     const ended: BatchProgress = { ...summary, ...counts, failures: this.mirror.failures.slice(), workers: this.mirror.workers.slice() };
     const announced =
       (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
@@ -303,7 +303,7 @@ export class QueueBatchWork implements BatchWork {
       await this.queue.clean(0, 0, "failed").catch(() => undefined);
     }
     await this.refresh();
-    return announced;
+    return announced ? ended : undefined;
   }
 
   async close(): Promise<void> {

@@ -293,10 +293,10 @@ export class BatchRunner {
     const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0, pacedPerMinute: null };
     if (this.progressTimer) clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
-    const announce = await this.work.finish(summary);
+    const announced = await this.work.finish(summary);
     this.follow(this.work.current());
     if (this.stopped) return;
-    if (announce) this.ports.sendProgress("done", summary);
+    if (announced) this.ports.sendProgress("done", announced);
     this.showStatus();
     this.startNext();
   }

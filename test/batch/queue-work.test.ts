@@ -21,6 +21,8 @@ interface Member {
 interface Behaviour {
   fail?: (item: string, attempt: number) => boolean;
   hold?: boolean;
+  /** Each item comes back this long after it went out (else on the next turn). */
+  takesMs?: number;
 }
 
 /**
@@ -63,7 +65,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
           const tag = (msg.morelogin as { batch: BatchTag }).batch;
           member.sent.push(`${tag.item}#${tag.attempt}`);
           if (behaviour.hold) member.out.push(tag);
-          else setImmediate(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined));
+          else setTimeout(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined), behaviour.takesMs ?? 0);
         },
         sendProgress: (topic, payload) => member.progress.push({ topic, payload }),
         status: (status) => member.statuses.push("text" in status ? String(status.text) : ""),
@@ -109,6 +111,14 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
       done?.workers,
       members.map((member) => ({ name: member.name, running: 0, done: member.sent.length, failed: 0 })),
     );
+  });
+
+  it("the done's workers add up to its counts, also when the last items ended after the last refresh", async () => {
+    const members = crew(["solo"], { parallel: 5 }, { takesMs: 30 });
+    await members[0]?.runner.add(items(40), {});
+    await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
+    const [done] = donesOf(members);
+    assert.deepEqual({ done: done?.done, running: done?.running, workers: done?.workers }, { done: 40, running: 0, workers: [{ name: "solo", running: 0, done: 40, failed: 0 }] });
   });
 
   it("a failed item is tried again by any of them and counted failed once, with its error, when its retries are spent", async () => {
