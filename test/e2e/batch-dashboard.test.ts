@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
+import { startRedis, type RunningRedis } from "../support/redis";
 import { pollUntil } from "../support/settle";
 
 const PAGE_PATH = "/dashboard/batch";
@@ -83,96 +84,61 @@ describe("dashboard: example 16's batch page, in chromium", function () {
   });
 });
 
-/** Output 2's payload of a batch on a queue, midway, as two Node-REDs would see it (the contract of issue 41). */
-const QUEUE_PROGRESS = {
-  id: "batch-on-a-queue",
-  total: 10,
-  done: 3,
-  failed: 1,
-  timedOut: 0,
-  interrupted: 0,
-  cancelled: 0,
-  running: 2,
-  waiting: 4,
-  startedAt: 0,
-  endedAt: null,
-  etaMs: 60_000,
-  perMinute: 4,
-  pacedPerMinute: null,
-  failures: [{ id: "p4", attempt: 1, error: "start profile failed" }],
-  queued: [],
-  workers: [
-    { name: "server1:1880", running: 1, done: 2, failed: 1 },
-    { name: "server2:1880", running: 1, done: 1, failed: 0 },
-  ],
-};
-
-describe("dashboard: example 16's batch page for a batch on a queue, in chromium", function () {
+describe("dashboard: example 16's batch page for a batch on a queue (a real Redis), in chromium", function () {
   this.timeout(180_000);
+  let redis: RunningRedis | undefined;
+  // Registered before the page's hooks, so Redis is up when the flow is deployed.
+  before(async () => {
+    redis = await startRedis();
+  });
   const dashboard = useDashboardPage({
     unopened: "the batch page",
     shots: "batch-dashboard-workers",
     work: () => batchUserDir("morelogin-batch-workers-", { dashboard: true }),
-    emulator: {},
+    // Six profiles two at a time, 2 s each: a short run.
+    emulator: { profiles: 6 },
     nodeRed: startWithFileContext,
-    // The page's function gets progress messages from two inject nodes: one with workers, one without.
+    // Example 16 with its batch node on a queue: this Node-RED is the one worker, named e2e-worker.
     flow: (emulator) => {
-      const flow = batchDashboardFlow(emulator);
-      const forThePage = flow.find((node) => node.type === "function" && node.name === "for the page");
-      assert.ok(forThePage, 'example 16 has its function "for the page"');
-      const progress = (id: string, payload: Record<string, unknown>) => ({
-        id,
-        type: "inject",
-        z: forThePage.z,
-        name: id,
-        props: [{ p: "payload" }, { p: "topic", vt: "str" }],
-        topic: "progress",
-        payload: JSON.stringify(payload),
-        payloadType: "json",
-        repeat: "",
-        once: false,
-        x: 600,
-        y: 600,
-        wires: [[forThePage.id]],
-      });
-      const { workers: _, ...withoutWorkers } = QUEUE_PROGRESS;
-      return [...flow, progress("with-workers", QUEUE_PROGRESS), progress("without-workers", withoutWorkers)];
+      assert.ok(redis, "Redis runs");
+      const queue = { id: "e2e-queue", type: "morelogin-queue", name: "", url: redis.url, worker: "e2e-worker", workerTimeout: "30" };
+      return [...batchDashboardFlow(emulator).map((node) => (node.type === "morelogin-batch" ? { ...node, queue: queue.id } : node)), queue];
     },
     path: PAGE_PATH,
     ready: async () => undefined,
   });
+  // Registered after the page's hooks: Redis stops once Node-RED has.
+  after(async () => {
+    await redis?.stop();
+  });
 
-  const press = async (inject: string): Promise<void> => {
-    assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject}`, { method: "POST" })).status, 200);
-  };
-  const workersWidget = (): Locator => {
-    const node = dashboard.flow.find((candidate) => candidate.name === "Workers" && candidate.type === "ui-table");
-    assert.ok(node, "the example has a Workers table");
+  const widget = (name: string): Locator => {
+    const node = dashboard.flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
+    assert.ok(node, `the example has a widget named ${name}`);
     return dashboard.page.locator(`#nrdb-ui-widget-${node.id}`);
   };
 
-  it("lists each Node-RED with what it has running, done and failed, and hides the list for progress without workers", async () => {
-    await press("with-workers");
-    const rows = workersWidget().locator("tbody tr");
+  it("lists the Node-REDs working the batch, with what each has running, done and failed", async () => {
+    const inject = dashboard.flow.find((node) => node.type === "inject");
+    assert.ok(inject);
+    assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+    await pollUntil(
+      () => widget("Where the run is").innerText(),
+      (text) => /\b6 of 6 · done · 0 running, 0 waiting$/.test(text),
+      "the page saying the run is done",
+      90_000,
+    );
+    const rows = widget("Workers").locator("tbody tr");
     await pollUntil(
       () => rows.count(),
-      (count) => count === 2,
-      "two rows in the workers table",
-      60_000,
+      (count) => count === 1,
+      "one row in the workers table",
+      30_000,
     );
-    const cells = await Promise.all([0, 1].map(async (row) => (await rows.nth(row).locator("td").allInnerTexts()).map((text) => text.trim())));
-    assert.deepEqual(cells, [
-      ["server1:1880", "1", "2", "1"],
-      ["server2:1880", "1", "1", "0"],
-    ]);
-    assert.deepEqual(await workersWidget().locator("thead th").allInnerTexts(), ["Node-RED", "Running", "Done", "Failed"]);
-    await press("without-workers");
-    await pollUntil(
-      () => workersWidget().count(),
-      (count) => count === 0,
-      "the workers table hidden again",
-      60_000,
-    );
+    assert.deepEqual(await widget("Workers").locator("thead th").allInnerTexts(), ["Node-RED", "Running", "Done", "Failed"]);
+    const cells = async (): Promise<string> => (await rows.first().locator("td").allInnerTexts()).map((text) => text.trim()).join(" | ");
+    await pollUntil(cells, (text) => text === "e2e-worker | 0 | 6 | 0", "the worker's row counting the whole run", 30_000);
+    assert.equal(dashboard.emulator.requestLog.filter((request) => request.path === "/api/env/start").length, 6, "each profile started once");
     assert.deepEqual(dashboard.errors, []);
   });
 });
