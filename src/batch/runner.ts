@@ -378,7 +378,8 @@ export class BatchRunner {
     if (this.stopped) return;
     const trouble = this.work.trouble();
     if (trouble !== undefined) {
-      const text = trouble.kind === "login" ? this.ports.t("morelogin-batch.status.login") : this.ports.t("morelogin-batch.status.unreachable", { reason: trouble.reason });
+      const key = { login: "morelogin-batch.status.login", refused: "morelogin-batch.status.refused", unreachable: "morelogin-batch.status.unreachable" }[trouble.kind];
+      const text = this.ports.t(key, { reason: trouble.reason });
       this.ports.status({ fill: "red", shape: "ring", text });
       return;
     }

@@ -8,9 +8,10 @@ export interface TakenItem {
   item: unknown;
 }
 
-/** What keeps a queue's items from going out: its reason is a code (ECONNREFUSED, WRONGPASS), never a message. */
+/** What keeps a queue's items from going out: its reason is a code (ECONNREFUSED, WRONGPASS, NOPERM), never a message. */
 export interface Trouble {
-  kind: "unreachable" | "login";
+  /** Redis cannot be reached; it refused the login; or it refuses the commands the queue needs (its ACL, its memory). */
+  kind: "unreachable" | "login" | "refused";
   reason: string;
 }
 

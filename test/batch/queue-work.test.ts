@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { BatchRunner, type BatchProgress, type BatchSettings, type BatchTag } from "../../src/batch";
+import { Redis } from "ioredis";
 import { QueueBatchWork } from "../../src/batch/queue-work";
 import { waitUntil } from "../support/settle";
 import { type RunningRedis, startRedis } from "../support/redis";
@@ -231,6 +232,32 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await waitUntil(() => a.out.length + b.out.length === 1, "the next list's item goes out", 20_000);
     answerAll();
     await waitUntil(() => donesOf(members).length === 2, "the next list ends", 20_000);
+  });
+
+  it("a user Redis's ACL keeps from the queue's keys is a refusal named NOPERM, and its list is refused, not lost quietly", async () => {
+    const admin = new Redis(redis.url);
+    try {
+      await admin.call("ACL", "SETUSER", "elsewhere", "on", ">elsewhere-pass", "~other:*", "&*", "+@all");
+      const work = QueueBatchWork.open({
+        url: redis.url,
+        username: "elsewhere",
+        password: "elsewhere-pass",
+        queue: "acl",
+        worker: "w",
+        workerTimeoutMs: 30_000,
+        resend: false,
+        onChange: () => undefined,
+      });
+      try {
+        await assert.rejects(work.add({ id: "l1", items: ["a"], origin: {} }), /NOPERM/);
+        await waitUntil(() => work.trouble() !== undefined, "the refusal shows", 20_000);
+        assert.deepEqual(work.trouble(), { kind: "refused", reason: "NOPERM" });
+      } finally {
+        await work.close();
+      }
+    } finally {
+      admin.disconnect();
+    }
   });
 
   it("a wrong password is a login trouble named by Redis's code, never by the password", async () => {
