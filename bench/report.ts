@@ -16,6 +16,8 @@ import type { ServerLoginResult } from "./server-login";
 import type { StartupResult } from "./startup";
 import { watchRatios, type WatchResult } from "./watch";
 import type { BatchResult } from "./batch";
+import type { QueueOverheadResult } from "./queue-overhead";
+import type { QueueScaleResult } from "./queue-scale";
 
 export interface Ratio {
   name: string;
@@ -58,6 +60,8 @@ export interface Figures {
   batch: BatchResult;
   lease: LeaseResult;
   serverLogin: ServerLoginResult;
+  queueScale: QueueScaleResult;
+  queueOverhead: QueueOverheadResult;
 }
 
 export type Phase = keyof Figures;
@@ -285,6 +289,29 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       pass: lease.p99Ms <= 2000 && lease.closed === lease.leases && lease.duplicates === 0 && lease.earliestMs >= 0,
     },
   ],
+  queueScale: (scale) => [
+    {
+      ...atLeast(
+        "batch_scale_3",
+        scale.scale,
+        2.7,
+        `${scale.items} items of a fixed ${scale.itemMs} ms, parallel ${scale.parallel} on each Node-RED, one batch node on a morelogin-queue (one redis-server): time with one Node-RED ÷ time with ${scale.nodeReds}, list sent to done, real Node-RED processes, median of ${scale.rounds.length} paired rounds`,
+      ),
+      spread: medianWithSpread(scale.rounds.map((entry) => entry.oneMs / entry.threeMs)).spread,
+    },
+  ],
+  queueOverhead: (overhead) => [
+    {
+      ...atMost(
+        "queue_overhead_ms_per_item",
+        overhead.overheadMsPerItem,
+        5,
+        `${overhead.items} no-op items at parallel ${overhead.parallel} through the batch's runner in this process on a Redis queue (QueueBatchWork) minus the same on the local journal (LocalBatchWork), ms per item, median of ${overhead.rounds.length} paired rounds`,
+      ),
+      spread: medianWithSpread(overhead.rounds.map((entry) => (entry.queueMs - entry.localMs) / overhead.items)).spread,
+    },
+    reported("queue_redis_commands_per_item", overhead.redisCommandsPerItem, "commands Redis ran per item in a queue round (INFO commandstats: the client's and those inside Lua scripts)"),
+  ],
   serverLogin: (login) => [
     {
       name: "login_calls_per_1000",
@@ -315,6 +342,8 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   batch: ["batch_overhead_ms_per_item", "batch_overhead_growth", "batch_journal_bytes_per_item", "batch_journal_fsyncs_per_item"],
   lease: ["lease_close_lag_p99_ms"],
   serverLogin: ["login_calls_per_1000"],
+  queueScale: ["batch_scale_3"],
+  queueOverhead: ["queue_overhead_ms_per_item", "queue_redis_commands_per_item"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -419,6 +448,21 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
       ),
   },
 
+  queueScale: {
+    label: "a batch on three Node-REDs",
+    rows: (scale) => [
+      `| batch on a queue: ${scale.items} items of ${scale.itemMs} ms, parallel ${scale.parallel} each, one Node-RED / ${scale.nodeReds} (median of ${scale.rounds.length}) | ${scale.oneMs} ms / ${scale.threeMs} ms (ideal ${scale.idealOneMs} / ${round(scale.idealThreeMs)} ms); items per Node-RED in the last run: ${scale.split.map((worker) => `${worker.name} ${worker.done}`).join(", ")} |`,
+    ],
+  },
+  queueOverhead: {
+    label: "a batch on a queue, per item",
+    rows: (overhead) => [
+      `| batch runner in-process: ${overhead.items} no-op items at parallel ${overhead.parallel}, local journal / Redis queue (median of ${overhead.rounds.length}) | ${overhead.localMs} ms / ${overhead.queueMs} ms, ${overhead.overheadMsPerItem} ms per item; Redis commands per item ${overhead.redisCommandsPerItem} (${overhead.redisCommands
+        .slice(0, 6)
+        .map((entry) => `${entry.command} ${entry.perItem}`)
+        .join(", ")}, …) |`,
+    ],
+  },
   lease: {
     label: "leases",
     rows: (lease) => [
@@ -494,6 +538,8 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("batch", figures.batch),
     ...otherRows("lease", figures.lease),
     ...otherRows("serverLogin", figures.serverLogin),
+    ...otherRows("queueScale", figures.queueScale),
+    ...otherRows("queueOverhead", figures.queueOverhead),
     "",
     ...parsingRows(figures.exactJson),
     "",

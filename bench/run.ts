@@ -4,6 +4,7 @@
  * under a rate limit and start-up time. A benchmark, not a test (not part of `npm test`). Prints a
  * table and writes bench/results.json.
  */
+import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { allPages } from "./all-pages";
 import { batchPhase } from "./batch";
@@ -18,20 +19,29 @@ import { extractVsRaw } from "./extract";
 import { round } from "./measure";
 import { paced } from "./paced";
 import { perRequest } from "./per-request";
+import { queueOverhead } from "./queue-overhead";
+import { queueScale } from "./queue-scale";
 import { rateLimited } from "./rate-limited";
 import { serverLogin } from "./server-login";
 import { PHASES, phaseNamed, ratios, table, writeResults, type Figures, type Phase, type RunFigures } from "./report";
 import { startup } from "./startup";
 import { watchPhase } from "./watch";
 import { CHROMIUM, chromiumInstalled } from "../test/support/chromium";
+import { REDIS_SERVER } from "../test/support/redis";
 
 /**
- * Past this the run gives up, writing what it measured so far. It takes 8 to 9 minutes on a 2-core
+ * Past this the run gives up, writing what it measured so far. It takes 10 to 11 minutes on a 2-core
  * machine: phase 7 waits out a minute of rate limit (its two measurements run side by side), phase 10
  * works 200 profiles through five places, phase 16 works 200 profiles at the API's pace (over 3
- * minutes), phase 11 watches changes for about a minute, and phase 9 starts real browsers.
+ * minutes), phase 11 watches changes for about a minute, phase 17 runs three Node-REDs for about a
+ * minute and a half, and phase 9 starts real browsers.
  */
 const DEADLINE_MS = 14 * 60_000;
+
+/** What the queue phases need that the machine may lack. */
+function missingRedis(): string | undefined {
+  return existsSync(REDIS_SERVER) ? undefined : `no redis-server at ${REDIS_SERVER} (install it with \`apt-get install -y redis-server\`)`;
+}
 
 /** What a phase needs that the machine may lack, checked before anything runs. */
 function missingForBrowserPhase(): string | undefined {
@@ -112,6 +122,8 @@ function report(why: string): string | undefined {
 async function main(): Promise<void> {
   const noBrowser = missingForBrowserPhase();
   if (noBrowser) console.error(`bench: ${noBrowser}; phase 9 (the browser node) will not be measured, every other phase will.`);
+  const noRedis = missingRedis();
+  if (noRedis) console.error(`bench: ${noRedis}; phases 17 and 18 (a batch on a Redis queue) will not be measured.`);
   pinSelf();
   await runPhase({
     phase: "perRequest",
@@ -144,6 +156,19 @@ async function main(): Promise<void> {
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   await runPhase({ phase: "startup", title: "6: Node-RED start with and without the package", run: () => startup() });
+  // Several Node-REDs and a redis-server: every core, like the start-up phase.
+  await runPhase({
+    phase: "queueScale",
+    title: "17: a batch on a Redis queue, 300 items of 200 ms at parallel 5, on one Node-RED and on three (about a minute)",
+    run: () => queueScale(),
+    missing: noRedis,
+  });
+  await runPhase({
+    phase: "queueOverhead",
+    title: "18: the batch's runner on a Redis queue against the local journal, 2,000 no-op items at parallel 50",
+    run: () => queueOverhead(),
+    missing: noRedis,
+  });
 
   const file = report("not run");
   if (failed.length) {

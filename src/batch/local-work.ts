@@ -163,12 +163,12 @@ export class LocalBatchWork implements BatchWork {
     return dropped.map((list) => ({ id: list.id, total: list.items.length }));
   }
 
-  async finish(summary: BatchProgress): Promise<boolean> {
+  async finish(summary: BatchProgress): Promise<BatchProgress> {
     const durable = this.journal.append({ t: "end", summary });
     apply(this.state, { t: "end", summary });
     await durable;
     if (this.journal.bytes > COMPACT_AT_END_BYTES) await this.compact();
-    return true;
+    return summary;
   }
 
   close(): Promise<void> {

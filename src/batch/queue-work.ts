@@ -171,7 +171,8 @@ export class QueueBatchWork implements BatchWork {
       .set(this.keys.meta(list.id), JSON.stringify(meta))
       .rpush(this.keys.waiting, list.id)
       .publish(this.keys.changed, "add")
-      .exec();
+      .exec()
+      .catch(causeOf);
     this.mirror.waiting.push(meta);
   }
 
@@ -282,11 +283,11 @@ export class QueueBatchWork implements BatchWork {
     return lists.map((list) => ({ id: list.id, total: list.total }));
   }
 
-  async finish(summary: BatchProgress): Promise<boolean> {
+  async finish(summary: BatchProgress): Promise<BatchProgress | undefined> {
     await this.refresh();
     const header = this.mirror.header;
     const counts = this.mirror.counts;
-    if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return false;
+    if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return undefined;
     const ended: BatchProgress = { ...summary, ...counts, failures: this.mirror.failures.slice(), workers: this.mirror.workers.slice() };
     const announced =
       (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
@@ -302,11 +303,12 @@ export class QueueBatchWork implements BatchWork {
         .expire(this.keys.failures(id), KEEP_ENDED_SECONDS)
         .del(this.keys.list(id), this.keys.meta(id))
         .publish(this.keys.changed, "end")
-        .exec();
+        .exec()
+        .catch(causeOf);
       await this.queue.clean(0, 0, "failed").catch(() => undefined);
     }
     await this.refresh();
-    return announced;
+    return announced ? ended : undefined;
   }
 
   async close(): Promise<void> {
@@ -353,6 +355,15 @@ export class QueueBatchWork implements BatchWork {
     this.refreshSoon();
   }
 
+  /** Redis answered a command with an error while connected (an ACL without the rights, a full memory): the status says so until a refresh works. */
+  private refusedBy(error: unknown): void {
+    if (this.closed || !(error instanceof Error) || this.client.status !== "ready") return;
+    const next: Trouble = { kind: "refused", reason: troubleOf(error).reason };
+    if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
+    this.problem = next;
+    this.options.onChange();
+  }
+
   /** Refreshes soon, at most every REFRESH_AT_MOST_EVERY_MS, one at a time; tells the runner when done. */
   private refreshSoon(): void {
     if (this.closed || this.refreshTimer) return;
@@ -366,9 +377,11 @@ export class QueueBatchWork implements BatchWork {
       const before = this.signature;
       this.refresh()
         .then(() => {
-          if (this.signature !== before) this.options.onChange();
+          const refused = this.problem?.kind === "refused";
+          if (refused) this.problem = undefined;
+          if (refused || this.signature !== before) this.options.onChange();
         })
-        .catch(() => undefined);
+        .catch((error: unknown) => this.refusedBy(error));
     }, wait);
     this.refreshTimer.unref();
   }
@@ -390,7 +403,7 @@ export class QueueBatchWork implements BatchWork {
   }
 
   private async read(): Promise<void> {
-    const [current, waitingIds, lastJson] = repliesOf(await this.client.multi().get(this.keys.current).lrange(this.keys.waiting, 0, -1).get(this.keys.last).exec()) as [
+    const [current, waitingIds, lastJson] = repliesOf(await this.client.multi().get(this.keys.current).lrange(this.keys.waiting, 0, -1).get(this.keys.last).exec().catch(causeOf)) as [
       string | null,
       string[],
       string | null,
@@ -413,7 +426,7 @@ export class QueueBatchWork implements BatchWork {
       .hgetall(this.keys.workersFailed(current))
       .lrange(this.keys.failures(current), 0, -1);
     if (out.length > 0) read.hmget(this.keys.ended(current), ...out.map((job) => String((job.data as ItemJob).index)));
-    const [header, counts, workersDone, workersFailed, failures, endedOut = []] = repliesOf(await read.exec()) as [
+    const [header, counts, workersDone, workersFailed, failures, endedOut = []] = repliesOf(await read.exec().catch(causeOf)) as [
       Record<string, string>,
       Record<string, string>,
       Record<string, string>,
@@ -461,7 +474,7 @@ export class QueueBatchWork implements BatchWork {
       });
       await this.queue.addBulk(chunk);
     }
-    await this.client.multi().hset(this.keys.header(id), "enqueued", "1").del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec();
+    await this.client.multi().hset(this.keys.header(id), "enqueued", "1").del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec().catch(causeOf);
   }
 
   /** Items BullMQ failed as stalled (their Node-RED was gone for workerTimeout) count as interrupted, once. */
@@ -566,8 +579,13 @@ function connect(options: QueueWorkOptions): Redis {
 /** What went wrong with Redis, in a word (an error code, or Redis's own first word), never the message: it can name the address. */
 function troubleOf(error: Error & { code?: unknown }): Trouble {
   const word = typeof error.code === "string" ? error.code : (/^[A-Z][A-Z_]+/.exec(error.message)?.[0] ?? error.name);
-  const login = word === "WRONGPASS" || word === "NOAUTH" || word === "NOPERM";
+  const login = word === "WRONGPASS" || word === "NOAUTH";
   return { kind: login ? "login" : "unreachable", reason: word };
+}
+
+/** A MULTI that Redis discarded (EXECABORT) fails with the error that made it discard it (NOPERM, OOM). */
+function causeOf(error: Error & { previousErrors?: Error[] }): never {
+  throw error.previousErrors?.[0] ?? error;
 }
 
 /** The replies of a MULTI, or its first error (a reply of null: the transaction did not run). */

@@ -293,10 +293,10 @@ export class BatchRunner {
     const summary = { ...this.progressOf(header), endedAt: new Date(this.ports.now()).toISOString(), etaMs: 0, pacedPerMinute: null };
     if (this.progressTimer) clearTimeout(this.progressTimer);
     this.progressTimer = undefined;
-    const announce = await this.work.finish(summary);
+    const announced = await this.work.finish(summary);
     this.follow(this.work.current());
     if (this.stopped) return;
-    if (announce) this.ports.sendProgress("done", summary);
+    if (announced) this.ports.sendProgress("done", announced);
     this.showStatus();
     this.startNext();
   }
@@ -378,7 +378,8 @@ export class BatchRunner {
     if (this.stopped) return;
     const trouble = this.work.trouble();
     if (trouble !== undefined) {
-      const text = trouble.kind === "login" ? this.ports.t("morelogin-batch.status.login") : this.ports.t("morelogin-batch.status.unreachable", { reason: trouble.reason });
+      const key = { login: "morelogin-batch.status.login", refused: "morelogin-batch.status.refused", unreachable: "morelogin-batch.status.unreachable" }[trouble.kind];
+      const text = this.ports.t(key, { reason: trouble.reason });
       this.ports.status({ fill: "red", shape: "ring", text });
       return;
     }

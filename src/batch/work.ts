@@ -8,9 +8,10 @@ export interface TakenItem {
   item: unknown;
 }
 
-/** What keeps a queue's items from going out: its reason is a code (ECONNREFUSED, WRONGPASS), never a message. */
+/** What keeps a queue's items from going out: its reason is a code (ECONNREFUSED, WRONGPASS, NOPERM), never a message. */
 export interface Trouble {
-  kind: "unreachable" | "login";
+  /** Redis cannot be reached; it refused the login; or it refuses the commands the queue needs (its ACL, its memory). */
+  kind: "unreachable" | "login" | "refused";
   reason: string;
 }
 
@@ -62,10 +63,11 @@ export interface BatchWork {
   /** A list waiting its turn (the one with `id`, else all) leaves the queue; returns those removed. */
   dropWaiting(id?: string): Promise<DroppedList[]>;
   /**
-   * The running batch ended with this summary; on record when the promise resolves, which says whether
-   * this node is the one to announce it (with a queue, exactly one Node-RED is).
+   * The running batch ended with this summary; on record when the promise resolves with the summary this
+   * node is to announce (as recorded: with a queue, the whole batch's), or undefined when another node
+   * announces it (with a queue, exactly one Node-RED does).
    */
-  finish(summary: BatchProgress): Promise<boolean>;
+  finish(summary: BatchProgress): Promise<BatchProgress | undefined>;
 
   /** Writes what is pending; the state stays for the node's next start. */
   close(): Promise<void>;

@@ -39,6 +39,8 @@ export = (RED: NodeAPI): void => {
       t,
     });
     const queueId = typeof def.queue === "string" ? def.queue.trim() : "";
+    /** With a queue: where its Redis is (host:port/db, never the user or password), for texts. */
+    let queueWhere: string | undefined;
 
     const opening: Promise<{ work: BatchWork; runner: BatchRunner } | undefined> =
       typeof settings === "string"
@@ -70,6 +72,7 @@ export = (RED: NodeAPI): void => {
         node.status({ fill: "red", shape: "ring", text: t("morelogin-batch.status.queue") });
         return undefined;
       }
+      queueWhere = queue.where;
       const { QueueBatchWork } = await import("../batch/queue-work.js");
       let runner: BatchRunner | undefined;
       let loginReported = false;
@@ -99,9 +102,12 @@ export = (RED: NodeAPI): void => {
     function fail(error: unknown): void {
       if (broken !== undefined) return;
       const unreadable = error instanceof JournalUnreadableError;
-      broken = unreadable ? t("morelogin-batch.error.journalUnreadable", { reason: error.reason, keptAs: error.keptAs }) : t("morelogin-batch.error.journalWrite", { reason: messageOf(error) });
+      if (queueWhere !== undefined) broken = t("morelogin-batch.error.queue", { where: queueWhere, reason: messageOf(error) });
+      else if (unreadable) broken = t("morelogin-batch.error.journalUnreadable", { reason: error.reason, keptAs: error.keptAs });
+      else broken = t("morelogin-batch.error.journalWrite", { reason: messageOf(error) });
       node.error(plainError(`batch failed: ${broken}`));
-      node.status({ fill: "red", shape: "ring", text: unreadable ? t("morelogin-batch.status.journal") : t("morelogin-batch.status.journalWrite") });
+      const status = queueWhere !== undefined ? "morelogin-batch.status.queueFailed" : unreadable ? "morelogin-batch.status.journal" : "morelogin-batch.status.journalWrite";
+      node.status({ fill: "red", shape: "ring", text: t(status) });
     }
 
     const start = (): void => {

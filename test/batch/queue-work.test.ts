@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { BatchRunner, type BatchProgress, type BatchSettings, type BatchTag } from "../../src/batch";
+import { Redis } from "ioredis";
 import { QueueBatchWork } from "../../src/batch/queue-work";
 import { waitUntil } from "../support/settle";
 import { type RunningRedis, startRedis } from "../support/redis";
@@ -21,6 +22,8 @@ interface Member {
 interface Behaviour {
   fail?: (item: string, attempt: number) => boolean;
   hold?: boolean;
+  /** Each item comes back this long after it went out (else on the next turn). */
+  takesMs?: number;
 }
 
 /**
@@ -63,7 +66,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
           const tag = (msg.morelogin as { batch: BatchTag }).batch;
           member.sent.push(`${tag.item}#${tag.attempt}`);
           if (behaviour.hold) member.out.push(tag);
-          else setImmediate(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined));
+          else setTimeout(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined), behaviour.takesMs ?? 0);
         },
         sendProgress: (topic, payload) => member.progress.push({ topic, payload }),
         status: (status) => member.statuses.push("text" in status ? String(status.text) : ""),
@@ -109,6 +112,14 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
       done?.workers,
       members.map((member) => ({ name: member.name, running: 0, done: member.sent.length, failed: 0 })),
     );
+  });
+
+  it("the done's workers add up to its counts, also when the last items ended after the last refresh", async () => {
+    const members = crew(["solo"], { parallel: 5 }, { takesMs: 30 });
+    await members[0]?.runner.add(items(40), {});
+    await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
+    const [done] = donesOf(members);
+    assert.deepEqual({ done: done?.done, running: done?.running, workers: done?.workers }, { done: 40, running: 0, workers: [{ name: "solo", running: 0, done: 40, failed: 0 }] });
   });
 
   it("a failed item is tried again by any of them and counted failed once, with its error, when its retries are spent", async () => {
@@ -221,6 +232,32 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await waitUntil(() => a.out.length + b.out.length === 1, "the next list's item goes out", 20_000);
     answerAll();
     await waitUntil(() => donesOf(members).length === 2, "the next list ends", 20_000);
+  });
+
+  it("a user Redis's ACL keeps from the queue's keys is a refusal named NOPERM, and its list is refused, not lost quietly", async () => {
+    const admin = new Redis(redis.url);
+    try {
+      await admin.call("ACL", "SETUSER", "elsewhere", "on", ">elsewhere-pass", "~other:*", "&*", "+@all");
+      const work = QueueBatchWork.open({
+        url: redis.url,
+        username: "elsewhere",
+        password: "elsewhere-pass",
+        queue: "acl",
+        worker: "w",
+        workerTimeoutMs: 30_000,
+        resend: false,
+        onChange: () => undefined,
+      });
+      try {
+        await assert.rejects(work.add({ id: "l1", items: ["a"], origin: {} }), /NOPERM/);
+        await waitUntil(() => work.trouble() !== undefined, "the refusal shows", 20_000);
+        assert.deepEqual(work.trouble(), { kind: "refused", reason: "NOPERM" });
+      } finally {
+        await work.close();
+      }
+    } finally {
+      admin.disconnect();
+    }
   });
 
   it("a wrong password is a login trouble named by Redis's code, never by the password", async () => {

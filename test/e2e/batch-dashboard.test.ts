@@ -3,6 +3,7 @@ import { join } from "node:path";
 import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
+import { startRedis, type RunningRedis } from "../support/redis";
 import { pollUntil } from "../support/settle";
 
 const PAGE_PATH = "/dashboard/batch";
@@ -49,6 +50,8 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
 
     await until(async () => (await percent()) > 0, "the bar moving");
+    // A batch on this Node-RED alone has no workers: their table stays hidden.
+    assert.equal(await widget("Workers").count(), 0, "no workers table without a queue");
     await button("Pause").click();
     // Those out come back and are counted; nothing new goes out while some still wait.
     await until(async () => /paused · 0 running, [1-9]\d* waiting/.test(await runText()), "the page saying paused, none running, some waiting");
@@ -78,5 +81,64 @@ describe("dashboard: example 16's batch page, in chromium", function () {
   it("every column of the failures table and the whole run text show, at 1280 px and at a phone's 390 px, with no navigation drawer over them", async () => {
     await assertTablesFit(dashboard.page, { tables: 1, phoneShot: join(SHOTS, "batch-dashboard-phone.png") });
     await dashboard.page.screenshot({ path: join(SHOTS, "batch-dashboard.png") });
+  });
+});
+
+describe("dashboard: example 16's batch page for a batch on a queue (a real Redis), in chromium", function () {
+  this.timeout(180_000);
+  let redis: RunningRedis | undefined;
+  // Registered before the page's hooks, so Redis is up when the flow is deployed.
+  before(async () => {
+    redis = await startRedis();
+  });
+  const dashboard = useDashboardPage({
+    unopened: "the batch page",
+    shots: "batch-dashboard-workers",
+    work: () => batchUserDir("morelogin-batch-workers-", { dashboard: true }),
+    // Six profiles two at a time, 2 s each: a short run.
+    emulator: { profiles: 6 },
+    nodeRed: startWithFileContext,
+    // Example 16 with its batch node on a queue: this Node-RED is the one worker, named e2e-worker.
+    flow: (emulator) => {
+      assert.ok(redis, "Redis runs");
+      const queue = { id: "e2e-queue", type: "morelogin-queue", name: "", url: redis.url, worker: "e2e-worker", workerTimeout: "30" };
+      return [...batchDashboardFlow(emulator).map((node) => (node.type === "morelogin-batch" ? { ...node, queue: queue.id } : node)), queue];
+    },
+    path: PAGE_PATH,
+    ready: async () => undefined,
+  });
+  // Registered after the page's hooks: Redis stops once Node-RED has.
+  after(async () => {
+    await redis?.stop();
+  });
+
+  const widget = (name: string): Locator => {
+    const node = dashboard.flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
+    assert.ok(node, `the example has a widget named ${name}`);
+    return dashboard.page.locator(`#nrdb-ui-widget-${node.id}`);
+  };
+
+  it("lists the Node-REDs working the batch, with what each has running, done and failed", async () => {
+    const inject = dashboard.flow.find((node) => node.type === "inject");
+    assert.ok(inject);
+    assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+    await pollUntil(
+      () => widget("Where the run is").innerText(),
+      (text) => /\b6 of 6 · done · 0 running, 0 waiting$/.test(text),
+      "the page saying the run is done",
+      90_000,
+    );
+    const rows = widget("Workers").locator("tbody tr");
+    await pollUntil(
+      () => rows.count(),
+      (count) => count === 1,
+      "one row in the workers table",
+      30_000,
+    );
+    assert.deepEqual(await widget("Workers").locator("thead th").allInnerTexts(), ["Node-RED", "Running", "Done", "Failed"]);
+    const cells = async (): Promise<string> => (await rows.first().locator("td").allInnerTexts()).map((text) => text.trim()).join(" | ");
+    await pollUntil(cells, (text) => text === "e2e-worker | 0 | 6 | 0", "the worker's row counting the whole run", 30_000);
+    assert.equal(dashboard.emulator.requestLog.filter((request) => request.path === "/api/env/start").length, 6, "each profile started once");
+    assert.deepEqual(dashboard.errors, []);
   });
 });

@@ -286,7 +286,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
     });
 
     it("upload: msg.payload as a Buffer named by msg.filename, or a file path", async () => {
-      const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
+      const fileSeen: Step = { action: "evaluate", expression: "return await window.nextFile" };
       // As after a read file node: msg.payload the file, msg.morelogin.page the tab an open step used.
       const tab = infoOf(await passes([open()])).page;
       const fromMsg = await passes([{ action: "upload", selector: "#file" }, fileSeen], { payload: Buffer.from("hello from a flow"), filename: "C:\\reports\\notes.txt" }, one(), tab);
@@ -298,7 +298,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
     });
 
     it("upload: a relative path starts in settings.js fileWorkingDirectory; with morelogin.uploadFolders set, a path outside them is refused", async () => {
-      const fileSeen: Step = { action: "evaluate", expression: "for (let i = 0; i < 250 && !seen.file; i++) await new Promise((r) => setTimeout(r, 20)); return seen.file" };
+      const fileSeen: Step = { action: "evaluate", expression: "return await window.nextFile" };
       const allowed = join(folder(), "allowed");
       await mkdir(allowed, { recursive: true });
       await writeFile(join(allowed, "in.txt"), "inside");

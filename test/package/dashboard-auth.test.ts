@@ -43,15 +43,18 @@ async function openSocket(base: string): Promise<PanelSocket> {
   };
 }
 
-/** Waits until the table holds a row with this ID (the flow acts only on IDs its tables listed), asking as the page does. */
+/**
+ * Waits until the table holds a row with this ID (the flow acts only on IDs its tables listed): asks once
+ * as the page does when it loads, then reads what Node-RED sends (a long poll) until the row is in it,
+ * from that answer or from the table's next update.
+ */
 async function waitForRow(socket: PanelSocket, table: string, id: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
+  await socket.emit("widget-load", table);
   for (;;) {
-    await socket.emit("widget-load", table);
     const events = await socket.read();
     if (events.some(([event, ...args]) => (event === `widget-load:${table}` || event === `msg-input:${table}`) && JSON.stringify(args).includes(`"${id}"`))) return;
     if (Date.now() > deadline) assert.fail(`the table ${table} did not list ${id}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
   }
 }
 

@@ -21,11 +21,13 @@ interface Row {
 function rowsOf(type: string): Row[] {
   const html = readFileSync(join(DIST, `${type}.html`), "utf8");
   const template = html.slice(html.indexOf(`data-template-name="${type}"`));
-  return [...template.matchAll(/<div class="form-row[^"]*"(?: data-actions="([^"]*)")?[^>]*>\s*<label for="node-input-(\w+)"[^>]*>(?:<i [^>]*><\/i>)?\s*<span data-i18n="([^"]+)">/g)].map((match) => ({
-    field: match[2] ?? "",
-    labelKey: match[3] ?? "",
-    actions: match[1] === undefined ? undefined : match[1].split(" "),
-  }));
+  return [...template.matchAll(/<div class="form-row[^"]*"(?: data-actions="([^"]*)")?[^>]*>\s*<label for="node-(?:config-)?input-(\w+)"[^>]*>(?:<i [^>]*><\/i>)?\s*<span data-i18n="([^"]+)">/g)].map(
+    (match) => ({
+      field: match[2] ?? "",
+      labelKey: match[3] ?? "",
+      actions: match[1] === undefined ? undefined : match[1].split(" "),
+    }),
+  );
 }
 
 function catalogText(lang: string, type: string, key: string): string {

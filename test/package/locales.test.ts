@@ -3,7 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declaration";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
-import { BATCH_TYPE, BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
+import { BATCH_TYPE, BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, QUEUE_TYPE, WATCH_TYPE } from "../support/node-types";
 
 /**
  * Every language in nodes/locales has what en-US has, and nothing else: the same catalogs with the same
@@ -184,6 +184,13 @@ function expansions(expression: string, type: string, file: string, code: string
   }
   // Kinds with a `case` of their own in the same file get another text there (api: "error, code …").
   if (/\bkind\b/.test(expression)) return ERROR_KINDS.filter((kind) => !code.includes(`case "${kind}":`));
+  // A settings problem's key (`${read.key}`): the values of the `key:` union in the node type's src/nodes/lib/<name>/settings.ts.
+  if (/\.key$/.test(expression)) {
+    const settings = join("src", "nodes", "lib", type.replace(/^morelogin-/, ""), "settings.ts");
+    const union = existsSync(join(ROOT, settings)) ? /\bkey: ((?:"[\w-]+"(?:\s*\|\s*)?)+);/.exec(readRoot(settings))?.[1] : undefined;
+    assert.ok(union, `${file}: a key is built from \${${expression}}, but ${settings} declares no \`key: "a" | "b"\` union`);
+    return captures(union, /"([\w-]+)"/g);
+  }
   assert.fail(`${file}: a catalog key is built from \${${expression}}: teach test/package/locales.test.ts its values`);
 }
 
@@ -258,6 +265,12 @@ function keysUsedBy(type: string): Set<string> {
         for (const key of keysInSource(readRoot(batchLib, file), type, `${batchLib}/${file}`)) keys.add(key);
       }
     }
+  } else if (type === QUEUE_TYPE) {
+    // A config node whose dialog and editor script are written by hand (the palette label it registers is in the script).
+    keys.add(`${type}.paletteLabel`);
+    const dialog = readRoot("nodes", `${type}.html`);
+    for (const key of keysInSource(dialog, type, `nodes/${type}.html`)) keys.add(key);
+    for (const key of captures(dialog, /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
   } else {
     // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);

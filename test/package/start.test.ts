@@ -4,6 +4,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pollUntil } from "../support/settle";
+import { untilPrinted } from "../support/processes";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -19,15 +20,8 @@ describe("npm start: Node-RED's log, and the emulator as a process of its own", 
   let output = "";
 
   /** Waits until the launcher's output, from `from` on, matches `pattern`; returns the match. */
-  async function waitForOutput(pattern: RegExp, from = 0, timeoutMs = 300_000): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const match = output.slice(from).match(pattern);
-      if (match) return match;
-      if (launcher.exitCode !== null) assert.fail(`npm start exited (${launcher.exitCode}) before printing ${pattern}:\n${output}`);
-      if (Date.now() > deadline) assert.fail(`npm start did not print ${pattern} in time:\n${output}`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+  function waitForOutput(pattern: RegExp, from = 0, timeoutMs = 300_000): Promise<RegExpMatchArray> {
+    return untilPrinted(launcher, () => output.slice(from), pattern, timeoutMs).catch((error: Error) => assert.fail(`npm start ${error.message}`));
   }
 
   const answers = async (url: string, init?: RequestInit): Promise<boolean> => {
@@ -119,16 +113,11 @@ async function launch(demoDir: string, args: string[]) {
     await exited;
     clearTimeout(bound);
   };
-  const deadline = Date.now() + 300_000;
-  for (;;) {
-    // The banner's last line: every line before it has been printed.
-    if (/Ctrl-C stops Node-RED/.test(output)) break;
-    if (child.exitCode !== null || Date.now() > deadline) {
-      await end();
-      assert.fail(`npm start ${args.join(" ")} did not print its banner:\n${output}`);
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // The banner's last line: every line before it has been printed.
+  await untilPrinted(child, () => output, /Ctrl-C stops Node-RED/, 300_000).catch(async (error: Error) => {
+    await end();
+    assert.fail(`npm start ${args.join(" ")} did not print its banner: ${error.message}`);
+  });
   const editor = /is running: (http:\/\/127\.0\.0\.1:\d+)\//.exec(output)?.[1] ?? "";
   const localUrl = /Local API (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1] ?? "";
   const stop = async (): Promise<void> => {

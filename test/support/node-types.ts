@@ -27,4 +27,7 @@ export const WATCH_TYPE = "morelogin-watch";
 /** Needs no config node: it works through a list a few items at a time (its dialog is written by hand). */
 export const BATCH_TYPE = "morelogin-batch";
 
-export const NODE_TYPES = ["morelogin-config", ...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE, BATCH_TYPE];
+/** A config node (its dialog is written by hand): the Redis a batch node shares with other Node-REDs. */
+export const QUEUE_TYPE = "morelogin-queue";
+
+export const NODE_TYPES = ["morelogin-config", QUEUE_TYPE, ...OPERATION_TYPES, BROWSER_TYPE, WATCH_TYPE, BATCH_TYPE];

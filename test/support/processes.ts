@@ -1,4 +1,5 @@
 /** Linux process checks for the tests that start real browsers. */
+import type { ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 
 /** False once the process is gone, or has exited and only waits to be reaped (a zombie). */
@@ -108,4 +109,35 @@ export function processesIn(folder: string): number[] {
     return false;
   };
   return pids.filter((pid) => found.has(pid) || descends(pid));
+}
+
+/**
+ * Resolves with the match once `text()` (what the caller collected of the child's output) matches
+ * `pattern`, looked at each time the child prints; fails when the child ends first, or after `timeoutMs`.
+ * Register it after the listeners that collect the output, so that a chunk is in `text()` when it is looked at.
+ */
+export function untilPrinted(child: ChildProcess, text: () => string, pattern: RegExp, timeoutMs: number): Promise<RegExpMatchArray> {
+  return new Promise((resolve, reject) => {
+    const look = (): void => {
+      const match = text().match(pattern);
+      if (match) finish(() => resolve(match));
+    };
+    const exited = (): void => {
+      const match = text().match(pattern);
+      finish(() => (match ? resolve(match) : reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${text()}`))));
+    };
+    const timer = setTimeout(() => finish(() => reject(new Error(`did not print ${pattern} within ${timeoutMs / 1000} s:\n${text()}`))), timeoutMs);
+    const finish = (settle: () => void): void => {
+      clearTimeout(timer);
+      child.stdout?.off("data", look);
+      child.stderr?.off("data", look);
+      child.off("close", exited);
+      settle();
+    };
+    child.stdout?.on("data", look);
+    child.stderr?.on("data", look);
+    // "close": the child has exited and all it printed has arrived.
+    child.once("close", exited);
+    look();
+  });
 }

@@ -57,9 +57,13 @@ ${PEOPLE.map((person) => `<tr data-id="${person.id}"><td>${person.name}</td><td>
   addEventListener("wheel", () => { seen.wheels++; }, { capture: true, passive: true });
   document.getElementById("menu").addEventListener("mouseenter", () => { document.getElementById("items").hidden = false; });
   document.getElementById("form").addEventListener("submit", (e) => { e.preventDefault(); seen.submitted = document.getElementById("name").value; });
+  // A promise of the next file chosen, read: a step can await it instead of polling seen.file.
+  let fileRead;
+  window.nextFile = new Promise((resolve) => { fileRead = resolve; });
   document.getElementById("file").addEventListener("change", async (e) => {
     const f = e.target.files[0];
     seen.file = { name: f.name, type: f.type, text: await f.text() };
+    fileRead(seen.file);
   });
 </script>
 </body></html>`;
