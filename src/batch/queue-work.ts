@@ -415,25 +415,17 @@ export class QueueBatchWork implements BatchWork {
       this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
       return;
     }
-    // The jobs out first, then the counts with which of those jobs have ended meanwhile, in one transaction: an item
-    // is counted (RECORD_ENDING) before its job leaves BullMQ's active list, and must not count as running too.
-    const out = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
-    const read = this.client
-      .multi()
-      .hgetall(this.keys.header(current))
-      .hgetall(this.keys.counts(current))
-      .hgetall(this.keys.workersDone(current))
-      .hgetall(this.keys.workersFailed(current))
-      .lrange(this.keys.failures(current), 0, -1);
-    if (out.length > 0) read.hmget(this.keys.ended(current), ...out.map((job) => String((job.data as ItemJob).index)));
-    const [header, counts, workersDone, workersFailed, failures, endedOut = []] = repliesOf(await read.exec().catch(causeOf)) as [
-      Record<string, string>,
-      Record<string, string>,
-      Record<string, string>,
-      Record<string, string>,
-      string[],
-      Array<string | null>?,
-    ];
+    const [header, counts, workersDone, workersFailed, failures] = repliesOf(
+      await this.client
+        .multi()
+        .hgetall(this.keys.header(current))
+        .hgetall(this.keys.counts(current))
+        .hgetall(this.keys.workersDone(current))
+        .hgetall(this.keys.workersFailed(current))
+        .lrange(this.keys.failures(current), 0, -1)
+        .exec()
+        .catch(causeOf),
+    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[]];
     if (!header.meta) {
       this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
       return;
@@ -441,7 +433,7 @@ export class QueueBatchWork implements BatchWork {
     const meta = JSON.parse(header.meta) as ListMeta;
     const batch: BatchHeader = { id: current, total: meta.total, startedAt: header.startedAt ?? "", paused: header.paused === "1", cancelled: header.cancelled === "1", origin: meta.origin };
     if (header.enqueued !== "1") await this.enqueue(batch);
-    const active = out.filter((_, position) => endedOut[position] === null || endedOut[position] === undefined);
+    const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
     const ended = countsOf(counts);
     const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
     if (!batch.cancelled && ended.done + ended.failed + ended.timedOut + ended.interrupted + active.length + queued < batch.total) await this.countInterrupted(current);
