@@ -331,9 +331,13 @@ export class QueueBatchWork implements BatchWork {
 
   private listen(): void {
     const trouble = (error: Error): void => {
-      // BullMQ's own errors while the connection is up (a script, a lock lost) are not the store going away.
-      if (this.client.status === "ready" && this.subscriber.status === "ready") return;
       const next = troubleOf(error);
+      if (next.kind === "refused") {
+        this.refusedBy(error);
+        return;
+      }
+      // BullMQ's own errors while the connection is up (a lock lost) are not the store going away.
+      if (next.kind === "unreachable" && this.client.status === "ready" && this.subscriber.status === "ready") return;
       if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
       this.problem = next;
       this.options.onChange();
@@ -357,8 +361,9 @@ export class QueueBatchWork implements BatchWork {
 
   /** Redis answered a command with an error while connected (an ACL without the rights, a full memory): the status says so until a refresh works. */
   private refusedBy(error: unknown): void {
-    if (this.closed || !(error instanceof Error) || this.client.status !== "ready") return;
-    const next: Trouble = { kind: "refused", reason: troubleOf(error).reason };
+    if (this.closed || !(error instanceof Error)) return;
+    const next = troubleOf(error);
+    if (next.kind !== "refused") return;
     if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
     this.problem = next;
     this.options.onChange();
@@ -571,9 +576,13 @@ function connect(options: QueueWorkOptions): Redis {
 /** What went wrong with Redis, in a word (an error code, or Redis's own first word), never the message: it can name the address. */
 function troubleOf(error: Error & { code?: unknown }): Trouble {
   const word = typeof error.code === "string" ? error.code : (/^[A-Z][A-Z_]+/.exec(error.message)?.[0] ?? error.name);
-  const login = word === "WRONGPASS" || word === "NOAUTH";
-  return { kind: login ? "login" : "unreachable", reason: word };
+  if (LOGIN_REFUSED.has(word)) return { kind: "login", reason: word };
+  return { kind: error.name === "ReplyError" && COMMAND_REFUSED.has(word) ? "refused" : "unreachable", reason: word };
 }
+
+/** Redis's answers to a login it refuses, and to commands it refuses whoever sends them (rights, memory, a replica, a failed save). */
+const LOGIN_REFUSED = new Set(["WRONGPASS", "NOAUTH"]);
+const COMMAND_REFUSED = new Set(["NOPERM", "OOM", "READONLY", "MISCONF"]);
 
 /** A MULTI that Redis discarded (EXECABORT) fails with the error that made it discard it (NOPERM, OOM). */
 function causeOf(error: Error & { previousErrors?: Error[] }): never {

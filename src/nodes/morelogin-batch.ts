@@ -124,11 +124,19 @@ export = (RED: NodeAPI): void => {
     };
 
     /** What this message is (a command, an item back, a list); the text of what is wrong with it, if anything. */
-    const handle = async (msg: Record<string, unknown>, runner: BatchRunner): Promise<string | undefined> => {
+    /** With a queue Redis cannot take now (unreachable, the login or a command refused): why a list or a command is refused at once. */
+    const unavailable = (work: BatchWork): string | undefined => {
+      const trouble = work.trouble();
+      return trouble && queueWhere !== undefined ? t("morelogin-batch.error.queueDown", { where: queueWhere, reason: trouble.reason }) : undefined;
+    };
+
+    const handle = async (msg: Record<string, unknown>, { runner, work }: { runner: BatchRunner; work: BatchWork }): Promise<string | undefined> => {
       if (msg.command !== undefined) {
         const command = BATCH_COMMANDS.find((name) => name === msg.command);
         if (!command) return t("morelogin-batch.error.command", { commands: BATCH_COMMANDS.join(", "), value: describeValue(msg.command) });
         if (msg.batch !== undefined && typeof msg.batch !== "string") return t("morelogin-batch.error.batchId", { value: describeValue(msg.batch) });
+        const refused = unavailable(work);
+        if (refused) return refused;
         await inTurn(() => runner.command(command as BatchCommand, msg.batch === "" ? undefined : (msg.batch as string | undefined)));
         return undefined;
       }
@@ -142,6 +150,8 @@ export = (RED: NodeAPI): void => {
       if (Array.isArray(msg.payload)) {
         const items = storableItems(msg.payload);
         if (typeof items === "string") return t("morelogin-batch.error.notStorable", { reason: items });
+        const refused = unavailable(work);
+        if (refused) return refused;
         await inTurn(() => runner.add(items, originOf(msg)));
         return undefined;
       }
@@ -159,7 +169,7 @@ export = (RED: NodeAPI): void => {
         let problem: string | undefined = quiet ? undefined : broken;
         if (opened && broken === undefined) {
           try {
-            problem = await handle(record, opened.runner);
+            problem = await handle(record, opened);
           } catch (error) {
             problem = broken ?? messageOf(error);
           }

@@ -24,6 +24,8 @@ interface Behaviour {
   hold?: boolean;
   /** Each item comes back this long after it went out (else on the next turn). */
   takesMs?: number;
+  /** With `hold`: once open, items come back at once instead of waiting for the test. */
+  gate?: { open: boolean };
 }
 
 /**
@@ -65,7 +67,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
         sendItem: (msg) => {
           const tag = (msg.morelogin as { batch: BatchTag }).batch;
           member.sent.push(`${tag.item}#${tag.attempt}`);
-          if (behaviour.hold) member.out.push(tag);
+          if (behaviour.hold && !behaviour.gate?.open) member.out.push(tag);
           else setTimeout(() => runner.back(tag, behaviour.fail?.(tag.item, tag.attempt) ? new Error(`${tag.item} refused`) : undefined), behaviour.takesMs ?? 0);
         },
         sendProgress: (topic, payload) => member.progress.push({ topic, payload }),
@@ -89,8 +91,13 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
   const sentBy = (members: Member[]): string[] => members.flatMap((member) => member.sent);
 
   it("three share a list: each item goes out once, on one of them; exactly one sends done, with every worker's share", async () => {
-    const members = crew(["a", "b", "c"]);
+    const gate = { open: false };
+    const members = crew(["a", "b", "c"], {}, { hold: true, gate });
     await members[1]?.runner.add(items(90), { topic: "list" });
+    // Each holds its first items until all three have theirs out: every runner has a share by then, whatever the machine's pace.
+    await waitUntil(() => members.every((member) => member.out.length === 3), "each of the three has three items out", 20_000);
+    gate.open = true;
+    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
     await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
     const sent = sentBy(members);
     assert.equal(sent.length, 90, "90 items went out in all");

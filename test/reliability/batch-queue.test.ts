@@ -334,6 +334,12 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => status.fill === "red" && status.shape === "ring" && /^Redis unreachable: ECONNREFUSED/.test(status.text ?? ""))),
       `every Node-RED's status says "Redis unreachable: ECONNREFUSED" (${where(batch)})`,
     );
+    // A list sent now is refused at once with the reason (a Catch sees it), not left waiting on Redis.
+    await sendIn(first.nodeRed, first.prefix, { payload: profiles(1) });
+    await eventually(
+      () => reportOf(first.prefix).errors.some((error) => /its queue on redis:\/\/127\.0\.0\.1:\d+\/0 cannot take it now \(ECONNREFUSED\): nothing was added/.test(error)),
+      `a list sent while Redis is down is refused with the reason (${reportOf(first.prefix).errors.join("; ")})`,
+    );
     for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
     const out = 2 * PARALLEL;
     await eventually(() => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out, `the ${out} items out come back while Redis is down (${where(batch)})`);
