@@ -170,7 +170,7 @@ export function writeSettings(userDir: string, port: number, adminUsers: AdminUs
   return file;
 }
 
-/** A free loopback port: the preferred one when it is free, else one the OS chooses. */
+/** A free loopback port: the preferred one when it is free, else one outside the ephemeral range, else one the OS chooses. */
 export async function freePort(preferred = 0): Promise<number> {
   const tryPort = (port: number): Promise<number | undefined> =>
     new Promise((resolvePort) => {
@@ -182,8 +182,22 @@ export async function freePort(preferred = 0): Promise<number> {
         server.close(() => resolvePort(chosen));
       });
     });
-  return (preferred ? await tryPort(preferred) : undefined) ?? (await tryPort(0)) ?? 0;
+  if (preferred) {
+    const chosen = await tryPort(preferred);
+    if (chosen) return chosen;
+  }
+  // Below Linux's ephemeral range (32768-60999): a port the system hands out for listen(0) and for every
+  // outgoing connection can be taken by another process the moment it is free, so a Node-RED or a Redis
+  // restarted on its port found it in use (seen under load).
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const chosen = await tryPort(STABLE_PORTS.from + Math.floor(Math.random() * (STABLE_PORTS.to - STABLE_PORTS.from)));
+    if (chosen) return chosen;
+  }
+  return (await tryPort(0)) ?? 0;
 }
+
+/** Where freePort looks first: registered ports no service of this machine uses, outside the ephemeral range. */
+const STABLE_PORTS = { from: 20_000, to: 32_000 };
 
 export interface RunningNodeRed {
   url: string;

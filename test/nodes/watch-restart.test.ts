@@ -36,7 +36,9 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
 
   const start = async (port: number): Promise<RunningNodeRed> => startNodeRed({ userDir, port, node: nodeBinary, redJs, settings: { contextStorage: { default: { module: "localfilesystem" } } } });
   const polls = (): number => emulator.stats.requests[DEBUG_INFO] ?? 0;
-  const received = (): Array<{ event: string; id: string }> => recorder.requests.map((request) => JSON.parse(request.body) as { event: string; id: string });
+  // What the flow posted to /changes: the recorder's port is an ephemeral one, which another test's process may have known before (seen: an empty request there).
+  const changes = (): Recorder["requests"] => recorder.requests.filter((request) => request.method === "POST" && request.url === "/changes");
+  const received = (): Array<{ event: string; id: string }> => changes().map((request) => JSON.parse(request.body) as { event: string; id: string });
 
   it("sends a change made while Node-RED was down once after the restart", async () => {
     const port = await freePort();
@@ -57,20 +59,20 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
 
     await call(emulator.localUrl, "/api/env/start", { body: { envId } });
     nodeRed = await start(port);
-    await eventually(() => recorder.requests.length >= 1, "the change made while Node-RED was down");
+    await eventually(() => changes().length >= 1, "the change made while Node-RED was down");
     assert.deepEqual(
       received().map(({ event, id }) => ({ event, id })),
       [{ event: "started", id: envId }],
     );
     const after = polls();
     await eventually(() => polls() >= after + 2, "two more polls");
-    assert.equal(recorder.requests.length, 1, "sent once");
+    assert.equal(changes().length, 1, "sent once");
 
     // And a restart with nothing changed sends nothing.
     await nodeRed.stop();
     nodeRed = await start(port);
     const restarted = polls();
     await eventually(() => polls() >= restarted + 2, "the restarted watch has polled");
-    assert.equal(recorder.requests.length, 1, "a restart with nothing changed sends nothing");
+    assert.equal(changes().length, 1, "a restart with nothing changed sends nothing");
   });
 });

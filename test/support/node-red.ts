@@ -1,6 +1,6 @@
 import helper from "node-red-node-test-helper";
 import type { Node, NodeMessage } from "node-red";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import type { Emulator } from "../../src/emulator";
@@ -216,5 +216,8 @@ export function useNodeRed(emulator?: () => Emulator, reset?: EmulatorReset): vo
   if (emulator) resetBeforeEach(emulator, reset);
   afterEach(async () => {
     await helper.unload();
+    // The journals the test's nodes kept (leases, batches) go with it: config node IDs repeat from test to
+    // test and file to file in one mocha worker, and a lease another test left would show in this one's status.
+    for (const entry of readdirSync(stateDir)) rmSync(join(stateDir, entry), { recursive: true, force: true });
   });
 }
