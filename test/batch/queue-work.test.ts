@@ -89,6 +89,10 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
   const items = (count: number): string[] => Array.from({ length: count }, (_, index) => `item-${index}`);
   const donesOf = (members: Member[]): BatchProgress[] => members.flatMap((member) => member.progress.filter((entry) => entry.topic === "done").map((entry) => entry.payload));
   const sentBy = (members: Member[]): string[] => members.flatMap((member) => member.sent);
+  /** Every item the runners hold comes back, done. */
+  const answerHeld = (members: Member[]): void => {
+    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+  };
 
   it("three share a list: each item goes out once, on one of them; exactly one sends done, with every worker's share", async () => {
     const gate = { open: false };
@@ -97,7 +101,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     // Each holds its first items until all three have theirs out: every runner has a share by then, whatever the machine's pace.
     await waitUntil(() => members.every((member) => member.out.length === 3), "each of the three has three items out", 20_000);
     gate.open = true;
-    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    answerHeld(members);
     await waitUntil(() => donesOf(members).length > 0, "the done", 20_000);
     const sent = sentBy(members);
     assert.equal(sent.length, 90, "90 items went out in all");
@@ -141,24 +145,27 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     assert.equal(donesOf(members).length, 1);
   });
 
-  it("the items out on a runner that is gone are interrupted within workerTimeout; the others finish the list", async () => {
-    const members = crew(["a", "gone"], { workerTimeoutMs: 4000 }, { hold: true });
+  /**
+   * Two runners with three items out each; one goes (stopped, its connections closed, its items never
+   * answered); the other answers what it has and everything it gets after, until the done.
+   */
+  async function oneRunnerGone(count: number, settings: Partial<BatchSettings>): Promise<{ alive: Member; lost: string[]; done: BatchProgress | undefined }> {
+    const gate = { open: false };
+    const members = crew(["a", "gone"], { workerTimeoutMs: 4000, ...settings }, { hold: true, gate });
     const [alive, gone] = members as [Member, Member];
-    await alive.runner.add(items(10), {});
+    await alive.runner.add(items(count), {});
     await waitUntil(() => gone.out.length === 3 && alive.out.length === 3, "each has three items out", 20_000);
     const lost = gone.out.map((tag) => tag.item);
     gone.runner.stop();
     await gone.work.close();
-    // The live runner answers what it gets, and whatever comes to it later, until the batch ends.
-    const answer = setInterval(() => {
-      for (const tag of alive.out.splice(0)) alive.runner.back(tag, undefined);
-    }, 20);
-    try {
-      await waitUntil(() => donesOf([alive]).length > 0, "the done, on the live runner", 20_000);
-    } finally {
-      clearInterval(answer);
-    }
-    const [done] = donesOf([alive]);
+    gate.open = true;
+    answerHeld([alive]);
+    await waitUntil(() => donesOf([alive]).length > 0, "the done, on the live runner", 20_000);
+    return { alive, lost, done: donesOf([alive])[0] };
+  }
+
+  it("the items out on a runner that is gone are interrupted within workerTimeout; the others finish the list", async () => {
+    const { alive, lost, done } = await oneRunnerGone(10, {});
     assert.deepEqual({ done: done?.done, interrupted: done?.interrupted, total: done?.total }, { done: 7, interrupted: 3, total: 10 });
     assert.ok(
       lost.every((item) => !alive.sent.some((entry) => entry.startsWith(`${item}#`))),
@@ -167,22 +174,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
   });
 
   it("with resend, the items of a runner that is gone are sent again once, as attempt 2, by another", async () => {
-    const members = crew(["a", "gone"], { workerTimeoutMs: 4000, resend: true }, { hold: true });
-    const [alive, gone] = members as [Member, Member];
-    await alive.runner.add(items(8), {});
-    await waitUntil(() => gone.out.length === 3 && alive.out.length === 3, "each has three items out", 20_000);
-    const lost = gone.out.map((tag) => tag.item);
-    gone.runner.stop();
-    await gone.work.close();
-    const answer = setInterval(() => {
-      for (const tag of alive.out.splice(0)) alive.runner.back(tag, undefined);
-    }, 20);
-    try {
-      await waitUntil(() => donesOf([alive]).length > 0, "the done, on the live runner", 20_000);
-    } finally {
-      clearInterval(answer);
-    }
-    const [done] = donesOf([alive]);
+    const { alive, lost, done } = await oneRunnerGone(8, { resend: true });
     assert.deepEqual({ done: done?.done, interrupted: done?.interrupted }, { done: 8, interrupted: 0 });
     assert.deepEqual(alive.sent.filter((entry) => lost.some((item) => entry.startsWith(`${item}#`))).sort(), lost.map((item) => `${item}#2`).sort());
   });
@@ -205,7 +197,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
         .map((done) => ({ total: done.total, cancelled: done.cancelled })),
       [{ total: 1, cancelled: 1 }],
     );
-    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    answerHeld(members);
     await waitUntil(() => a.out.length + b.out.length === 2, "the next list's two items are out", 20_000);
     assert.deepEqual(
       sentBy(members)
@@ -213,7 +205,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
         .sort(),
       ["x#1", "y#1"],
     );
-    for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
+    answerHeld(members);
     await waitUntil(() => donesOf(members).length === 3, "three dones: the first list, the cancelled one, the second", 20_000);
   });
 
@@ -224,20 +216,17 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await b.runner.add(["next"], {});
     await waitUntil(() => a.out.length + b.out.length === 4, "four items out", 20_000);
     await a.runner.command("pause");
-    const answerAll = (): void => {
-      for (const member of members) for (const tag of member.out.splice(0)) member.runner.back(tag, undefined);
-    };
-    answerAll();
+    answerHeld(members);
     // What was out has come back and been counted on both; a runner that ignored the pause would have sent the next items then.
     await waitUntil(() => members.every((member) => member.statuses.at(-1)?.startsWith('status.paused · status.of {"ended":"4","total":"6"}')), "both show paused, 4 of 6", 20_000);
     assert.equal(sentBy(members).length, 4, "nothing went out while paused");
     await b.runner.command("resume");
     await waitUntil(() => a.out.length + b.out.length === 2, "the last two items out after the resume", 20_000);
     await b.runner.command("pause");
-    answerAll();
+    answerHeld(members);
     await waitUntil(() => donesOf(members).length === 1, "the first list ends, paused", 20_000);
     await waitUntil(() => a.out.length + b.out.length === 1, "the next list's item goes out", 20_000);
-    answerAll();
+    answerHeld(members);
     await waitUntil(() => donesOf(members).length === 2, "the next list ends", 20_000);
   });
 
