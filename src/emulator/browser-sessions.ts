@@ -27,7 +27,12 @@ export class BrowserSessions {
   private nextPid = 12_000;
   private closed = false;
 
-  constructor(private readonly binary?: string) {}
+  constructor(private binary?: string) {}
+
+  /** The Chromium behind profiles started from now on (undefined: a stand-in debug port); running ones keep theirs. */
+  useBinary(binary: string | undefined): void {
+    this.binary = binary;
+  }
 
   /** Starts the profile's browser, or returns the port of the one it already has; rejects when it cannot start. */
   async start(envId: string): Promise<string> {

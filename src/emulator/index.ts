@@ -4,7 +4,7 @@ import { DEMO_TABLE_PAGE, DEMO_TABLE_PATH } from "./demo-table";
 import { listen, type Listener } from "./http-listener";
 import { localRoutes } from "./local-routes";
 import { openRoutes } from "./open-routes";
-import { resolveOptions } from "./options";
+import { executable, resolveOptions } from "./options";
 import { createApiServer } from "./server";
 import { EmulatorState } from "./state";
 import { resetStats } from "./stats";
@@ -80,6 +80,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     setLocalToken: (token) => {
       state.localToken = token === "" ? undefined : token;
     },
+    setBrowser: (path) => state.sessions.useBinary(executable("browser", path)),
     setRateLimit: (perMinute, limitOptions) => {
       state.limiters.local.setLimit(perMinute);
       state.limiters.open.setLimit(perMinute);

@@ -42,7 +42,7 @@ function positive(name: string, value: number | undefined, fallback: number): nu
   return chosen;
 }
 
-function executable(name: string, path: string | undefined): string | undefined {
+export function executable(name: string, path: string | undefined): string | undefined {
   const problem = path === undefined ? undefined : notExecutable(path);
   if (problem !== undefined) throw new RangeError(`emulator option ${name} must be the path of an executable file: ${problem}`);
   return path;

@@ -320,6 +320,12 @@ export interface Emulator {
   setFaults(rates: FaultRates): void;
   script(fault: ScriptedFault): void;
   setLocalToken(token: string | undefined): void;
+  /**
+   * As the option `browser`, for profiles started from now on: a Chromium's path, or undefined for the
+   * stand-in debug port. Profiles already running keep what they have. Throws a RangeError for a path
+   * that is not an executable file.
+   */
+  setBrowser(path: string | undefined): void;
   /** With `login`: forgets the login, as a restart of MoreLogin's server does; Local calls are refused until the next one. */
   forgetLogin(): void;
   /** Sets the limit (undefined or 0 lifts it) and starts a new window; `retryAfter` as the option `rateLimitRetryAfter`. */

@@ -152,6 +152,32 @@ describe("emulator: --browser, a real Chromium behind each started profile", () 
     }
   });
 
+  it("setBrowser changes what profiles started later get; a running one keeps its browser, and a path that is no executable is refused", async () => {
+    const emulator = await startEmulator({ profiles: 3 });
+    const [first, second, third] = emulator.data.profiles.map((profile) => profile.id);
+    assert.ok(first && second && third);
+    try {
+      emulator.setBrowser(CHROMIUM);
+      const real = await start(emulator, first);
+      assert.ok(ourBrowsers().includes(real.pid), "a Chromium runs behind the profile started with a browser");
+
+      emulator.setBrowser(undefined);
+      const port = dataOf<{ debugPort: string }>(await call(emulator.localUrl, "/api/env/start", { body: { envId: second } })).debugPort;
+      assert.deepEqual(ourBrowsers(), [real.pid], "the profile started without a browser runs no Chromium");
+      assert.ok((await versionOf(port)).webSocketDebuggerUrl, "its stand-in debug port answers");
+      assert.ok(isRunning(real.pid), "the profile started before keeps its Chromium");
+
+      assert.throws(
+        () => emulator.setBrowser(join(tmpdir(), "no-such-chromium")),
+        (error: Error) => error instanceof RangeError && /browser must be the path of an executable file: .*does not exist/.test(error.message),
+      );
+      await call(emulator.localUrl, "/api/env/start", { body: { envId: third } });
+      assert.deepEqual(ourBrowsers(), [real.pid], "a refused path changes nothing");
+    } finally {
+      await emulator.close();
+    }
+  });
+
   it("answers a start whose Chromium fails with 99000 and the reason, at once, and leaves no folder behind", async () => {
     const record = join(mkdtempSync(join(tmpdir(), "morelogin-fake-record-")), "folder");
     const broken = fakeBrowser(`for arg in "$@"; do case "$arg" in --user-data-dir=*) echo "\${arg#--user-data-dir=}" > ${record};; esac; done
