@@ -6,7 +6,9 @@
  * one), whatever it started and left running is ended, and named.
  */
 import { Context, Runnable } from "mocha";
-import { endFile, scaled, whileWaitingForSlot } from "./test-limits";
+import { appendFileSync } from "node:fs";
+import { relative } from "node:path";
+import { endFile, fileSlot, scaled, whileWaitingForSlot } from "./test-limits";
 
 const SCALED = Symbol("timeout scaled");
 type Stretchable = Runnable & { [SCALED]?: boolean };
@@ -43,11 +45,30 @@ whileWaitingForSlot(() => {
   if (current && timeout) current.timeout(timeout + waited);
 });
 
-/** Mocha's root hooks: `afterAll` runs once per file in a parallel run, once at the end in a serial one. */
+/** The test files under the root suite: the one file of a parallel worker's run, all of them in a serial one. */
+function filesOf(context: Mocha.Context): string[] {
+  return [...new Set(context.test?.parent?.suites.map((suite) => suite.file).filter((file): file is string => Boolean(file)))];
+}
+
+let giveSlotBack: () => void = () => undefined;
+let fileStarted = Date.now();
+
+/**
+ * Mocha's root hooks: `beforeAll` and `afterAll` run once per file in a parallel run, once around all of
+ * them in a serial one. With MORELOGIN_TEST_TIMES (tools/test-all.ts), each file's time from its slot to
+ * its end is added to that file as a line `<seconds> <file>`.
+ */
 export const mochaHooks = {
+  async beforeAll(this: Mocha.Context): Promise<void> {
+    giveSlotBack = await fileSlot(filesOf(this).join(", "));
+    fileStarted = Date.now();
+  },
   async afterAll(this: Mocha.Context): Promise<void> {
+    const files = filesOf(this);
     const left = await endFile();
-    const files = [...new Set(this.test?.parent?.suites.map((suite) => suite.file).filter(Boolean))];
+    giveSlotBack();
     if (left.length) process.stderr.write(`[test-limits] ended what ${files.join(", ") || "the tests"} left running: ${left.join("; ")}\n`);
+    const times = process.env.MORELOGIN_TEST_TIMES;
+    if (times) appendFileSync(times, `${((Date.now() - fileStarted) / 1000).toFixed(1)} ${files.map((file) => relative(process.cwd(), file)).join(", ")}\n`);
   },
 };

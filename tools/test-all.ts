@@ -50,6 +50,8 @@ interface Plan {
   jobs: number;
   /** Test processes that may run Node-RED or Chromium at the same time, over every group (tools/test-limits.ts). */
   heavySlots: number;
+  /** Test files that may run at the same time, over every group (tools/test-limits.ts). */
+  fileSlots: number;
   slowdown: number;
   why: string[];
 }
@@ -74,12 +76,15 @@ function planFor(groupCount: number): Plan {
   const why = [`${cores} cores`, `${(freeMb / 1024).toFixed(1)} GB free memory`];
   // One more than the cores: a slot's holder also waits (on a page, a port, npm's cache), and Node-RED starts hold one briefly.
   const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores + 1, Math.floor(freeMb / HEAVY_MB)));
+  // One more than the heavy slots: a file that needs no Node-RED process or Chromium can run beside them.
+  const fileSlots = envNumber("MORELOGIN_TEST_FILE_SLOT_LIMIT") ?? heavySlots + 1;
   const groupsAtOnce = Math.min(groupCount, envNumber("MORELOGIN_TEST_GROUPS") ?? Math.max(1, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
-  const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(cores, 6));
+  // A worker per file slot but one: the groups together have far more than the slots, and workers beyond them only wait.
+  const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(fileSlots - 1, 6));
   // Fewer than 4 cores: the processes that do run still share them with the mocha workers.
   const slowdown = envNumber("MORELOGIN_TEST_SLOWDOWN") ?? (cores < 4 ? 1.5 : 1);
-  for (const name of ["MORELOGIN_TEST_GROUPS", "MORELOGIN_TEST_SLOT_LIMIT", "MORELOGIN_TEST_JOBS", "MORELOGIN_TEST_SLOWDOWN"]) if (process.env[name]) why.push(name);
-  return { groupsAtOnce, jobs, heavySlots, slowdown, why };
+  for (const name of ["MORELOGIN_TEST_GROUPS", "MORELOGIN_TEST_SLOT_LIMIT", "MORELOGIN_TEST_FILE_SLOT_LIMIT", "MORELOGIN_TEST_JOBS", "MORELOGIN_TEST_SLOWDOWN"]) if (process.env[name]) why.push(name);
+  return { groupsAtOnce, jobs, heavySlots, fileSlots, slowdown, why };
 }
 
 const GROUPS: Group[] = [
@@ -213,7 +218,9 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   const temp = join(folders.root, group.name);
   mkdirSync(temp, { recursive: true });
   linkTsxCache(temp);
-  const env: NodeJS.ProcessEnv = { ...process.env, ...folders.env, TMPDIR: temp };
+  const times = join(LOGS, `${group.name}-files.txt`);
+  rmSync(times, { force: true });
+  const env: NodeJS.ProcessEnv = { ...process.env, ...folders.env, TMPDIR: temp, MORELOGIN_TEST_TIMES: times };
   try {
     if (group.compat) {
       const compat = await prepareCompat(group.compat);
@@ -245,6 +252,19 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   return { group: group.name, ...counts, failed, seconds: (Date.now() - started) / 1000, code, label, log: logFile };
 }
 
+/** How long each test file of a group ran (tools/mocha-hooks.ts writes the lines), longest first. */
+function fileTimes(group: string): Array<{ group: string; file: string; seconds: number }> {
+  const path = join(LOGS, `${group}-files.txt`);
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => {
+      const [seconds = "0", ...file] = line.split(" ");
+      return { group, file: file.join(" "), seconds: Number(seconds) };
+    });
+}
+
 /** The failures section of a mocha log: from "N failing" to the end. */
 function failuresOf(file: string): string {
   const text = readFileSync(file, "utf8");
@@ -273,7 +293,12 @@ async function main(): Promise<void> {
   mkdirSync(slots);
   const folders: RunFolders = {
     root,
-    env: { MORELOGIN_TEST_SLOTS: slots, MORELOGIN_TEST_SLOT_LIMIT: String(plan.heavySlots), MORELOGIN_TEST_SLOWDOWN: String(plan.slowdown) },
+    env: {
+      MORELOGIN_TEST_SLOTS: slots,
+      MORELOGIN_TEST_SLOT_LIMIT: String(plan.heavySlots),
+      MORELOGIN_TEST_FILE_SLOT_LIMIT: String(plan.fileSlots),
+      MORELOGIN_TEST_SLOWDOWN: String(plan.slowdown),
+    },
   };
   const interrupted = (): void => {
     killAll(processesIn(root));
@@ -283,7 +308,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   log(
-    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} running Node-RED or Chromium at a time; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
+    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.fileSlots} test files at a time, ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} of them running Node-RED or Chromium; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
   );
   const queue = [...groups];
   const outcomes: Outcome[] = [];
@@ -304,6 +329,14 @@ async function main(): Promise<void> {
   for (const outcome of outcomes) {
     process.stdout.write(`  ${outcome.group.padEnd(7)} ${String(Math.round(outcome.seconds)).padStart(5)} s  ${outcome.passed} passing, ${outcome.failed} failing  ${outcome.label}\n`);
   }
+  const longest = outcomes.flatMap((outcome) => fileTimes(outcome.group)).sort((a, b) => b.seconds - a.seconds);
+  if (longest.length)
+    process.stdout.write(
+      `longest files: ${longest
+        .slice(0, 5)
+        .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry.seconds)} s`)
+        .join(", ")}; all in ${LOGS}/<group>-files.txt\n`,
+    );
   process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
   process.exit(outcomes.every((outcome) => outcome.code === 0) ? 0 : 1);
 }

@@ -3,7 +3,11 @@
  *
  * - a slowdown factor for every bound a test waits under (MORELOGIN_TEST_SLOWDOWN, default 1);
  * - "heavy slots" (MORELOGIN_TEST_SLOTS=<folder>, MORELOGIN_TEST_SLOT_LIMIT=<n>): at most n test
- *   processes at once, across every group and mocha worker, may run Node-RED processes and Chromiums.
+ *   processes at once, across every group and mocha worker, may run Node-RED processes and Chromiums;
+ * - "file slots" (in <folder>/files, MORELOGIN_TEST_FILE_SLOT_LIMIT=<m>): at most m test files run at
+ *   once across every group, whichever group's worker has the next one (tools/mocha-hooks.ts takes one
+ *   before a file's first hook and gives it back after its last). m is above n: a file waits for a heavy
+ *   slot only while it holds a file slot, so every heavy slot is held by a file that runs and ends.
  *
  * A slot belongs to a process, not to one Node-RED or one Chromium: a process that holds one starts
  * more without waiting, so a test that needs a Node-RED and a Chromium at once can never wait for
@@ -12,7 +16,7 @@
  * there are too many: of two that came at once, each sees the other, so the limit is never passed.
  * Files of processes that are gone are removed by whoever counts next.
  */
-import { readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** How much slower than a quiet machine this one is, by test-all's plan or the person's say-so. */
@@ -30,6 +34,8 @@ export function seconds(ms: number): string {
 
 const SLOTS = process.env.MORELOGIN_TEST_SLOTS;
 const LIMIT = Math.max(1, Number(process.env.MORELOGIN_TEST_SLOT_LIMIT) || 1);
+const FILE_LIMIT = Math.max(1, Number(process.env.MORELOGIN_TEST_FILE_SLOT_LIMIT) || 1);
+const FILE_SLOTS = SLOTS && process.env.MORELOGIN_TEST_FILE_SLOT_LIMIT ? join(SLOTS, "files") : undefined;
 
 /** What this process runs under its slot, by description; the slot is given back when none is left. */
 const holding = new Map<number, string>();
@@ -76,19 +82,19 @@ function holders(folder: string): number[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function takeSlot(folder: string, what: string): Promise<void> {
+async function takeSlot(folder: string, limit: number, what: string, kind: string): Promise<void> {
   const file = join(folder, String(process.pid));
   const started = Date.now();
   for (;;) {
     writeFileSync(file, what);
-    if (holders(folder).length <= LIMIT) break;
+    if (holders(folder).length <= limit) break;
     rmSync(file, { force: true });
     onWaiting();
     // Random, so that two processes that keep arriving together do not keep backing off together.
     await sleep(200 + Math.random() * 500);
   }
   const waited = Date.now() - started;
-  if (waited >= 5_000) process.stderr.write(`[test-limits] ${what} waited ${seconds(waited)} for one of ${LIMIT} heavy slots\n`);
+  if (waited >= 5_000 && kind === "heavy") process.stderr.write(`[test-limits] ${what} waited ${seconds(waited)} for one of ${limit} heavy slots\n`);
   onWaiting();
 }
 
@@ -106,7 +112,7 @@ export async function heavySlot(what: string): Promise<() => void> {
   const id = nextHold++;
   holding.set(id, what);
   if (SLOTS) {
-    mine ??= takeSlot(SLOTS, what);
+    mine ??= takeSlot(SLOTS, LIMIT, what, "heavy");
     try {
       await mine;
     } catch (error) {
@@ -124,6 +130,25 @@ export async function heavySlot(what: string): Promise<() => void> {
       mine = undefined;
       giveBack();
     }
+  };
+}
+
+/**
+ * Waits until one more test file may run (MORELOGIN_TEST_FILE_SLOT_LIMIT over every group), and returns
+ * the function that gives the slot back. Never waits without it, nor in a process that holds a heavy
+ * slot still (it already counts among those that load the machine).
+ */
+export async function fileSlot(what: string): Promise<() => void> {
+  const folder = FILE_SLOTS;
+  if (!folder || mine) return () => undefined;
+  mkdirSync(folder, { recursive: true });
+  await takeSlot(folder, FILE_LIMIT, what, "file");
+  const file = join(folder, String(process.pid));
+  const giveFileBack = (): void => rmSync(file, { force: true });
+  process.once("exit", giveFileBack);
+  return () => {
+    process.removeListener("exit", giveFileBack);
+    giveFileBack();
   };
 }
 
