@@ -11,6 +11,7 @@ import { availableParallelism, freemem, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { commandLineOf, isRunning, killAll, processesIn } from "../test/support/processes";
 import { mochaArgs } from "./mocha";
+import { type SteeringRange, steerFileSlots } from "./file-slot-steering";
 import { ROOT } from "./sandbox";
 
 const LOGS = join(ROOT, "test-results", "logs");
@@ -50,8 +51,8 @@ interface Plan {
   jobs: number;
   /** Test processes that may run Node-RED or Chromium at the same time, over every group (tools/test-limits.ts). */
   heavySlots: number;
-  /** Test files that may run at the same time, over every group (tools/test-limits.ts). */
-  fileSlots: number;
+  /** Test files that may run at the same time over every group: steered within this range as the CPU allows (tools/file-slot-steering.ts). */
+  fileSlots: SteeringRange;
   slowdown: number;
   why: string[];
 }
@@ -76,11 +77,12 @@ function planFor(groupCount: number): Plan {
   const why = [`${cores} cores`, `${(freeMb / 1024).toFixed(1)} GB free memory`];
   // One more than the cores: a slot's holder also waits (on a page, a port, npm's cache), and Node-RED starts hold one briefly.
   const heavySlots = envNumber("MORELOGIN_TEST_SLOT_LIMIT") ?? Math.max(1, Math.min(cores + 1, Math.floor(freeMb / HEAVY_MB)));
-  // One more than the heavy slots: a file that needs no Node-RED process or Chromium can run beside them.
-  const fileSlots = envNumber("MORELOGIN_TEST_FILE_SLOT_LIMIT") ?? heavySlots + 1;
+  // From one a core up to four a core (eight at once on 2 cores kept them busy, and the load average at 15-30).
+  const fixedFiles = envNumber("MORELOGIN_TEST_FILE_SLOT_LIMIT");
+  const fileSlots = fixedFiles ? { min: fixedFiles, max: fixedFiles } : { min: cores, max: cores * 4 };
   const groupsAtOnce = Math.min(groupCount, envNumber("MORELOGIN_TEST_GROUPS") ?? Math.max(1, Math.floor((freeMb - heavySlots * HEAVY_MB) / GROUP_MB)));
-  // A worker per file slot but one: the groups together have far more than the slots, and workers beyond them only wait.
-  const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(fileSlots - 1, 6));
+  // Enough workers that the groups together can fill the most file slots; beyond that they would only wait.
+  const jobs = envNumber("MORELOGIN_TEST_JOBS") ?? Math.max(2, Math.min(Math.ceil(fileSlots.max / groupCount) + 1, 6));
   // Fewer than 4 cores: the processes that do run still share them with the mocha workers.
   const slowdown = envNumber("MORELOGIN_TEST_SLOWDOWN") ?? (cores < 4 ? 1.5 : 1);
   for (const name of ["MORELOGIN_TEST_GROUPS", "MORELOGIN_TEST_SLOT_LIMIT", "MORELOGIN_TEST_FILE_SLOT_LIMIT", "MORELOGIN_TEST_JOBS", "MORELOGIN_TEST_SLOWDOWN"]) if (process.env[name]) why.push(name);
@@ -290,13 +292,13 @@ async function main(): Promise<void> {
   mkdirSync(LOGS, { recursive: true });
   const root = mkdtempSync(join(tmpdir(), "morelogin-test-run-"));
   const slots = join(root, "slots");
-  mkdirSync(slots);
+  mkdirSync(join(slots, "files"), { recursive: true });
   const folders: RunFolders = {
     root,
     env: {
       MORELOGIN_TEST_SLOTS: slots,
       MORELOGIN_TEST_SLOT_LIMIT: String(plan.heavySlots),
-      MORELOGIN_TEST_FILE_SLOT_LIMIT: String(plan.fileSlots),
+      MORELOGIN_TEST_FILE_SLOT_LIMIT: String(plan.fileSlots.min),
       MORELOGIN_TEST_SLOWDOWN: String(plan.slowdown),
     },
   };
@@ -308,7 +310,7 @@ async function main(): Promise<void> {
   process.once("SIGINT", interrupted);
   process.once("SIGTERM", interrupted);
   log(
-    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; at most ${plan.fileSlots} test files at a time, ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} of them running Node-RED or Chromium; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
+    `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; ${plan.fileSlots.min === plan.fileSlots.max ? plan.fileSlots.min : `${plan.fileSlots.min} to ${plan.fileSlots.max}`} test files at a time (more while the CPU is at least 30% idle), at most ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} of them running Node-RED or Chromium; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
   );
   const queue = [...groups];
   const outcomes: Outcome[] = [];
@@ -321,7 +323,9 @@ async function main(): Promise<void> {
       outcomes.push(outcome);
     }
   };
+  const steering = steerFileSlots(join(slots, "files"), plan.fileSlots);
   await Promise.all(Array.from({ length: plan.groupsAtOnce }, lane));
+  const machine = steering.stop();
   rmSync(root, { recursive: true, force: true });
   outcomes.sort((a, b) => groups.findIndex((group) => group.name === a.group) - groups.findIndex((group) => group.name === b.group));
   const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
@@ -337,6 +341,9 @@ async function main(): Promise<void> {
         .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry.seconds)} s`)
         .join(", ")}; all in ${LOGS}/<group>-files.txt\n`,
     );
+  process.stdout.write(
+    `machine: load average ${machine.loadMean.toFixed(1)} mean, ${machine.loadMax.toFixed(1)} max on ${availableParallelism()} cores; test files at once ${machine.meanRunning.toFixed(1)} mean, limit ${machine.meanLimit.toFixed(1)} mean, ${machine.maxLimit} max\n`,
+  );
   process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
   process.exit(outcomes.every((outcome) => outcome.code === 0) ? 0 : 1);
 }

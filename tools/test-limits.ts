@@ -4,10 +4,12 @@
  * - a slowdown factor for every bound a test waits under (MORELOGIN_TEST_SLOWDOWN, default 1);
  * - "heavy slots" (MORELOGIN_TEST_SLOTS=<folder>, MORELOGIN_TEST_SLOT_LIMIT=<n>): at most n test
  *   processes at once, across every group and mocha worker, may run Node-RED processes and Chromiums;
- * - "file slots" (in <folder>/files, MORELOGIN_TEST_FILE_SLOT_LIMIT=<m>): at most m test files run at
- *   once across every group, whichever group's worker has the next one (tools/mocha-hooks.ts takes one
- *   before a file's first hook and gives it back after its last). m is above n: a file waits for a heavy
- *   slot only while it holds a file slot, so every heavy slot is held by a file that runs and ends.
+ * - "file slots" (in <folder>/files): how many test files run at once across every group, whichever
+ *   group's worker has the next one (tools/mocha-hooks.ts takes one before a file's first hook and gives
+ *   it back after its last). test-all steers the number in <folder>/files/limit as the CPU has time to
+ *   spare; MORELOGIN_TEST_FILE_SLOT_LIMIT=<m> is the number when there is no such file. It never falls
+ *   below n+1: a file waits for a heavy slot only while it holds a file slot, so every heavy slot is
+ *   held by a file that runs and ends.
  *
  * A slot belongs to a process, not to one Node-RED or one Chromium: a process that holds one starts
  * more without waiting, so a test that needs a Node-RED and a Chromium at once can never wait for
@@ -16,7 +18,7 @@
  * there are too many: of two that came at once, each sees the other, so the limit is never passed.
  * Files of processes that are gone are removed by whoever counts next.
  */
-import { mkdirSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** How much slower than a quiet machine this one is, by test-all's plan or the person's say-so. */
@@ -34,8 +36,19 @@ export function seconds(ms: number): string {
 
 const SLOTS = process.env.MORELOGIN_TEST_SLOTS;
 const LIMIT = Math.max(1, Number(process.env.MORELOGIN_TEST_SLOT_LIMIT) || 1);
-const FILE_LIMIT = Math.max(1, Number(process.env.MORELOGIN_TEST_FILE_SLOT_LIMIT) || 1);
 const FILE_SLOTS = SLOTS && process.env.MORELOGIN_TEST_FILE_SLOT_LIMIT ? join(SLOTS, "files") : undefined;
+/** Where test-all writes how many files may run now. */
+export const FILE_LIMIT_NAME = "limit";
+
+function fileLimit(folder: string): number {
+  let steered: number | undefined;
+  try {
+    steered = Number(readFileSync(join(folder, FILE_LIMIT_NAME), "utf8"));
+  } catch {
+    // not steered: the number test-all started with
+  }
+  return Math.max(1, steered || Number(process.env.MORELOGIN_TEST_FILE_SLOT_LIMIT) || 1);
+}
 
 /** What this process runs under its slot, by description; the slot is given back when none is left. */
 const holding = new Map<number, string>();
@@ -69,7 +82,7 @@ function alive(pid: number): boolean {
 }
 
 /** The pids holding a slot now, this one's included if it has written its file; dead holders' files removed. */
-function holders(folder: string): number[] {
+export function holders(folder: string): number[] {
   const pids: number[] = [];
   for (const name of readdirSync(folder)) {
     const pid = Number(name);
@@ -82,19 +95,19 @@ function holders(folder: string): number[] {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function takeSlot(folder: string, limit: number, what: string, kind: string): Promise<void> {
+async function takeSlot(folder: string, limit: () => number, what: string, kind: string): Promise<void> {
   const file = join(folder, String(process.pid));
   const started = Date.now();
   for (;;) {
     writeFileSync(file, what);
-    if (holders(folder).length <= limit) break;
+    if (holders(folder).length <= limit()) break;
     rmSync(file, { force: true });
     onWaiting();
     // Random, so that two processes that keep arriving together do not keep backing off together.
     await sleep(200 + Math.random() * 500);
   }
   const waited = Date.now() - started;
-  if (waited >= 5_000 && kind === "heavy") process.stderr.write(`[test-limits] ${what} waited ${seconds(waited)} for one of ${limit} heavy slots\n`);
+  if (waited >= 5_000 && kind === "heavy") process.stderr.write(`[test-limits] ${what} waited ${seconds(waited)} for one of ${limit()} heavy slots\n`);
   onWaiting();
 }
 
@@ -112,7 +125,7 @@ export async function heavySlot(what: string): Promise<() => void> {
   const id = nextHold++;
   holding.set(id, what);
   if (SLOTS) {
-    mine ??= takeSlot(SLOTS, LIMIT, what, "heavy");
+    mine ??= takeSlot(SLOTS, () => LIMIT, what, "heavy");
     try {
       await mine;
     } catch (error) {
@@ -142,7 +155,7 @@ export async function fileSlot(what: string): Promise<() => void> {
   const folder = FILE_SLOTS;
   if (!folder || mine) return () => undefined;
   mkdirSync(folder, { recursive: true });
-  await takeSlot(folder, FILE_LIMIT, what, "file");
+  await takeSlot(folder, () => fileLimit(folder), what, "file");
   const file = join(folder, String(process.pid));
   const giveFileBack = (): void => rmSync(file, { force: true });
   process.once("exit", giveFileBack);
