@@ -34,6 +34,13 @@ export interface SteeringFigures {
   loadMax: number;
 }
 
+/** The number of files at once after a step that saw the CPU `idle` (0 to 1) with `running` files. */
+export function nextLimit(limit: number, range: SteeringRange, idle: number, running: number): number {
+  if (idle >= RAISE_IDLE && running >= limit) return Math.min(range.max, limit + 1);
+  if (idle < LOWER_IDLE) return Math.max(range.min, limit - 1);
+  return limit;
+}
+
 function cpuTimes(): { idle: number; total: number } {
   let idle = 0;
   let total = 0;
@@ -64,11 +71,7 @@ export function steerFileSlots(folder: string, range: SteeringRange): { stop(): 
     const idle = total > 0 ? window.reduce((sum, step) => sum + step.idle, 0) / total : 1;
     const running = holders(folder).length;
     stepsSinceChange++;
-    let next = limit;
-    if (stepsSinceChange >= STEPS_BETWEEN_CHANGES) {
-      if (idle >= RAISE_IDLE && running >= limit) next = Math.min(range.max, limit + 1);
-      else if (idle < LOWER_IDLE) next = Math.max(range.min, limit - 1);
-    }
+    const next = stepsSinceChange >= STEPS_BETWEEN_CHANGES ? nextLimit(limit, range, idle, running) : limit;
     if (next !== limit) {
       limit = next;
       stepsSinceChange = 0;
