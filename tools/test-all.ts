@@ -96,6 +96,9 @@ const GROUPS: Group[] = [
   { name: "soak", specs: testFiles("test/reliability"), jobs: 2, timeoutMs: 300_000 },
 ];
 
+/** Where a group's test files write how long each ran (MORELOGIN_TEST_TIMES). */
+const timesFileOf = (group: string): string => join(LOGS, `${group}-files.txt`);
+
 /** The run's temporary root (a folder per group, the slots folder) and what every group's processes get in their environment. */
 interface RunFolders {
   root: string;
@@ -220,7 +223,7 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   const temp = join(folders.root, group.name);
   mkdirSync(temp, { recursive: true });
   linkTsxCache(temp);
-  const times = join(LOGS, `${group.name}-files.txt`);
+  const times = timesFileOf(group.name);
   rmSync(times, { force: true });
   const env: NodeJS.ProcessEnv = { ...process.env, ...folders.env, TMPDIR: temp, MORELOGIN_TEST_TIMES: times };
   try {
@@ -254,9 +257,9 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   return { group: group.name, ...counts, failed, seconds: (Date.now() - started) / 1000, code, label, log: logFile };
 }
 
-/** How long each test file of a group ran (tools/mocha-hooks.ts writes the lines), longest first. */
+/** How long each test file of a group ran (tools/mocha-hooks.ts writes the lines). */
 function fileTimes(group: string): Array<{ group: string; file: string; seconds: number }> {
-  const path = join(LOGS, `${group}-files.txt`);
+  const path = timesFileOf(group);
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .split("\n")

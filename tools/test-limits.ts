@@ -7,8 +7,9 @@
  * - "file slots" (in <folder>/files): how many test files run at once across every group, whichever
  *   group's worker has the next one (tools/mocha-hooks.ts takes one before a file's first hook and gives
  *   it back after its last). test-all steers the number in <folder>/files/limit as the CPU has time to
- *   spare; MORELOGIN_TEST_FILE_SLOT_LIMIT=<m> is the number when there is no such file. It never falls
- *   below n+1: a file waits for a heavy slot only while it holds a file slot, so every heavy slot is
+ *   spare; MORELOGIN_TEST_FILE_SLOT_LIMIT=<m> is the number when there is no such file. The two cannot
+ *   deadlock: a file waits for a heavy slot only while it holds a file slot, and a process that still
+ *   holds a heavy slot starts its next file without waiting for a file slot, so every heavy slot is
  *   held by a file that runs and ends.
  *
  * A slot belongs to a process, not to one Node-RED or one Chromium: a process that holds one starts
