@@ -26,27 +26,30 @@ export function release(guarded: Guarded): void {
   live.delete(guarded);
 }
 
-/** Runs inside the "exit" event, so everything here is synchronous. */
+/**
+ * Runs inside the "exit" event, so everything here is synchronous. A Chromium that is still starting
+ * forks helpers, and a helper forked just after a look at the process table escapes it, lives on and
+ * writes the folder again (its network service recreates it), so the folders are only done with after
+ * a look that finds no process left to kill: no process naming them is left to fork another one.
+ */
 function killAll(): void {
   const left = [...live];
   live.clear();
   const deadline = Date.now() + CLEANUP_MS;
-  let folders = left.map(({ folder }) => folder);
-  let pids = new Set(left.map(({ pid }) => pid));
+  const folders = left.map(({ folder }) => folder);
+  let pids = [...new Set([...left.map(({ pid }) => pid), ...naming(folders)])];
   for (;;) {
-    // Chromium's helper processes name the folder on their command lines; they are killed too, so that
-    // none still writes into the folder while it is removed. Any that started meanwhile is found next time.
-    for (const pid of naming(folders)) pids.add(pid);
     for (const pid of pids) kill(pid);
-    while ([...pids].some(alive) && Date.now() < deadline) pause(10);
-    folders = folders.filter((folder) => !removed(folder));
-    if (folders.length === 0 || Date.now() >= deadline) return;
-    pids = new Set();
-    pause(50);
+    while (pids.some(alive) && Date.now() < deadline) pause(10);
+    for (const folder of folders) remove(folder);
+    if (Date.now() >= deadline) return;
+    pids = naming(folders).filter(alive);
+    if (pids.length === 0 && !folders.some((folder) => existsSync(folder))) return;
+    if (pids.length === 0) pause(50);
   }
 }
 
-/** The processes whose command line names one of the folders as their profile. */
+/** The processes whose command line names one of the folders as their profile (Chromium's helpers do too). */
 function naming(folders: readonly string[]): number[] {
   const pids: number[] = [];
   for (const [pid, line] of commandLines()) if (folders.some((folder) => line.includes(`--user-data-dir=${folder}`))) pids.push(pid);
@@ -61,14 +64,13 @@ function kill(pid: number): void {
   }
 }
 
-/** Removes the folder; whether it is gone (a leftover temporary folder is the lesser harm). */
-function removed(folder: string): boolean {
+/** Removes the folder if it can (a leftover temporary folder is the lesser harm). */
+function remove(folder: string): void {
   try {
     rmSync(folder, { recursive: true, force: true, maxRetries: 3 });
   } catch {
     // tried again while time is left
   }
-  return !existsSync(folder);
 }
 
 /** Every process's command line, on Linux; empty elsewhere. */
