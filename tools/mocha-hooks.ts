@@ -56,7 +56,7 @@ let fileStarted = Date.now();
 /**
  * Mocha's root hooks: `beforeAll` and `afterAll` run once per file in a parallel run, once around all of
  * them in a serial one. With MORELOGIN_TEST_TIMES (tools/test-all.ts), each file's time from its slot to
- * its end is added to that file as a line `<seconds> <file>`.
+ * its end is added to that file as a line `<seconds> <start, hh:mm:ss UTC> <file>`.
  */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context): Promise<void> {
@@ -69,6 +69,8 @@ export const mochaHooks = {
     giveSlotBack();
     if (left.length) process.stderr.write(`[test-limits] ended what ${files.join(", ") || "the tests"} left running: ${left.join("; ")}\n`);
     const times = process.env.MORELOGIN_TEST_TIMES;
-    if (times) appendFileSync(times, `${((Date.now() - fileStarted) / 1000).toFixed(1)} ${files.map((file) => relative(process.cwd(), file)).join(", ")}\n`);
+    if (!times) return;
+    const started = new Date(fileStarted).toISOString().slice(11, 19);
+    appendFileSync(times, `${((Date.now() - fileStarted) / 1000).toFixed(1)} ${started} ${files.map((file) => relative(process.cwd(), file)).join(", ")}\n`);
   },
 };

@@ -3,9 +3,9 @@
  * its tarball into a user folder, exactly as a user's Node-RED gets it, on loopback and offline.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { sourceFiles } from "./source-files";
@@ -42,16 +42,31 @@ const load = (): string =>
 
 const tail = (text: string, lines = 40): string => text.trimEnd().split("\n").slice(-lines).join("\n");
 
-/** An npm command's stdout; when it fails or runs out of time, an error with how long it ran and the end of what it printed. */
+/**
+ * An npm command's stdout; when it fails or runs out of time, an error with how long it ran, the end of
+ * what it printed and the end of npm's own debug log (which says how far it got when it printed nothing).
+ */
 async function npm(args: string[], cwd: string, timeoutMs: number): Promise<string> {
   const started = Date.now();
+  const logs = mkdtempSync(join(tmpdir(), "morelogin-npm-logs-"));
   try {
-    return (await run("npm", args, { cwd, maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs })).stdout;
+    return (await run("npm", [...args, "--logs-dir", logs], { cwd, maxBuffer: 16 * 1024 * 1024, timeout: timeoutMs })).stdout;
   } catch (error) {
     const failure = error as { killed?: boolean; code?: number | string; stdout?: string; stderr?: string };
     const how = failure.killed ? `did not finish within ${seconds(timeoutMs)}` : `failed (exit ${failure.code}) after ${seconds(Date.now() - started)}`;
-    throw new Error(`npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}`);
+    throw new Error(
+      `npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}\n` +
+        `npm's debug log ends with:\n${tail(debugLog(logs), 15)}`,
+    );
+  } finally {
+    rmSync(logs, { recursive: true, force: true });
   }
+}
+
+/** What npm wrote to its debug log in `folder`, or why there is none. */
+function debugLog(folder: string): string {
+  const [file] = readdirSync(folder);
+  return file === undefined ? "(none: npm never got as far as opening it)" : readFileSync(join(folder, file), "utf8");
 }
 
 async function pack(cwd: string, destination: string, scripts: "run-prepack" | "ignore-scripts"): Promise<Packed> {

@@ -265,7 +265,7 @@ function fileTimes(group: string): Array<{ group: string; file: string; seconds:
     .split("\n")
     .filter(Boolean)
     .map((line) => {
-      const [seconds = "0", ...file] = line.split(" ");
+      const [seconds = "0", , ...file] = line.split(" ");
       return { group, file: file.join(" "), seconds: Number(seconds) };
     });
 }
