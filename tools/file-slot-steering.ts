@@ -90,12 +90,14 @@ export function steerFileSlots(folder: string, range: SteeringRange): { stop(): 
     stop(): SteeringFigures {
       clearInterval(steering);
       clearInterval(sampling);
+      // A run shorter than one sample still reports the load as it ends.
+      if (loads.length === 0) loads.push(loadavg()[0] ?? 0);
       return {
         meanLimit: steps ? limitSum / steps : limit,
         maxLimit,
         meanRunning: steps ? runningSum / steps : 0,
-        loadMean: loads.length ? loads.reduce((sum, load) => sum + load, 0) / loads.length : (loadavg()[0] ?? 0),
-        loadMax: Math.max(0, ...loads),
+        loadMean: loads.reduce((sum, load) => sum + load, 0) / loads.length,
+        loadMax: Math.max(...loads),
       };
     },
   };
