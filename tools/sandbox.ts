@@ -55,18 +55,26 @@ async function npm(args: string[], cwd: string, timeoutMs: number): Promise<stri
     const failure = error as { killed?: boolean; code?: number | string; stdout?: string; stderr?: string };
     const how = failure.killed ? `did not finish within ${seconds(timeoutMs)}` : `failed (exit ${failure.code}) after ${seconds(Date.now() - started)}`;
     throw new Error(
-      `npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}\n` +
-        `npm's debug log ends with:\n${tail(debugLog(logs), 15)}`,
+      `npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}\nnpm's debug logs end with:\n${debugLogs(logs)}`,
     );
   } finally {
-    rmSync(logs, { recursive: true, force: true });
+    try {
+      rmSync(logs, { recursive: true, force: true, maxRetries: 3 });
+    } catch {
+      // a child npm still writing: the run's sweep removes the folder
+    }
   }
 }
 
-/** What npm wrote to its debug log in `folder`, or why there is none. */
-function debugLog(folder: string): string {
-  const [file] = readdirSync(folder);
-  return file === undefined ? "(none: npm never got as far as opening it)" : readFileSync(join(folder, file), "utf8");
+/** The end of each debug log npm (and any npm a script of it ran) wrote in `folder`, or why there is none. */
+function debugLogs(folder: string): string {
+  try {
+    const files = readdirSync(folder).sort();
+    if (files.length === 0) return "(none: npm never got as far as opening one)";
+    return files.map((file) => `${file}:\n${tail(readFileSync(join(folder, file), "utf8"), 15)}`).join("\n");
+  } catch (error) {
+    return `(could not read them: ${(error as Error).message})`;
+  }
 }
 
 async function pack(cwd: string, destination: string, scripts: "run-prepack" | "ignore-scripts"): Promise<Packed> {

@@ -28,13 +28,14 @@ export function release(guarded: Guarded): void {
 
 /**
  * Runs inside the "exit" event, so everything here is synchronous. A Chromium that is still starting
- * forks helpers, and a helper forked just after a look at the process table escapes it, lives on and
- * writes the folder again (its network service recreates it), so the folders are only done with after
- * a look that finds no process left to kill: no process naming them is left to fork another one.
+ * forks helpers, and one forked just after a look at the process table escapes it and can create the
+ * folder again (its network service does), so this ends only when a look taken after the removal finds
+ * no live process naming a folder and every folder is gone, or after CLEANUP_MS.
  */
 function killAll(): void {
   const left = [...live];
   live.clear();
+  if (left.length === 0) return;
   const deadline = Date.now() + CLEANUP_MS;
   const folders = left.map(({ folder }) => folder);
   let pids = [...new Set([...left.map(({ pid }) => pid), ...naming(folders)])];
