@@ -1,4 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { singletonFolderOf } from "./singleton-folder";
 
 /** A child process this process must not leave behind, and the folder it owns. */
 export interface Guarded {
@@ -42,7 +43,11 @@ function killAll(): void {
   for (;;) {
     for (const pid of pids) kill(pid);
     while (pids.some(alive) && Date.now() < deadline) pause(10);
-    for (const folder of folders) remove(folder);
+    for (const folder of folders) {
+      const singleton = singletonFolderOf(folder);
+      remove(folder);
+      if (singleton !== undefined) remove(singleton);
+    }
     if (Date.now() >= deadline) return;
     pids = naming(folders).filter(alive);
     if (pids.length === 0 && !folders.some((folder) => existsSync(folder))) return;

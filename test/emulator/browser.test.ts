@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { BrowserStartError, launchChromium } from "../../src/emulator/chromium";
@@ -97,10 +97,14 @@ describe("emulator: --browser, a real Chromium behind each started profile", () 
         JSON.stringify(targets),
       );
       assert.deepEqual(await statusOf(browser.envId), { status: "running", debugPort: browser.port });
+      // Chromium's singleton socket lives in a folder of its own in the temporary folder.
+      const singleton = dirname(readlinkSync(join(browser.folder, "SingletonSocket")));
+      assert.equal(dirname(singleton), tmpdir());
 
       assert.deepEqual(dataOf(await call(emulator().localUrl, "/api/env/close", { body: { envId: browser.envId } })), { envId: browser.envId, debugPort: "" });
       assert.equal(isRunning(browser.pid), false, "the browser still runs");
       assert.equal(existsSync(browser.folder), false, "its folder is still there");
+      assert.equal(existsSync(singleton), false, `its singleton socket's folder ${singleton} is still there`);
       assert.equal(await refused(`http://127.0.0.1:${browser.port}/json/version`), true);
       assert.equal((await statusOf(browser.envId)).status, "stopped");
     });
@@ -254,22 +258,23 @@ exec sleep 60`);
   it("kills the browsers a process left when it exits without closing the emulator", async () => {
     const script = `
       const { startEmulator } = require("./src/emulator");
-      const { readFileSync } = require("node:fs");
+      const { readFileSync, readlinkSync } = require("node:fs");
       startEmulator({ profiles: 1, browser: ${JSON.stringify(CHROMIUM)} }).then(async (emulator) => {
         const post = (path, body) => fetch(emulator.localUrl + path, { method: "POST", body: JSON.stringify(body) }).then((r) => r.json());
         await post("/api/env/start", { envId: emulator.data.profiles[0].id });
         const [info] = (await post("/api/env/getAllDebugInfo", {})).data;
-        const folder = readFileSync("/proc/" + info.pid + "/cmdline", "utf8").split("\\0").find((arg) => arg.startsWith("--user-data-dir="));
-        console.log(JSON.stringify({ pid: info.pid, folder: folder.slice("--user-data-dir=".length) }));
+        const folder = readFileSync("/proc/" + info.pid + "/cmdline", "utf8").split("\\0").find((arg) => arg.startsWith("--user-data-dir=")).slice("--user-data-dir=".length);
+        console.log(JSON.stringify({ pid: info.pid, folder, socket: readlinkSync(folder + "/SingletonSocket") }));
         process.exit(0);
       });`;
     const child = spawn(process.execPath, ["--require", "tsx/cjs", "-e", script], { cwd: join(__dirname, "..", "..") });
     const { code, stdout, stderr } = await exitOf(child);
     assert.equal(code, 0, stderr);
-    const left = JSON.parse(stdout) as { pid: number; folder: string };
+    const left = JSON.parse(stdout) as { pid: number; folder: string; socket: string };
     seen.add(left.pid);
     await waitUntil(() => !isRunning(left.pid), `Chromium ${left.pid} still runs`);
     assert.equal(existsSync(left.folder), false, `${left.folder} is still there`);
+    assert.equal(existsSync(dirname(left.socket)), false, `${dirname(left.socket)} (its singleton socket's) is still there`);
   });
 
   it("drives the demo page in a started profile's Chromium with Playwright", async () => {
