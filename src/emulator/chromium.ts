@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { guard, release } from "./exit-guard";
-import { singletonFolderOf } from "./singleton-folder";
+import { profileFolders } from "./profile-folders";
 
 const ARGS = [
   "--headless",
@@ -84,9 +84,7 @@ class Browser {
         child.stdio[4]?.destroy();
         // The last lines may still be on their way; a helper process that inherited stderr may hold it open.
         await ended(child.stderr, STDERR_GRACE_MS);
-        const singleton = singletonFolderOf(folder);
-        await removeFolder(folder);
-        if (singleton !== undefined) await removeFolder(singleton);
+        for (const owned of profileFolders(folder)) await removeFolder(owned);
         resolve();
       };
       child.once("exit", finish);

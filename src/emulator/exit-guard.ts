@@ -1,5 +1,5 @@
 import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import { singletonFolderOf } from "./singleton-folder";
+import { profileFolders } from "./profile-folders";
 
 /** A child process this process must not leave behind, and the folder it owns. */
 export interface Guarded {
@@ -43,15 +43,12 @@ function killAll(): void {
   for (;;) {
     for (const pid of pids) kill(pid);
     while (pids.some(alive) && Date.now() < deadline) pause(10);
-    for (const folder of folders) {
-      const singleton = singletonFolderOf(folder);
-      remove(folder);
-      if (singleton !== undefined) remove(singleton);
-    }
+    for (const owned of folders.flatMap(profileFolders)) remove(owned);
     if (Date.now() >= deadline) return;
     pids = naming(folders).filter(alive);
-    if (pids.length === 0 && !folders.some((folder) => existsSync(folder))) return;
-    if (pids.length === 0) pause(50);
+    if (pids.length > 0) continue;
+    if (!folders.some((folder) => existsSync(folder))) return;
+    pause(50);
   }
 }
 
