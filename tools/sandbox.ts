@@ -228,6 +228,8 @@ export interface RunningNodeRed {
   stop: () => Promise<void>;
   /** Kills the process at once (SIGKILL: a crash, a power cut as far as Node-RED knows); resolves when it has exited. */
   kill: () => Promise<void>;
+  /** Freezes the process for `ms` (SIGSTOP, then SIGCONT): a long GC pause, a starved CPU or a VM snapshot as far as Node-RED knows. */
+  freeze: (ms: number) => Promise<void>;
   /** Resolves when the Node-RED process has exited, however it ended: how it ended, in words. */
   exited: Promise<string>;
 }
@@ -316,7 +318,16 @@ async function startOn(options: StartOptions, port: number): Promise<RunningNode
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     await exited;
   };
-  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), kill, exited };
+  const freeze = async (ms: number): Promise<void> => {
+    child.kill("SIGSTOP");
+    try {
+      // The length of the freeze is what is simulated: a fixed wait on purpose.
+      await new Promise((resolveFreeze) => setTimeout(resolveFreeze, ms));
+    } finally {
+      child.kill("SIGCONT");
+    }
+  };
+  const running: RunningNodeRed = { url, output: () => output, stop: () => stopChild(child), kill, freeze, exited };
   try {
     await waitForHttp(`${url}/auth/login`, child, () => output, scaled(NODE_RED_ANSWERS_MS));
     // The editor answers before the first flows have started; their "Started flows" must not be

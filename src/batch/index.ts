@@ -4,5 +4,5 @@ export { LocalBatchWork, type LocalWorkOptions } from "./local-work";
 export { statusOf, durationText, type BatchStatus } from "./progress";
 export type { BatchState } from "./records";
 export { BATCH_COMMANDS, BatchRunner, type BatchCommand, type BatchPorts, type BatchTag } from "./runner";
-export type { BatchFailure, BatchHeader, BatchProgress, BatchSettings, QueuedList, Translate, WorkerFigures } from "./types";
+export type { BatchFailure, BatchHandover, BatchHeader, BatchInterruption, BatchProgress, BatchSettings, QueuedList, Translate, WorkerFigures } from "./types";
 export type { BatchWork, DroppedList, Ending, TakenItem, Trouble } from "./work";

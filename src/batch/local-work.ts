@@ -2,7 +2,7 @@ import { Journal } from "../journal";
 import { itemIdOf } from "./items";
 import type { LedgerCounts } from "./ledger";
 import { apply, change, emptyState, snapshotOf, type BatchRecord, type BatchState } from "./records";
-import type { BatchFailure, BatchHeader, BatchProgress, QueuedList } from "./types";
+import type { BatchFailure, BatchHeader, BatchInterruption, BatchProgress, QueuedList } from "./types";
 import type { BatchWork, DroppedList, Ending, TakenItem } from "./work";
 
 /**
@@ -95,6 +95,16 @@ export class LocalBatchWork implements BatchWork {
 
   failures(): readonly BatchFailure[] {
     return this.state.batch?.failures ?? [];
+  }
+
+  interruptions(): readonly BatchInterruption[] {
+    const batch = this.state.batch;
+    if (!batch || batch.ledger.count().interrupted === 0) return [];
+    return batch.ledger.indexesOf("interrupted").map((index) => ({ id: itemIdOfIndex(batch.items, index), attempt: batch.ledger.attemptOf(index) }));
+  }
+
+  workedTwice(): undefined {
+    return undefined;
   }
 
   isOut(index: number, attempt: number): boolean {

@@ -10,17 +10,23 @@ export interface BatchStatus {
 
 const NUMBER = new Intl.NumberFormat("en-US");
 
-/** "1,234 of 5,000 · 3 failed · ETA 2 h 10 min", in the runtime's language. */
+/** "1,234 of 5,000 · 3 failed · 2 interrupted · ETA 2 h 10 min", in the runtime's language. */
 export function statusOf(progress: BatchProgress, paused: boolean, t: Translate): BatchStatus {
   const ended = progress.done + progress.failed + progress.timedOut + progress.interrupted + progress.cancelled;
   const failed = progress.failed + progress.timedOut;
   const parts = [t("morelogin-batch.status.of", { ended: NUMBER.format(ended), total: NUMBER.format(progress.total) })];
   if (failed > 0) parts.push(t("morelogin-batch.status.failed", { count: NUMBER.format(failed) }));
-  if (progress.workers && progress.workers.length > 0) parts.push(t("morelogin-batch.status.workers", { count: NUMBER.format(progress.workers.length) }));
+  if (progress.interrupted > 0) parts.push(t("morelogin-batch.status.interrupted", { count: NUMBER.format(progress.interrupted) }));
+  const twice = progress.workedTwice?.length ?? 0;
+  if (twice > 0) parts.push(t("morelogin-batch.status.workedTwice", { count: NUMBER.format(twice) }));
+  const workers = progress.workers?.filter((figures) => !figures.gone).length ?? 0;
+  if (workers > 0) parts.push(t("morelogin-batch.status.workers", { count: NUMBER.format(workers) }));
   const finished = progress.endedAt !== null;
   if (finished) {
     if (progress.cancelled > 0) parts.push(t("morelogin-batch.status.cancelled"));
-    return { fill: failed > 0 ? "red" : "green", shape: failed > 0 ? "ring" : "dot", text: parts.join(" · ") };
+    // Green only when every item was done (or cancelled on command): anything else is a list of things to look at.
+    const fill = failed > 0 ? "red" : progress.interrupted > 0 || twice > 0 ? "yellow" : "green";
+    return { fill, shape: fill === "green" ? "dot" : "ring", text: parts.join(" · ") };
   }
   if (paused) return { fill: "yellow", shape: "dot", text: [t("morelogin-batch.status.paused"), ...parts].join(" · ") };
   if (progress.pacedPerMinute !== null && progress.pacedPerMinute !== undefined) parts.push(t("morelogin-batch.status.paced", { rate: NUMBER.format(Math.round(progress.pacedPerMinute)) }));

@@ -19,6 +19,13 @@ export function batchKeys(prefix: string) {
     workersDone: (id: string) => `${prefix}workers-done:${id}`,
     workersFailed: (id: string) => `${prefix}workers-failed:${id}`,
     failures: (id: string) => `${prefix}failures:${id}`,
+    interruptions: (id: string) => `${prefix}interruptions:${id}`,
+    /** Items sent to a second Node-RED after the first went unheard (BatchHandover JSON). */
+    workedTwice: (id: string) => `${prefix}worked-twice:${id}`,
+    /** Which Node-RED has each item out (index: worker), to name the one that went unheard. */
+    out: (id: string) => `${prefix}out:${id}`,
+    /** A Node-RED's presence, renewed while it runs; it lapses when the Node-RED is unheard for the worker timeout. */
+    alive: (worker: string) => `${prefix}alive:${worker}`,
     announced: (id: string) => `${prefix}announced:${id}`,
     enqueuing: (id: string) => `${prefix}enqueuing:${id}`,
   };
@@ -27,8 +34,9 @@ export function batchKeys(prefix: string) {
 export type BatchKeys = ReturnType<typeof batchKeys>;
 
 /**
- * KEYS ended, counts, workersDone, workersFailed, failures; ARGV index, state, worker, failure JSON ("" for none).
- * Returns 1 when this ending counted, 0 when the item had already ended (a second report of it).
+ * KEYS ended, counts, workersDone, workersFailed, failures, interruptions; ARGV index, state, worker, the
+ * failure's or the interruption's JSON ("" for none). Returns 1 when this ending counted, 0 when the item
+ * had already ended (a second report of it).
  */
 export const RECORD_ENDING = `
 if redis.call('HSETNX', KEYS[1], ARGV[1], ARGV[2]) == 0 then return 0 end
@@ -38,7 +46,9 @@ if ARGV[2] == 'done' then
 elseif ARGV[2] == 'failed' or ARGV[2] == 'timedOut' then
   redis.call('HINCRBY', KEYS[4], ARGV[3], 1)
 end
-if ARGV[4] ~= '' then redis.call('RPUSH', KEYS[5], ARGV[4]) end
+if ARGV[4] ~= '' then
+  if ARGV[2] == 'interrupted' then redis.call('RPUSH', KEYS[6], ARGV[4]) else redis.call('RPUSH', KEYS[5], ARGV[4]) end
+end
 return 1
 `;
 

@@ -4,7 +4,8 @@ import { Redis } from "ioredis";
 import type { LedgerCounts } from "./ledger";
 import { batchKeys, DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT, type BatchKeys } from "./queue-scripts";
 import { itemIdOf } from "./items";
-import type { BatchFailure, BatchHeader, BatchProgress, QueuedList, WorkerFigures } from "./types";
+import { queueTimingOf, type QueueTiming } from "./queue-timing";
+import type { BatchFailure, BatchHandover, BatchHeader, BatchInterruption, BatchProgress, QueuedList, WorkerFigures } from "./types";
 import type { BatchWork, DroppedList, Ending, TakenItem, Trouble } from "./work";
 
 /** Where the queue is and who this Node-RED is in it. */
@@ -17,11 +18,23 @@ export interface QueueWorkOptions {
   queue: string;
   /** This Node-RED's name in the batch's `workers`. */
   worker: string;
+  /** Where the Redis is, host:port/db (never the user or password), for the status while none was reached yet. */
+  where?: string;
   /** A Node-RED not heard from for this long is gone: its items out are interrupted (or, with `resend`, sent again once). */
   workerTimeoutMs: number;
   resend: boolean;
   /** The batch changed where this node did not change it, or the store came or went. */
   onChange(): void;
+  /** This Node-RED was unheard for the worker timeout (paused, starved) and its items out moved on without it. */
+  onLost?(lost: LostItems): void;
+}
+
+/** Items this Node-RED still has out whose locks lapsed while it was unheard: another Node-RED took them, or they were counted interrupted. */
+export interface LostItems {
+  batch: string;
+  ids: string[];
+  /** How long this Node-RED had been unheard when it found out. */
+  unheardMs: number;
 }
 
 /** What a BullMQ job of ours carries. */
@@ -36,12 +49,17 @@ interface Held {
   job: Job<ItemJob>;
   token: string;
   attempt: number;
+  /** Its lock lapsed while this Node-RED was unheard (said once). */
+  lost?: boolean;
 }
 
 interface Mirror {
   header: BatchHeader | undefined;
   counts: LedgerCounts;
   failures: BatchFailure[];
+  interruptions: BatchInterruption[];
+  workedTwice: BatchHandover[];
+  /** Every Node-RED with a share of the batch, those unheard for the worker timeout marked `gone`. */
   workers: WorkerFigures[];
   waiting: Array<Pick<QueuedList, "id" | "origin"> & { total: number }>;
   last: BatchProgress | undefined;
@@ -54,6 +72,7 @@ interface ListMeta {
 }
 
 const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
+const NO_BATCH = { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [] } as const;
 /** BullMQ's key prefix; our own records are under `<prefix>:<queue>:batch:`. */
 const PREFIX = "morelogin";
 /** The records of a batch that ended stay this long (for a late `status`), then Redis drops them. */
@@ -76,8 +95,10 @@ const CLOSE_WAIT_MS = 2000;
 export class QueueBatchWork implements BatchWork {
   private readonly keys: BatchKeys;
   private readonly held = new Map<number, Held>();
-  private mirror: Mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting: [], last: undefined };
+  private mirror: Mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting: [], last: undefined };
   private problem: Trouble | undefined;
+  /** Redis answered once since this node started. */
+  private reached = false;
   private closed = false;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
@@ -85,10 +106,25 @@ export class QueueBatchWork implements BatchWork {
   private lastRefreshAt = 0;
   /** What the runner would show of the mirror: a refresh that changes none of it does not wake the runner. */
   private get signature(): string {
-    const { header, counts, workers, waiting, last, failures } = this.mirror;
-    return JSON.stringify([header?.id, header?.paused, header?.cancelled, counts, workers, waiting.map((list) => list.id), last?.id, failures.length, this.held.size]);
+    const { header, counts, workers, waiting, last, failures, interruptions, workedTwice } = this.mirror;
+    return JSON.stringify([
+      header?.id,
+      header?.paused,
+      header?.cancelled,
+      counts,
+      workers,
+      waiting.map((list) => list.id),
+      last?.id,
+      failures.length,
+      interruptions.length,
+      workedTwice.length,
+      this.held.size,
+    ]);
   }
-  private readonly lockTimer: NodeJS.Timeout;
+  private readonly timing: QueueTiming;
+  /** When this Node-RED last renewed its presence in Redis. */
+  private heardAt = Date.now();
+  private readonly renewTimer: NodeJS.Timeout;
   private readonly pollTimer: NodeJS.Timeout;
 
   private constructor(
@@ -99,9 +135,9 @@ export class QueueBatchWork implements BatchWork {
     private readonly worker: Worker<ItemJob>,
   ) {
     this.keys = batchKeys(`${PREFIX}:${options.queue}:batch:`);
-    const lockMs = lockDurationOf(options.workerTimeoutMs);
-    this.lockTimer = setInterval(() => void this.extendLocks(lockMs), lockMs / 2);
-    this.lockTimer.unref();
+    this.timing = queueTimingOf(options.workerTimeoutMs);
+    this.renewTimer = setInterval(() => void this.renew(), this.timing.renewEveryMs);
+    this.renewTimer.unref();
     this.pollTimer = setInterval(() => this.refreshSoon(), REFRESH_EVERY_MS);
     this.pollTimer.unref();
   }
@@ -111,15 +147,15 @@ export class QueueBatchWork implements BatchWork {
     const queueName = queueNameOf(options.queue);
     const client = connect(options);
     const subscriber = client.duplicate();
-    const lockDuration = lockDurationOf(options.workerTimeoutMs);
+    const timing = queueTimingOf(options.workerTimeoutMs);
     const queue = new Queue<ItemJob>(queueName, { connection: client, prefix: PREFIX });
     const worker = new Worker<ItemJob>(queueName, null, {
       connection: client,
       prefix: PREFIX,
       name: options.worker,
       autorun: false,
-      lockDuration,
-      stalledInterval: Math.max(1000, Math.round(options.workerTimeoutMs / 5)),
+      lockDuration: timing.lockMs,
+      stalledInterval: timing.stalledCheckMs,
       maxStalledCount: options.resend ? 1 : 0,
     });
     const work = new QueueBatchWork({ ...options, queue: queueName }, client, subscriber, queue, worker);
@@ -147,8 +183,9 @@ export class QueueBatchWork implements BatchWork {
     return this.held.size;
   }
 
+  /** The Node-REDs at work: one unheard for the worker timeout has left. */
   workers(): readonly WorkerFigures[] {
-    return this.mirror.workers;
+    return this.mirror.workers.filter((figures) => !figures.gone);
   }
 
   trouble(): Trouble | undefined {
@@ -157,6 +194,14 @@ export class QueueBatchWork implements BatchWork {
 
   failures(): readonly BatchFailure[] {
     return this.mirror.failures;
+  }
+
+  interruptions(): readonly BatchInterruption[] {
+    return this.mirror.interruptions;
+  }
+
+  workedTwice(): readonly BatchHandover[] {
+    return this.mirror.workedTwice;
   }
 
   isOut(index: number, attempt: number): boolean {
@@ -192,6 +237,7 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
     const taken: TakenItem[] = [];
+    const handedOver: number[] = [];
     while (taken.length < count) {
       const token = randomUUID();
       const job = (await this.worker.getNextJob(token, { block: false })) as Job<ItemJob> | undefined;
@@ -199,7 +245,11 @@ export class QueueBatchWork implements BatchWork {
       const data = job.data;
       if (job.deferredFailure) {
         // Out on a Node-RED that was gone for workerTimeout (BullMQ's stalled job, past its limit): interrupted, not sent again.
-        if (data.batch === header.id) await this.record(header.id, data.index, "interrupted", job.processedBy ?? "", "");
+        if (data.batch === header.id) {
+          const worker = (await this.client.hget(this.keys.out(header.id), String(data.index))) ?? "";
+          const interruption: BatchInterruption = { id: itemIdOf(data.item, data.index), attempt: data.attempt + Math.max(0, (job.stalledCounter ?? 1) - 1), ...(worker ? { worker } : {}) };
+          await this.record(header.id, data.index, "interrupted", worker, JSON.stringify(interruption));
+        }
         await job.moveToCompleted(null, token, false).catch(() => undefined);
         await this.client.publish(this.keys.changed, "interrupted");
         continue;
@@ -222,9 +272,36 @@ export class QueueBatchWork implements BatchWork {
       const attempt = data.attempt + (job.stalledCounter ?? 0);
       this.held.set(data.index, { job, token, attempt });
       taken.push({ index: data.index, attempt, item: data.item });
+      if ((job.stalledCounter ?? 0) > 0) handedOver.push(taken.length - 1);
     }
-    if (taken.length > 0) this.shift(taken.length);
+    if (taken.length > 0) {
+      await this.recordOut(
+        header.id,
+        taken,
+        handedOver.map((at) => taken[at] as TakenItem),
+      );
+      this.shift(taken.length);
+    }
     return taken;
+  }
+
+  /**
+   * Which Node-RED has each item out, so that one that goes unheard can be named; an item that went out
+   * before on a Node-RED unheard since (BullMQ's stalled job, sent again with `resend`) is recorded as
+   * worked twice, from that one to this.
+   */
+  private async recordOut(batchId: string, taken: TakenItem[], handedOver: TakenItem[]): Promise<void> {
+    const me = this.options.worker;
+    const outKey = this.keys.out(batchId);
+    const before = handedOver.length > 0 ? await this.client.hmget(outKey, ...handedOver.map((item) => String(item.index))) : [];
+    const transaction = this.client.multi().hset(outKey, Object.fromEntries(taken.map((item) => [String(item.index), me])));
+    handedOver.forEach((item, at) => {
+      const from = before[at] ?? "";
+      if (from === me) return;
+      const handover: BatchHandover = { id: itemIdOf(item.item, item.index), attempt: item.attempt, from, to: me };
+      transaction.rpush(this.keys.workedTwice(batchId), JSON.stringify(handover));
+    });
+    await transaction.exec().catch(causeOf);
   }
 
   async settle(index: number, attempt: number, ending: Ending): Promise<void> {
@@ -288,7 +365,14 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     const counts = this.mirror.counts;
     if (!header || header.id !== summary.id || counts.running > 0 || (counts.waiting > 0 && !header.cancelled)) return undefined;
-    const ended: BatchProgress = { ...summary, ...counts, failures: this.mirror.failures.slice(), workers: this.mirror.workers.slice() };
+    const ended: BatchProgress = {
+      ...summary,
+      ...counts,
+      failures: this.mirror.failures.slice(),
+      interruptions: this.mirror.interruptions.slice(),
+      workedTwice: this.mirror.workedTwice.slice(),
+      workers: this.mirror.workers.map((figures) => ({ ...figures })),
+    };
     const announced =
       (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
     if (announced) {
@@ -301,7 +385,9 @@ export class QueueBatchWork implements BatchWork {
         .expire(this.keys.workersDone(id), KEEP_ENDED_SECONDS)
         .expire(this.keys.workersFailed(id), KEEP_ENDED_SECONDS)
         .expire(this.keys.failures(id), KEEP_ENDED_SECONDS)
-        .del(this.keys.list(id), this.keys.meta(id))
+        .expire(this.keys.interruptions(id), KEEP_ENDED_SECONDS)
+        .expire(this.keys.workedTwice(id), KEEP_ENDED_SECONDS)
+        .del(this.keys.list(id), this.keys.meta(id), this.keys.out(id))
         .publish(this.keys.changed, "end")
         .exec()
         .catch(causeOf);
@@ -314,10 +400,12 @@ export class QueueBatchWork implements BatchWork {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    clearInterval(this.lockTimer);
+    clearInterval(this.renewTimer);
     clearInterval(this.pollTimer);
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
-    const quit = Promise.allSettled([this.worker.close(true), this.queue.close(), this.subscriber.quit(), this.client.quit()]);
+    // Stopped on purpose: it leaves `workers` now, not after the worker timeout.
+    const leave = this.client.status === "ready" ? this.client.del(this.keys.alive(this.options.worker)).catch(() => undefined) : Promise.resolve();
+    const quit = leave.then(() => Promise.allSettled([this.worker.close(true), this.queue.close(), this.subscriber.quit(), this.client.quit()]));
     const timer = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
     await Promise.race([quit, timer]);
     this.subscriber.disconnect();
@@ -338,6 +426,7 @@ export class QueueBatchWork implements BatchWork {
       }
       // BullMQ's own errors while the connection is up (a lock lost) are not the store going away.
       if (next.kind === "unreachable" && this.client.status === "ready" && this.subscriber.status === "ready") return;
+      if (next.kind === "unreachable" && !this.reached && this.options.where) next.waitingAt = this.options.where;
       if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
       this.problem = next;
       this.options.onChange();
@@ -347,10 +436,12 @@ export class QueueBatchWork implements BatchWork {
     this.queue.on("error", trouble);
     this.worker.on("error", trouble);
     this.client.on("ready", () => {
+      this.reached = true;
       if (this.problem) {
         this.problem = undefined;
         this.options.onChange();
       }
+      void this.renew();
       this.refreshSoon();
     });
     this.subscriber.on("message", () => this.refreshSoon());
@@ -397,6 +488,7 @@ export class QueueBatchWork implements BatchWork {
     this.refreshing = this.read();
     try {
       await this.refreshing;
+      this.forgetHeldOfEndedBatches();
     } finally {
       this.refreshing = undefined;
       this.lastRefreshAt = Date.now();
@@ -417,10 +509,10 @@ export class QueueBatchWork implements BatchWork {
     const waiting = metas.flatMap((json) => (json ? [JSON.parse(json) as ListMeta] : []));
     const last = lastJson ? (JSON.parse(lastJson) as BatchProgress) : undefined;
     if (!current) {
-      this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
+      this.mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
       return;
     }
-    const [header, counts, workersDone, workersFailed, failures] = repliesOf(
+    const [header, counts, workersDone, workersFailed, failures, interruptions, workedTwice] = repliesOf(
       await this.client
         .multi()
         .hgetall(this.keys.header(current))
@@ -428,11 +520,13 @@ export class QueueBatchWork implements BatchWork {
         .hgetall(this.keys.workersDone(current))
         .hgetall(this.keys.workersFailed(current))
         .lrange(this.keys.failures(current), 0, -1)
+        .lrange(this.keys.interruptions(current), 0, -1)
+        .lrange(this.keys.workedTwice(current), 0, -1)
         .exec()
         .catch(causeOf),
-    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[]];
+    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[], string[], string[]];
     if (!header.meta) {
-      this.mirror = { header: undefined, counts: NO_COUNTS, failures: [], workers: [], waiting, last };
+      this.mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
       return;
     }
     const meta = JSON.parse(header.meta) as ListMeta;
@@ -447,11 +541,15 @@ export class QueueBatchWork implements BatchWork {
     const figures: LedgerCounts = batch.cancelled
       ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
       : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
+    const workers = workersOf(workersDone, workersFailed, active);
+    const present = workers.length > 0 ? await this.client.mget(...workers.map((figures) => this.keys.alive(figures.name))) : [];
     this.mirror = {
       header: batch,
       counts: figures,
       failures: failures.map((json) => JSON.parse(json) as BatchFailure),
-      workers: workersOf(workersDone, workersFailed, active),
+      interruptions: interruptions.map((json) => JSON.parse(json) as BatchInterruption),
+      workedTwice: workedTwice.map((json) => JSON.parse(json) as BatchHandover),
+      workers: workers.map((figures, at) => (present[at] === null && figures.name !== this.options.worker ? { ...figures, gone: true } : figures)),
       waiting,
       last,
     };
@@ -486,7 +584,7 @@ export class QueueBatchWork implements BatchWork {
   }
 
   private async record(batchId: string, index: number, state: string, worker: string, failure: string): Promise<boolean> {
-    const keys = [this.keys.ended(batchId), this.keys.counts(batchId), this.keys.workersDone(batchId), this.keys.workersFailed(batchId), this.keys.failures(batchId)];
+    const keys = [this.keys.ended(batchId), this.keys.counts(batchId), this.keys.workersDone(batchId), this.keys.workersFailed(batchId), this.keys.failures(batchId), this.keys.interruptions(batchId)];
     return (await this.client.eval(RECORD_ENDING, keys.length, ...keys, String(index), state, worker, failure)) === 1;
   }
 
@@ -532,25 +630,48 @@ export class QueueBatchWork implements BatchWork {
       .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 
-  private async extendLocks(lockMs: number): Promise<void> {
-    if (this.held.size === 0 || this.problem || this.closed) return;
-    const held = [...this.held.values()];
-    await this.worker
-      .extendJobLocks(
-        held.map((entry) => entry.job.id ?? ""),
-        held.map((entry) => entry.token),
-        lockMs,
-      )
-      .catch(() => undefined);
+  /**
+   * This Node-RED is heard from: its presence and the locks of its items out are renewed. Items whose
+   * locks lapsed while it was unheard (a pause, a starved CPU) have moved on: said once, not stopped.
+   */
+  private async renew(): Promise<void> {
+    if (this.closed || this.client.status !== "ready") return;
+    const unheardMs = Date.now() - this.heardAt;
+    try {
+      await this.client.set(this.keys.alive(this.options.worker), String(Date.now()), "PX", this.timing.presenceMs);
+      const held = [...this.held.values()].filter((entry) => !entry.lost);
+      const lapsed =
+        held.length === 0
+          ? []
+          : await this.worker.extendJobLocks(
+              held.map((entry) => entry.job.id ?? ""),
+              held.map((entry) => entry.token),
+              this.timing.lockMs,
+            );
+      this.heardAt = Date.now();
+      if (lapsed.length > 0)
+        this.sayLost(
+          held.filter((entry) => lapsed.includes(entry.job.id ?? "")),
+          unheardMs,
+        );
+    } catch {
+      // Redis is away: the status says so (listen); the next renewal tries again.
+    }
   }
-}
 
-/**
- * Half the worker timeout, renewed every quarter: a dead worker's lock is gone within half the timeout,
- * and the stalled check (every fifth, two passes) moves its items on within the rest.
- */
-function lockDurationOf(workerTimeoutMs: number): number {
-  return Math.max(2000, Math.round(workerTimeoutMs / 2));
+  private sayLost(entries: Held[], unheardMs: number): void {
+    for (const entry of entries) entry.lost = true;
+    const batch = entries[0]?.job.data.batch;
+    if (batch === undefined || !this.options.onLost) return;
+    this.options.onLost({ batch, ids: entries.map((entry) => itemIdOf(entry.job.data.item, entry.job.data.index)), unheardMs });
+    this.refreshSoon();
+  }
+
+  /** Items out here of a batch that has ended (on every Node-RED, while this one was unheard) no longer take a place. */
+  private forgetHeldOfEndedBatches(): void {
+    const current = this.mirror.header?.id;
+    for (const [index, entry] of this.held) if (entry.job.data.batch !== current) this.held.delete(index);
+  }
 }
 
 /** BullMQ refuses a colon in a queue's name. */

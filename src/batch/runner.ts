@@ -304,6 +304,7 @@ export class BatchRunner {
   private progressOf(header: BatchHeader): BatchProgress {
     const counts = this.work.counts();
     const workers = this.work.workers();
+    const twice = this.work.workedTwice();
     const eta = batchEta(this.pace, this.apiPace, counts.running + counts.waiting, this.ports.now());
     return {
       id: header.id,
@@ -315,6 +316,8 @@ export class BatchRunner {
       perMinute: Math.round(eta.perMinute * 10) / 10,
       pacedPerMinute: header.paused ? null : eta.pacedPerMinute,
       failures: this.work.failures().slice(),
+      interruptions: this.work.interruptions().slice(),
+      ...(twice ? { workedTwice: twice.slice() } : {}),
       queued: this.work.waiting().map((list) => list.id),
       ...(workers ? { workers: workers.map((figures) => ({ ...figures })) } : {}),
     };
@@ -339,6 +342,7 @@ export class BatchRunner {
       perMinute: 0,
       pacedPerMinute: null,
       failures: [],
+      interruptions: [],
     };
   }
 
@@ -377,6 +381,10 @@ export class BatchRunner {
   private showStatus(): void {
     if (this.stopped) return;
     const trouble = this.work.trouble();
+    if (trouble?.waitingAt !== undefined) {
+      this.ports.status({ fill: "yellow", shape: "ring", text: this.ports.t("morelogin-batch.status.waitingForRedis", { where: trouble.waitingAt }) });
+      return;
+    }
     if (trouble !== undefined) {
       const key = { login: "morelogin-batch.status.login", refused: "morelogin-batch.status.refused", unreachable: "morelogin-batch.status.unreachable" }[trouble.kind];
       const text = this.ports.t(key, { reason: trouble.reason });

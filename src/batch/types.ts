@@ -20,6 +20,23 @@ export interface BatchFailure {
   error: string;
 }
 
+/** An item counted interrupted: it was out when its Node-RED stopped (a crash, a restart) or went unheard. */
+export interface BatchInterruption {
+  id: string;
+  attempt: number;
+  /** With a queue: the Node-RED that had it out. */
+  worker?: string;
+}
+
+/** With a queue and `resend`: an item sent to a second Node-RED after the first went unheard for the worker timeout (the first may have worked it too). */
+export interface BatchHandover {
+  id: string;
+  /** The attempt the second Node-RED got. */
+  attempt: number;
+  from: string;
+  to: string;
+}
+
 /** A list that arrived while another batch ran: it waits its turn, under the ID its batch will have. */
 export interface QueuedList {
   id: string;
@@ -38,6 +55,10 @@ export interface BatchProgress extends LedgerCounts {
   /** Items a minute the API budget allows, when the batch goes at that pace (slower than it could); else null. */
   pacedPerMinute: number | null;
   failures: BatchFailure[];
+  /** Every item that ended interrupted, named. Absent in summaries kept by versions before 0.5.0. */
+  interruptions?: BatchInterruption[];
+  /** With a queue: items that went out on two Node-REDs (see BatchHandover). */
+  workedTwice?: BatchHandover[];
   /** The IDs of the lists waiting their turn behind this batch (for `cancel` with `msg.batch`). */
   queued?: string[];
   /** With a queue: each Node-RED's share of the batch, by name. */
@@ -65,4 +86,6 @@ export interface WorkerFigures {
   done: number;
   /** Failed or timed out, ended by this worker. */
   failed: number;
+  /** In a `done` summary: not heard from for the worker timeout when the batch ended. */
+  gone?: boolean;
 }

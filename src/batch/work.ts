@@ -1,5 +1,5 @@
 import type { LedgerCounts } from "./ledger";
-import type { BatchFailure, BatchHeader, BatchProgress, QueuedList, WorkerFigures } from "./types";
+import type { BatchFailure, BatchHandover, BatchHeader, BatchInterruption, BatchProgress, QueuedList, WorkerFigures } from "./types";
 
 /** An item the runner is to send: on record as out (durably) before the runner gets it. */
 export interface TakenItem {
@@ -13,6 +13,8 @@ export interface Trouble {
   /** Redis cannot be reached; it refused the login; or it refuses the commands the queue needs (its ACL, its memory). */
   kind: "unreachable" | "login" | "refused";
   reason: string;
+  /** Unreachable since the node started (no Redis there yet, as on a first try of the example): where it waits for one, host:port/db. */
+  waitingAt?: string;
 }
 
 /** A list taken out of the queue before its turn. */
@@ -46,6 +48,10 @@ export interface BatchWork {
   /** Why no item can go out now (the queue's store is unreachable, or refused the login); else undefined. */
   trouble(): Trouble | undefined;
   failures(): readonly BatchFailure[];
+  /** The items of the running batch that ended interrupted. */
+  interruptions(): readonly BatchInterruption[];
+  /** With a queue, the items that went out on two Node-REDs; undefined on one Node-RED. */
+  workedTwice(): readonly BatchHandover[] | undefined;
   /** Whether an item message with this tag is one this node has out now. */
   isOut(index: number, attempt: number): boolean;
 

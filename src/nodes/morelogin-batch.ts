@@ -82,6 +82,7 @@ export = (RED: NodeAPI): void => {
         password: queue.password,
         queue: typeof def.name === "string" && def.name.trim() !== "" ? def.name.trim() : node.id,
         worker: queue.worker,
+        where: queue.where,
         workerTimeoutMs: queue.workerTimeoutMs,
         resend: batch.resend,
         onChange: () => {
@@ -93,6 +94,7 @@ export = (RED: NodeAPI): void => {
           if (!trouble) loginReported = false;
           runner?.changed();
         },
+        onLost: ({ batch, ids, unheardMs }) => node.warn(t("morelogin-batch.error.handedOver", { seconds: Math.round(unheardMs / 1000), ids: ids.join(", "), batch })),
       });
       runner = new BatchRunner(batch, work, ports());
       return { work, runner };

@@ -171,12 +171,24 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
       lost.every((item) => !alive.sent.some((entry) => entry.startsWith(`${item}#`))),
       "no interrupted item was sent again",
     );
+    assert.deepEqual(
+      done?.interruptions?.map((entry) => `${entry.id}#${entry.attempt}@${entry.worker}`).sort(),
+      lost.map((item) => `${item}#1@gone`).sort(),
+      "the done names each interrupted item, with the runner that had it out",
+    );
+    assert.deepEqual(done?.workedTwice, [], "nothing went out twice without resend");
   });
 
   it("with resend, the items of a runner that is gone are sent again once, as attempt 2, by another", async () => {
     const { alive, lost, done } = await oneRunnerGone(8, { resend: true });
     assert.deepEqual({ done: done?.done, interrupted: done?.interrupted }, { done: 8, interrupted: 0 });
     assert.deepEqual(alive.sent.filter((entry) => lost.some((item) => entry.startsWith(`${item}#`))).sort(), lost.map((item) => `${item}#2`).sort());
+    assert.deepEqual(
+      done?.workedTwice?.map((entry) => `${entry.id}#${entry.attempt} ${entry.from}>${entry.to}`).sort(),
+      lost.map((item) => `${item}#2 gone>a`).sort(),
+      "the done names each item that went out on two runners, from the one that went to the one that took it",
+    );
+    assert.deepEqual(done?.interruptions, []);
   });
 
   it("a list sent to one while a batch runs waits its turn on all; cancelled by its ID from another, it ends with its own done", async () => {

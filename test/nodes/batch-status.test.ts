@@ -47,6 +47,22 @@ describe("nodes: morelogin-batch status text", () => {
     assert.deepEqual(statusOf({ ...ended, done: 5000, failed: 0, timedOut: 0 }, false, translator("zh-CN")), { fill: "green", shape: "dot", text: "已完成 5,000 / 5,000" });
   });
 
+  it("ends green only when every item was done: interrupted items or items worked twice end yellow, failed ones red", () => {
+    const ended = { ...RUNNING, done: 4996, failed: 0, timedOut: 0, interrupted: 4, running: 0, waiting: 0, etaMs: 0, endedAt: "2026-11-25T03:00:00.000Z" };
+    assert.deepEqual(statusOf(ended, false, translator("en-US")), { fill: "yellow", shape: "ring", text: "5,000 of 5,000 · 4 interrupted" });
+    assert.deepEqual(statusOf(ended, false, translator("zh-CN")), { fill: "yellow", shape: "ring", text: "已完成 5,000 / 5,000 · 4 个中断" });
+    assert.deepEqual(statusOf({ ...ended, failed: 1, done: 4995 }, false, translator("en-US")), { fill: "red", shape: "ring", text: "5,000 of 5,000 · 1 failed · 4 interrupted" });
+    const twice = { ...ended, done: 5000, interrupted: 0, workedTwice: [{ id: "p1", attempt: 2, from: "a:1880", to: "b:1880" }] };
+    assert.deepEqual(statusOf(twice, false, translator("en-US")), { fill: "yellow", shape: "ring", text: "5,000 of 5,000 · 1 worked twice" });
+    assert.deepEqual(statusOf(twice, false, translator("zh-CN")).text, "已完成 5,000 / 5,000 · 1 个执行了两次");
+    assert.deepEqual(statusOf({ ...RUNNING, interrupted: 2 }, false, translator("en-US")).text, "1,236 of 5,000 · 3 failed · 2 interrupted · ETA 2 h 10 min");
+  });
+
+  it("says what an example on a queue needs while no Redis was ever reached, in English and in Chinese", () => {
+    assert.equal(translator("en-US")("morelogin-batch.status.waitingForRedis", { where: "redis://127.0.0.1:6379/0" }), "waiting for a Redis at redis://127.0.0.1:6379/0: start redis-server");
+    assert.equal(translator("zh-CN")("morelogin-batch.status.waitingForRedis", { where: "redis://127.0.0.1:6379/0" }), "等待 Redis（redis://127.0.0.1:6379/0）：请启动 redis-server");
+  });
+
   it("says why a command did nothing, in English and in Chinese", () => {
     const en = translator("en-US");
     const zh = translator("zh-CN");
@@ -65,6 +81,12 @@ describe("nodes: morelogin-batch status text", () => {
     ];
     assert.deepEqual(statusOf({ ...RUNNING, workers }, false, translator("en-US")).text, "1,234 of 5,000 · 3 failed · 2 workers · ETA 2 h 10 min");
     assert.deepEqual(statusOf({ ...RUNNING, workers }, false, translator("zh-CN")).text, "已完成 1,234 / 5,000 · 3 个失败 · 2 个工作节点 · 预计剩余 2 小时 10 分钟");
+    const oneGone = [workers[0], { ...workers[1], gone: true }] as typeof workers;
+    assert.deepEqual(
+      statusOf({ ...RUNNING, workers: oneGone }, false, translator("en-US")).text,
+      "1,234 of 5,000 · 3 failed · 1 workers · ETA 2 h 10 min",
+      "a Node-RED gone for the worker timeout is not counted",
+    );
     assert.equal(translator("en-US")("morelogin-batch.status.unreachable", { reason: "ECONNREFUSED" }), "Redis unreachable: ECONNREFUSED");
     assert.equal(translator("zh-CN")("morelogin-batch.status.login"), "Redis 拒绝登录");
   });

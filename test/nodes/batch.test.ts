@@ -208,6 +208,18 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.deepEqual({ done: keptSummary.done, interrupted: keptSummary.interrupted }, { done: 4, interrupted: 2 });
     assertAddsUp(keptSummary);
     assert.deepEqual(
+      keptSummary.interruptions,
+      [
+        { id: "r3", attempt: 1 },
+        { id: "r4", attempt: 1 },
+      ],
+      "the done names the items that were out at the restart",
+    );
+    await eventually(
+      () => report(kept).status.some((status) => status.fill === "yellow" && status.shape === "ring" && status.text === "6 of 6 · 2 interrupted"),
+      "the end shows the interrupted items, not green",
+    );
+    assert.deepEqual(
       report(kept).out.sort(),
       items.map((item) => `${item}#1`),
       "each item out once: r3 and r4 not again",
@@ -217,6 +229,8 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.ok(againSummary);
     assert.deepEqual({ done: againSummary.done, interrupted: againSummary.interrupted }, { done: 6, interrupted: 0 });
     assertAddsUp(againSummary);
+    assert.deepEqual(againSummary.interruptions, []);
+    await eventually(() => report(again).status.some((status) => status.fill === "green" && status.text === "6 of 6"), "every item done: green");
     assert.deepEqual(report(again).out.sort(), ["r1#1", "r2#1", "r3#1", "r3#2", "r4#1", "r4#2", "r5#1", "r6#1"], "r3 and r4 again as attempt 2, r1 and r2 never");
   });
 });

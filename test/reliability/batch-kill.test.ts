@@ -91,6 +91,17 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
     assert.equal(plain.failed + plain.timedOut + plain.cancelled, 0);
     assert.ok(plain.interrupted >= 1, `a kill landed with items out (${where})`);
     assert.ok(plain.interrupted <= KILLS * PARALLEL, `at most ${PARALLEL} items interrupted a kill: ${plain.interrupted} (${where})`);
+    const named = (plain.interruptions ?? []).map((entry) => entry.id);
+    assert.equal(named.length, plain.interrupted, `the done names each interrupted item: ${JSON.stringify(plain.interruptions)} (${where})`);
+    assert.deepEqual(
+      named.filter((id, at) => !lists.plain.includes(id) || named.indexOf(id) !== at),
+      [],
+      "each named once, each of the list",
+    );
+    await eventually(
+      () => reported(recorder, "plain").status.some((status) => status.fill === "yellow" && status.text === `${PER_BATCH} of ${PER_BATCH} · ${plain.interrupted} interrupted`),
+      `the end is not green: it shows the interrupted items (${where})`,
+    );
     const startedTwice = lists.plain.filter((envId) => startsOf(envId) > 1);
     assert.deepEqual(startedTwice, [], `no profile started twice without resend (${where})`);
     const neverStarted = lists.plain.filter((envId) => startsOf(envId) === 0).length;

@@ -109,6 +109,9 @@ describe("reliability: one batch over several Node-REDs through Redis", function
   const reportOf = (prefix: string) => reportedWithQueue(recorder, prefix);
   const outsOf = (prefix: string): string[] => reportOf(prefix).out;
   const allOuts = (batch: Case): string[] => batch.parts.flatMap(({ prefix }) => outsOf(prefix));
+  /** When an item (`id#attempt`) went out on any of these Node-REDs, as the recorder got it. */
+  const outTimes = (batch: Case, entry: string): number[] =>
+    recorder.requests.filter((request) => batch.parts.some(({ prefix }) => request.url === `/${prefix}/out`) && JSON.parse(request.body) === entry).map((request) => request.at);
   const donesOf = (batch: Case): QueuePayload[] =>
     batch.parts.flatMap(({ prefix }) =>
       reportOf(prefix)
@@ -240,6 +243,13 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       const rest = ids.filter((id) => !lost.includes(id));
       if (resend) {
         assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are done by the others`);
+        const early = lost.flatMap((id) => outTimes(survivors, `${id}#2`)).filter((at) => at < killedAt + SHORT_WORKER_TIMEOUT_S * 1000);
+        assert.deepEqual(early, [], `nothing is taken from a Node-RED before workerTimeout (${SHORT_WORKER_TIMEOUT_S} s) has passed without a word from it`);
+        assert.deepEqual(
+          (done.workedTwice ?? []).map((entry) => `${entry.id}#${entry.attempt} from ${entry.from}`).sort(),
+          lost.map((id) => `${id}#2 from ${defaultWorkerName(victim.nodeRed)}`).sort(),
+          "the done names the items that went out on two Node-REDs",
+        );
         assert.deepEqual(
           [...allOuts(survivors)].sort(),
           [...rest.map((id) => `${id}#1`), ...lost.map((id) => `${id}#2`)].sort(),
@@ -248,6 +258,11 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       } else {
         assert.deepEqual(countsOf(done), { done: ids.length - PARALLEL, failed: 0, timedOut: 0, interrupted: PARALLEL, cancelled: 0 }, `the killed Node-RED's ${PARALLEL} items are interrupted`);
         assert.deepEqual([...allOuts(survivors)].sort(), rest.map((id) => `${id}#1`).sort(), "no one sent the killed Node-RED's items again (without resend), the others went out once");
+        assert.deepEqual(
+          (done.interruptions ?? []).map((entry) => `${entry.id}#${entry.attempt}@${entry.worker}`).sort(),
+          lost.map((id) => `${id}#1@${defaultWorkerName(victim.nodeRed)}`).sort(),
+          "the done names each interrupted item and the Node-RED that had it out",
+        );
       }
       assert.deepEqual(
         (resend ? ids : rest).filter((id) => startsOf(id) !== 1),
@@ -275,6 +290,88 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       assert.equal(dead?.done ?? 0, 0, "the killed Node-RED did none");
     });
   }
+
+  it("a Node-RED frozen for 0.6 x workerTimeout keeps its items: each item goes out once and its profile starts once, one done", async () => {
+    const timeoutS = 10;
+    const batch = await deployCase("queue-freeze-short", 2, { url: shared.url, password: PASSWORD }, { workerTimeout: String(timeoutS), resend: true });
+    const ids = profiles(2 * PARALLEL * 2);
+    const [first, frozen] = batch.parts;
+    assert.ok(first && frozen);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+    await openGate(first.nodeRed, first.prefix);
+    // The other works on meanwhile; it must not take the frozen one's items.
+    await frozen.nodeRed.freeze(timeoutS * 600);
+    await openGate(frozen.nodeRed, frozen.prefix);
+    const done = await theOneDone(batch, ids.length);
+    assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 });
+    eachOnce(batch, ids);
+    assert.deepEqual(done.workedTwice, [], "nothing went out twice");
+    assert.doesNotMatch(frozen.nodeRed.output(), /lost its items/, "the frozen Node-RED lost nothing");
+  });
+
+  it("a Node-RED frozen for 2.5 x workerTimeout: the other takes its items and finishes; the done names them as worked twice; the woken one says so and counts nothing twice", async () => {
+    const batch = await deployCase("queue-freeze-long", 2, { url: shared.url, password: PASSWORD }, { workerTimeout: String(SHORT_WORKER_TIMEOUT_S), resend: true });
+    const ids = profiles(2 * PARALLEL * 2);
+    const [first, frozen] = batch.parts;
+    assert.ok(first && frozen);
+    await sendIn(first.nodeRed, first.prefix, { payload: ids });
+    await eachHasItemsOut(batch);
+    await eventually(() => reportOf(first.prefix).status.some((status) => /\b2 workers\b/.test(status.text ?? "")), `the first says 2 workers (${where(batch)})`);
+    const held = outsOf(frozen.prefix).map((entry) => entry.replace(/#\d+$/, ""));
+    await openGate(first.nodeRed, first.prefix);
+    const frozenAt = Date.now();
+    const freezing = frozen.nodeRed.freeze(SHORT_WORKER_TIMEOUT_S * 2500);
+    const alone: Case = { ...batch, parts: [first] };
+    await eventually(() => donesOf(alone).length >= 1, `the first ends the batch while the other is frozen (${where(batch)})`);
+    const firstName = defaultWorkerName(first.nodeRed);
+    const frozenName = defaultWorkerName(frozen.nodeRed);
+    const [done] = donesOf(alone);
+    assert.ok(done);
+    assert.deepEqual(countsOf(done), { done: ids.length, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0 }, "the first did the frozen one's items too (resend)");
+    assert.deepEqual(
+      (done.workedTwice ?? []).map((entry) => `${entry.id}#${entry.attempt} ${entry.from}>${entry.to}`).sort(),
+      held.map((id) => `${id}#2 ${frozenName}>${firstName}`).sort(),
+      "the done names the frozen one's items, from it to the first",
+    );
+    const early = held.flatMap((id) => outTimes(alone, `${id}#2`)).filter((at) => at < frozenAt + SHORT_WORKER_TIMEOUT_S * 1000);
+    assert.deepEqual(early, [], "nothing was taken before workerTimeout had passed");
+    await eventually(() => reportOf(first.prefix).status.some((status) => /\b1 workers\b/.test(status.text ?? "")), "the frozen one leaves the first's status once unheard for workerTimeout");
+    // The status posts are concurrent requests: the last to reach the recorder need not be the last sent.
+    const endStatus = new RegExp(`^${ids.length} of ${ids.length} · ${PARALLEL} worked twice\\b`);
+    await eventually(
+      () => reportOf(first.prefix).status.some((status) => status.fill === "yellow" && endStatus.test(status.text ?? "")),
+      `the end is not green: items went out twice (${JSON.stringify(reportOf(first.prefix).status.slice(-3))})`,
+    );
+    const statuses = reportOf(first.prefix).status;
+    assert.ok(!statuses.some((status) => status.fill === "green"), "never green");
+
+    await freezing;
+    await eventually(() => /lost its items/.test(frozen.nodeRed.output()), "the woken Node-RED says it lost its items");
+    const said =
+      frozen.nodeRed
+        .output()
+        .split("\n")
+        .find((line) => /lost its items/.test(line)) ?? "";
+    for (const id of held) assert.ok(said.includes(id), `the warning names ${id}: ${said}`);
+    // It stops nothing it cannot: the items it held go on (their profiles start a second time), and count once.
+    await openGate(frozen.nodeRed, frozen.prefix);
+    await eventually(() => reportOf(frozen.prefix).back.length >= held.length, "the woken one's held items come back to its batch node");
+    // The woken one follows Redis a moment behind (a progress it sent on waking can still be on its way).
+    const answers = await eventuallyAnswers(batch, (answer) => answer.endedAt !== null);
+    for (const answer of answers)
+      assert.deepEqual(
+        countsOf(answer),
+        countsOf(done),
+        `each item counted once, on both Node-REDs: ${JSON.stringify(answer)}; the woken one's output 2: ${JSON.stringify(reportOf(frozen.prefix).progress.map((message) => [message.topic, message.payload.id, message.payload.done, message.payload.endedAt]))}`,
+      );
+    assert.deepEqual(
+      ids.filter((id) => startsOf(id) !== (held.includes(id) ? 2 : 1)),
+      [],
+      "only the items named as worked twice were started twice",
+    );
+    assert.equal(donesOf(batch).length, 1, "one done");
+  });
 
   it("pause sent to one Node-RED stops them all; resume sent to another carries on", async () => {
     const batch = await deployCase("queue-pause", NODE_REDS, { url: shared.url, password: PASSWORD });

@@ -6,6 +6,8 @@ export interface RecordedRequest {
   url: string;
   headers: IncomingHttpHeaders;
   body: string;
+  /** When it arrived (Date.now()). */
+  at: number;
 }
 
 export interface Recorder {
@@ -22,7 +24,7 @@ export async function startRecorder(): Promise<Recorder> {
     const chunks: Buffer[] = [];
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
-      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString() });
+      requests.push({ method: req.method ?? "", url: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString(), at: Date.now() });
       res.writeHead(404, { "content-type": "application/json" }).end("{}");
     });
   });
