@@ -241,6 +241,23 @@
     $(".form-row[data-actions]").each(function () {
       $(this).toggle(String($(this).attr("data-actions")).split(" ").indexOf(action) !== -1);
     });
+    closeSuggestions($("#node-input-action").closest("form"));
+  }
+
+  /**
+   * Closes the suggestion list a picker field of `form` has open (Node-RED's autoComplete widget), and
+   * drops the answer it still waits for: left open, it would cover the rows the new action shows.
+   * Closing it puts the focus back on its field; the focus stays where it was.
+   */
+  function closeSuggestions(form) {
+    var focused = document.activeElement;
+    form.find(".red-ui-autoComplete").each(function () {
+      var widget = $(this).autoComplete("instance");
+      if (!widget) return;
+      widget.pendingRequest = undefined;
+      if (widget.completionMenuShown && widget.menu) widget.menu.hide();
+    });
+    if (focused && focused !== document.activeElement) focused.focus();
   }
 
   /**

@@ -10,6 +10,7 @@ import { pastReset } from "./lib/cloud-phone/reset-wait";
 import { onePhoneBody, phoneIds } from "./lib/phone-target";
 import { overlay, pick } from "./lib/properties";
 import { leaseFor } from "./lib/lease-settings";
+import type { Translate } from "./lib/i18n";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
 
@@ -44,7 +45,13 @@ function power(endpoint: EndpointName, action: PowerAction): ActionRun {
     await context.client.leases.flushed();
     const done =
       context.def.wait === true
-        ? reply(context, result, await waitForPower(context.client, options, id, action), [id], action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running")
+        ? reply(
+            context,
+            result,
+            await waitForPower(context.client, options, id, action, context.t),
+            [id],
+            action === "powerOff" ? "morelogin-cloud-phone.status.stopped" : "morelogin-cloud-phone.status.running",
+          )
         : reply(context, result, result.data, [id]);
     // Like the start node, a node that holds leases says how many (a power-off through it may have ended one).
     const leases = context.client.leases.heldBy(context.node.id);
@@ -62,12 +69,12 @@ function adb(enableAdb: boolean): ActionRun {
 }
 
 /** `data:image/png;base64,...` to the PNG's bytes. */
-function pngOf(result: CallResult<{ captureBase64?: unknown; success?: unknown; errorMessage?: unknown }>): Buffer {
+function pngOf(result: CallResult<{ captureBase64?: unknown; success?: unknown; errorMessage?: unknown }>, t: Translate): Buffer {
   const capture = result.data?.captureBase64;
   const match = typeof capture === "string" ? /^data:image\/png;base64,(.*)$/s.exec(capture) : null;
   if (!match || result.data.success === false) {
-    const reason = typeof result.data?.errorMessage === "string" ? result.data.errorMessage : "no PNG in the reply";
-    throw new MoreLoginResponseError(`the screen capture failed: ${reason}`, { api: result.api, path: result.path, requestId: result.requestId });
+    const reason = typeof result.data?.errorMessage === "string" ? result.data.errorMessage : t("morelogin-cloud-phone.error.noPng");
+    throw new MoreLoginResponseError(t("morelogin-cloud-phone.error.screenCapture", { reason }), { api: result.api, path: result.path, requestId: result.requestId });
   }
   return Buffer.from(match[1] ?? "", "base64");
 }
@@ -99,7 +106,7 @@ const ACTIONS = {
     checkApi(context, "cloudPhoneScreenshot");
     const body = onePhoneBody({}, context.fields.phoneId, context.msg.payload, context.t);
     const result = await context.client.call("cloudPhoneScreenshot", body, context.options);
-    return reply(context, result, pngOf(result), [String(body.id)]);
+    return reply(context, result, pngOf(result, context.t), [String(body.id)]);
   },
   create,
   edit,

@@ -36,7 +36,11 @@ export = (RED: NodeAPI): void => {
         ? await waitUntil(options, WAIT_DEFAULT_MS, read, {
             reached: ({ data }) => isRunning(data) === (waitFor === "running"),
             describe: (last) =>
-              `profile ${String(body.envId ?? body.uniqueId)} was not ${waitFor} within ${seconds(options.timeoutMs ?? WAIT_DEFAULT_MS)}; last status seen: ${last ? JSON.stringify(last.data.status) : "none"}`,
+              t(waitFor === "running" ? "morelogin-profile-status.error.notRunning" : "morelogin-profile-status.error.notStopped", {
+                id: String(body.envId ?? body.uniqueId),
+                time: seconds(options.timeoutMs ?? WAIT_DEFAULT_MS),
+                status: last ? JSON.stringify(last.data.status) : t("morelogin-profile-status.error.noStatus"),
+              }),
             context: { api: "local", path: "/api/env/status" },
           })
         : await read(options);

@@ -256,8 +256,19 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const always = { api: true, phoneId: true, timeout: true };
     assert.equal(await action.inputValue(), "info", "a new node's action");
     assert.deepEqual(await shown(), { ...always, wait: false, command: false, appVersionId: false, packageName: false }, "info");
+    // The phone suggestions, open under the phone field, close when the action changes: they would cover its rows.
+    const phoneField = page.locator("#node-input-phoneId + .red-ui-typedInput-container input.red-ui-typedInput-input");
+    const suggestions = page.locator(".red-ui-autoComplete-container");
+    await phoneField.click();
+    await phoneField.pressSequentially("Phone");
+    await suggestions.waitFor({ state: "visible" });
     await action.selectOption("shell");
+    assert.equal(await suggestions.isVisible(), false, "the phone suggestions, after the action changed");
     assert.deepEqual(await shown(), { ...always, wait: false, command: true, appVersionId: false, packageName: false }, "shell");
+    // An answer still on its way when the action changed does not open them again.
+    await page.waitForTimeout(500);
+    assert.equal(await suggestions.isVisible(), false, "the phone suggestions, half a second later");
+    await phoneField.fill("");
     await action.selectOption("powerOn");
     assert.deepEqual(await shown(), { ...always, wait: true, command: false, appVersionId: false, packageName: false }, "powerOn");
     await action.selectOption("installApp");

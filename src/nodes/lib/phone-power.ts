@@ -1,21 +1,35 @@
 import type { CallOptions, CloudPhoneDetail, MoreLoginClient } from "../../client";
+import type { Translate } from "./i18n";
 import { seconds, waitUntil } from "./wait";
 
 /** `envStatus` of a cloud phone (the cloud-phone spec). */
 export const PHONE_STATUS = { new: 0, creationFailed: 1, stopped: 2, starting: 3, running: 4, resetting: 5, restarting: 6 } as const;
-const WORDS: Record<number, string> = { 0: "new", 1: "creation failed", 2: "stopped", 3: "starting", 4: "running", 5: "resetting", 6: "restarting" };
+/** Each `envStatus` in words, with its number ("3 (starting)"), as error texts name it. */
+const WORDS: Record<number, string> = {
+  0: "morelogin.phoneStatus.new",
+  1: "morelogin.phoneStatus.creationFailed",
+  2: "morelogin.phoneStatus.stopped",
+  3: "morelogin.phoneStatus.starting",
+  4: "morelogin.phoneStatus.running",
+  5: "morelogin.phoneStatus.resetting",
+  6: "morelogin.phoneStatus.restarting",
+};
 
 /** A power-on takes 30 to 90 s; MoreLogin's CLI waits 120 s. */
 export const POWER_WAIT_MS = 120_000;
 
 export type PowerAction = "powerOn" | "powerOff" | "restart";
 
-function describeStatus(status: unknown): string {
-  return typeof status === "number" && WORDS[status] ? `${status} (${WORDS[status]})` : JSON.stringify(status);
+function describeStatus(status: unknown, t: Translate): string {
+  const key = typeof status === "number" ? WORDS[status] : undefined;
+  return key ? t(key) : JSON.stringify(status);
 }
 
-function failureText(phone: CloudPhoneDetail): string {
-  return typeof phone.errorMsg === "string" && phone.errorMsg !== "" ? `: ${phone.errorMsg}` : "";
+/** A power-on or restart that ended stopped, with MoreLogin's `errorMsg` when it gives one. */
+function stoppedInstead(id: string, phone: CloudPhoneDetail, t: Translate): string {
+  return typeof phone.errorMsg === "string" && phone.errorMsg !== ""
+    ? t("morelogin.errors.phoneStoppedInsteadReason", { id, reason: phone.errorMsg })
+    : t("morelogin.errors.phoneStoppedInstead", { id });
 }
 
 /**
@@ -25,7 +39,7 @@ function failureText(phone: CloudPhoneDetail): string {
  * done only once the phone has been seen away from running, so an answer from before it began is not
  * taken for its end.
  */
-export async function waitForPower(client: MoreLoginClient, options: CallOptions, id: string, action: PowerAction): Promise<CloudPhoneDetail> {
+export async function waitForPower(client: MoreLoginClient, options: CallOptions, id: string, action: PowerAction, t: Translate): Promise<CloudPhoneDetail> {
   const target = action === "powerOff" ? PHONE_STATUS.stopped : PHONE_STATUS.running;
   let left = action !== "restart";
   let began = false;
@@ -38,10 +52,14 @@ export async function waitForPower(client: MoreLoginClient, options: CallOptions
       if (action === "powerOff") return undefined;
       if (data.envStatus === PHONE_STATUS.starting || data.envStatus === PHONE_STATUS.restarting) began = true;
       const fellBack = began && data.envStatus === PHONE_STATUS.stopped;
-      return fellBack || data.envStatus === PHONE_STATUS.creationFailed ? `cloud phone ${id} stopped instead of running${failureText(data)}` : undefined;
+      return fellBack || data.envStatus === PHONE_STATUS.creationFailed ? stoppedInstead(id, data, t) : undefined;
     },
     describe: (last) =>
-      `cloud phone ${id} was not ${target === PHONE_STATUS.running ? "running" : "stopped"} within ${seconds(options.timeoutMs ?? POWER_WAIT_MS)}; last envStatus seen: ${last ? describeStatus(last.data.envStatus) : "none"}`,
+      t(target === PHONE_STATUS.running ? "morelogin.errors.phoneNotRunning" : "morelogin.errors.phoneNotStopped", {
+        id,
+        time: seconds(options.timeoutMs ?? POWER_WAIT_MS),
+        status: last ? describeStatus(last.data.envStatus, t) : t("morelogin.errors.phoneNoStatus"),
+      }),
     context: { api: options.api ?? "local" },
   });
   return result.data;

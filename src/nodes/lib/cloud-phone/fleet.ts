@@ -40,7 +40,7 @@ async function powerOnCreated(context: ActionContext, options: CallOptions, id: 
   await context.client.call("powerOnCloudPhone", { id }, options);
   if (lease > 0) context.client.leases.grant("phones", id, context.api, lease, context.node.id);
   await context.client.leases.flushed();
-  return wait ? waitForPower(context.client, options, id, "powerOn") : undefined;
+  return wait ? waitForPower(context.client, options, id, "powerOn", context.t) : undefined;
 }
 
 /**
@@ -148,5 +148,5 @@ export const newMachine: ActionRun = async (context) => {
   }
   delete context.msg.poll;
   // Done once seen away from running (resetting) and back: an answer from before the reset began is not its end.
-  return reply(context, result, await waitForPower(context.client, options, id, "restart"), [id], "morelogin-cloud-phone.status.running");
+  return reply(context, result, await waitForPower(context.client, options, id, "restart", context.t), [id], "morelogin-cloud-phone.status.running");
 };
