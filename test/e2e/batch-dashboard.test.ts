@@ -16,8 +16,9 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     unopened: "the batch page",
     shots: "batch-dashboard",
     work: () => batchUserDir("morelogin-batch-dashboard-", { dashboard: true }),
-    // 20 profiles two at a time, 2 s each: a run of about 20 s, long enough to press Pause in the middle.
-    emulator: { profiles: 20 },
+    // The example's group, Group 4, holds every sixth profile: 120 give it 20, two at a time, 2 s each,
+    // a run of about 20 s, long enough to press Pause in the middle.
+    emulator: { profiles: 120 },
     nodeRed: startWithFileContext,
     flow: batchDashboardFlow,
     path: PAGE_PATH,
@@ -95,8 +96,8 @@ describe("dashboard: example 16's batch page for a batch on a queue (a real Redi
     unopened: "the batch page",
     shots: "batch-dashboard-workers",
     work: () => batchUserDir("morelogin-batch-workers-", { dashboard: true }),
-    // Six profiles two at a time, 2 s each: a short run.
-    emulator: { profiles: 6 },
+    // Six profiles of the example's group (every sixth of 36) two at a time, 2 s each: a short run.
+    emulator: { profiles: 36 },
     nodeRed: startWithFileContext,
     // Example 16 with its batch node on a queue: this Node-RED is the one worker, named e2e-worker.
     flow: (emulator) => {

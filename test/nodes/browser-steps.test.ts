@@ -114,7 +114,8 @@ function useSetting(emulator: () => Emulator): () => Setting {
 
 describe("nodes: browser, human pace and the actions extract, select, press, hover, scroll, upload and setCookies", function () {
   this.timeout(OUTCOME_MS * 2);
-  const emulator = useChromiumProfiles(2);
+  // The suite starts the first two profiles; example 17 starts its own, the emulator's Profile 007.
+  const emulator = useChromiumProfiles(7);
   const setting = useSetting(emulator);
   const one = (): Profile => setting().one;
   const two = (): Profile => setting().two;
@@ -339,7 +340,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
   });
 
   describe("example 17, Read a table into a flow", () => {
-    it("reads the price list's rows into named columns and writes them as CSV (it closes the first profile: it runs last)", async () => {
+    it("reads the price list's rows of its own profile into named columns and writes them as CSV, and closes that profile", async () => {
       const examples = loadExamples({ localUrl: emulator().localUrl, openUrl: emulator().openUrl });
       const nodes = [...examples.byExample.entries()].find(([name]) => name.startsWith("17 "))?.[1];
       assert.ok(nodes, "example 17 exists");
@@ -361,7 +362,11 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       const rows = new Collector(byName("rows").id);
       const saved = new Collector(byName("saved").id);
       const failed = new Collector(byName("error").id);
-      helper.getNode(byName("the first profile").id).receive({ payload: "" } as NodeMessage);
+      const list = nodes.find((node) => node.type === "morelogin-list-profiles");
+      assert.ok(list, "example 17 lists its profile");
+      const own = emulator().data.profiles.find((profile) => profile.envName === list.envName);
+      assert.ok(own, `example 17's profile, ${String(list.envName)}, is one of the emulator's`);
+      helper.getNode(list.id).receive({ payload: "" } as NodeMessage);
       await eventually(() => saved.messages.length + failed.messages.length > 0, "the file was saved, or a step failed");
       assert.deepEqual(failed.messages, []);
       const products = rows.messages[0]?.payload as Array<Record<string, unknown>>;
@@ -370,6 +375,17 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       const csv = (await readFile(csvFile, "utf8")).trim().split("\n");
       assert.deepEqual(csv.slice(0, 2), ["sku,product,price,inStock", "A-100,Desk lamp,24.9,12"]);
       assert.equal(csv.length, 9, "a header and 8 rows");
+      assert.deepEqual(
+        emulator()
+          .requestLog.filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close")
+          .map((request) => [request.path, (request.body as { envId?: string }).envId])
+          .filter(([, envId]) => envId === own.id),
+        [
+          ["/api/env/start", own.id],
+          ["/api/env/close", own.id],
+        ],
+        "it started its own profile, and closed it",
+      );
     });
   });
 

@@ -202,6 +202,25 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     }
 
     /**
+     * The emulator's profiles that an example's list profiles node lists: its Name (a part of the name)
+     * and Group filters, one page of pageSize unless it fetches every page, at most maxItems.
+     */
+    function listedBy(list: FlowNode): Array<{ id: string; envName: string }> {
+      const name = String(list.envName ?? "").toLowerCase();
+      const group = String(list.groupId ?? "");
+      const matching = emulator.data.profiles.filter((profile) => profile.envName.toLowerCase().includes(name) && (group === "" || profile.groupId === group));
+      const limit = list.all === true ? Number(list.maxItems || 10_000) : Number(list.pageSize || 10);
+      return matching.slice(0, limit).map(({ id, envName }) => ({ id, envName }));
+    }
+
+    /** The example's list profiles node. */
+    function listOf(number: string): FlowNode {
+      const list = example(number).find((node) => node.type === "morelogin-list-profiles");
+      assert.ok(list, `example ${number} lists its profiles`);
+      return list;
+    }
+
+    /**
      * Clicks the example's inject button and waits until its Debug node `last` has shown `count`
      * messages; gives every Debug message of the example meanwhile. A message on its "error" Debug
      * node ends the wait at once unless `errors` are expected.
@@ -258,31 +277,39 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         .map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`);
 
     it("02 Start and close a profile: the function node's {envId} starts each listed profile, and each is closed again", async () => {
+      // The example lists the profiles of one group of the emulator's, its own.
+      const list = listOf("02");
+      assert.ok(
+        emulator.data.groups.some((group) => group.id === list.groupId),
+        `the example's group ${String(list.groupId)} is one of the emulator's`,
+      );
+      const own = listedBy(list);
+      assert.ok(own.length > 1, "a few profiles");
       emulator.resetStats();
-      const messages = await run(example("02"), "closed", { count: 5 });
+      const messages = await run(example("02"), "closed", { count: own.length });
 
       const bodies = requestsTo("/api/env/start").map((request) => request.body as { envId: string });
-      const nameOf = (envId: string): string | undefined => emulator.data.profiles.find((profile) => profile.id === envId)?.envName;
       assert.deepEqual(
         bodies,
         bodies.map(({ envId }) => ({ envId })),
         "start profile sends just the {envId} the function node built",
       );
-      assert.equal(new Set(bodies.map(({ envId }) => envId)).size, 5, "five profiles started");
-      for (const { envId } of bodies) assert.match(nameOf(envId) ?? "", /Profile 00/);
-      assert.equal(valuesOf(messages, "started (CDP URLs)").length, 5);
+      assert.deepEqual(bodies.map(({ envId }) => envId).sort(), own.map((profile) => profile.id).sort(), "each profile of the group started, once");
+      assert.equal(valuesOf(messages, "started (CDP URLs)").length, own.length);
       assert.deepEqual(emulator.running(), []);
     });
 
     describe("06, on profiles without a browser behind them", () => {
-      // The example starts each of the 25 profiles, four times here, and never opens a page: a Chromium
+      // The example starts each profile of its group, four times here, and never opens a page: a Chromium
       // behind each start (about a CPU-second each) would only load the machine. Examples 02, 09, 10 and 12 start real ones.
       before(() => emulator.setBrowser(undefined));
       after(() => emulator.setBrowser(CHROMIUM));
 
-      it("06 Every profile, N at a time: visits every profile, never more than 3 at once, closes each, and sums up", async () => {
-        const profiles = emulator.data.profiles.map((profile) => ({ id: profile.id, envName: profile.envName }));
+      it("06 Every profile, N at a time: visits every profile of its group, never more than 3 at once, closes each, and sums up", async () => {
+        // Every profile of the example's own group: more than it runs at once.
+        const profiles = listedBy(listOf("06"));
         assert.ok(profiles.length > 3);
+        assert.ok(profiles.length < emulator.data.profiles.length, "a group, not every profile of the emulator");
         emulator.resetStats();
         const messages = await run(example("06"), "summary");
 
@@ -306,7 +333,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       });
 
       it("06 Every profile, N at a time: a profile that fails to start is named in the summary, and the others still get their turn", async () => {
-        const profiles = emulator.data.profiles;
+        const profiles = listedBy(listOf("06"));
         // One start gets HTTP 503 (a start is never sent twice, so it fails). This run comes within a
         // minute of the first: the config node's 120 requests a minute hold part of it back, and it waits
         // instead of failing.
@@ -335,7 +362,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       });
 
       it("06 Every profile, N at a time (one at a time here): a profile that fails after it started is closed all the same, and counted once", async () => {
-        const profiles = emulator.data.profiles;
+        const profiles = listedBy(listOf("06"));
         const first = profiles[0];
         assert.ok(first);
         // One at a time, so that the scripted failures land on the first profile: the Catch path is the same for any N.
@@ -363,7 +390,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       });
 
       it("06 Every profile, N at a time (one at a time here): when closing a failed profile fails too, the profile is counted once, with both reasons", async () => {
-        const profiles = emulator.data.profiles;
+        const profiles = listedBy(listOf("06"));
         const first = profiles[0];
         assert.ok(first);
         await deployWithMaxProfiles("1");
@@ -534,6 +561,72 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.equal(requestsTo("/api/env/start").length, 1);
       // The profile was closed: no profile runs, and its Chromium has exited.
       assert.deepEqual(emulator.running(), []);
+    });
+
+    it("02, 06, 09, 10, 16 and 17 pressed together: each starts and closes profiles of its own, and ends as it does alone", async () => {
+      const own = new Map(["02", "06", "10", "16", "17"].map((number) => [number, listedBy(listOf(number))]));
+      for (const [number, profiles] of own) assert.ok(profiles.length > 0, `example ${number} lists profiles of the emulator's`);
+      const press = async (number: string): Promise<void> => {
+        const inject = example(number).find((node) => node.type === "inject");
+        assert.ok(inject, `example ${number} starts with an inject node`);
+        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+      };
+      const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
+      const together = ["02", "06", "09", "10", "16", "17"];
+      const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
+      emulator.resetStats();
+      const from = sidebar.mark();
+      const logFrom = nodeRed.output().length;
+      // 10 and 17 drive a real Chromium; the others never open a page, so their profiles get stand-in
+      // debug ports: the browser is switched off once 10's and 17's starts have been answered.
+      await Promise.all([press("10"), press("17")]);
+      try {
+        await waitUntil(() => Object.values(emulator.served().profiles).reduce((starts, served) => starts + served.starts, 0) >= 2, "examples 10 and 17 have started their profiles", 60_000);
+      } finally {
+        emulator.setBrowser(undefined);
+      }
+      try {
+        await Promise.all(["02", "06", "09", "16"].map(press));
+        const closed = (profiles: ReadonlyArray<{ id: string }>): boolean => profiles.every((profile) => lifecycle().includes(`close ${profile.id}`));
+        const outcomes = (): Record<string, boolean> => ({
+          "02": shown("02", "closed").length >= (own.get("02")?.length ?? 0),
+          "06": shown("06", "summary").length > 0,
+          "09": shown("09", "done").length > 0,
+          "10": shown("10", "done").length > 0,
+          "16": closed(own.get("16") ?? []),
+          "17": shown("17", "saved").length > 0,
+        });
+        await pollUntil(
+          async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
+          (ended) => ended,
+          "every example pressed has ended",
+          120_000,
+        ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}`));
+      } finally {
+        emulator.setBrowser(CHROMIUM);
+      }
+      assert.deepEqual(errors(), [], "no example failed");
+
+      assert.equal(shown("02", "closed").length, own.get("02")?.length);
+      assert.deepEqual(shown("06", "summary"), [`${own.get("06")?.length} profiles visited`]);
+      assert.match(String(shown("09", "done")[0]), /^Profile \d{19} was created, started, closed and moved to the recycle bin$/);
+      assert.deepEqual(shown("10", "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
+      assert.equal((shown("17", "rows")[0] as unknown[] | undefined)?.length, 8, "the price list's eight rows");
+      // No profile is another example's: each was started once and closed once, and no call was refused.
+      const everyOwn = [...own.values()].flat().map((profile) => profile.id);
+      assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples list profiles of their own: ${JSON.stringify(Object.fromEntries(own))}`);
+      for (const id of everyOwn) {
+        assert.deepEqual(
+          lifecycle().filter((event) => event.endsWith(` ${id}`)),
+          [`start ${id}`, `close ${id}`],
+        );
+      }
+      assert.deepEqual(
+        Object.values(emulator.served().profiles).filter((served) => served.refused > 0),
+        [],
+      );
+      assert.deepEqual(emulator.running(), []);
+      assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
     });
 
     it("11 Every phone, two at a time: runs the command on every phone, never more than 2 on at once, and leaves them all off", async () => {
