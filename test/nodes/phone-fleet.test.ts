@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import type { ApiName, CloudPhone } from "../../src/emulator";
-import { deviceOfSku } from "../../src/emulator/phone-state";
+import { modelsOf } from "../../src/emulator/phone-models";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, ownStatusCalls, stateDir, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { dataOf, type PageShape } from "../support/http";
@@ -222,8 +222,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
 
         const models = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "models", skuId: SKU }, { payload: "" })));
         assert.deepEqual(onlyBodyAt(emulator(), on(api, "/brand/models")), { skuId: SKU });
-        const device = deviceOfSku(SKU);
-        assert.deepEqual(models.payload, [{ brand: device?.brand, model: device?.model }]);
+        assert.deepEqual(models.payload, modelsOf(SKU));
       });
     });
   }
