@@ -183,7 +183,9 @@ function deleteBatch(state: EmulatorState, body: Body): Reply {
     const entry = state.phones.get(id);
     if (!entry) return phoneNotFound();
     // MoreLogin's skill: right after newMachine, a delete can be refused while the reset runs.
-    if (entry.phone.envStatus === PHONE_STATUS.resetting || entry.phone.envStatus === PHONE_STATUS.restarting) return phoneInUse();
+    const refused = entry.phone.envStatus === PHONE_STATUS.resetting || entry.phone.envStatus === PHONE_STATUS.restarting;
+    state.served.phone(id, "delete", !refused);
+    if (refused) return phoneInUse();
     if (entry.phone.abnormalStatus === UNACTIVATED) {
       state.phones.remove(id);
       state.data.cloudPhones.splice(state.data.cloudPhones.indexOf(entry.phone), 1);
