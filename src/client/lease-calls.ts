@@ -136,7 +136,7 @@ export async function closeEverything(client: MoreLoginClient, signal?: AbortSig
 
 /**
  * The leases' stage, first in every call's way: a start, close, power or delete (of profiles or phones) that went through is
- * entered in the lease book; any other call passes straight on.
+ * entered in the lease book (a delete answers once the book's journal has it); any other call passes straight on.
  */
 export function leaseStage(book: LeaseBook): Stage {
   return {
@@ -144,7 +144,14 @@ export function leaseStage(book: LeaseBook): Stage {
     through(exchange, next) {
       const { call } = exchange;
       if (!call.capacity && !DELETES.has(call.path)) return next(exchange);
-      return next(exchange).then((read) => noteCall(book, call, read));
+      if (call.capacity) return next(exchange).then((read) => noteCall(book, call, read));
+      // A delete's reply comes back once the journal no longer holds what it deleted: a restart never
+      // powers off (closes) a phone (profile) that is gone.
+      return next(exchange).then(async (read) => {
+        noteCall(book, call, read);
+        await book.flushed();
+        return read;
+      });
     },
   };
 }

@@ -63,6 +63,7 @@ export class LeaseBook {
   private readonly closing = new Set<string>();
   private readonly retryAt = new Map<string, number>();
   private readonly listeners = new Set<(end: LeaseEnd) => void>();
+  private readonly deleteListeners = new Set<(ended: readonly LeaseRecord[]) => void>();
   private timer: NodeJS.Timeout | undefined;
   private store: LeaseStore | undefined;
   private saveFailed: ((error: unknown) => void) | undefined;
@@ -136,9 +137,29 @@ export class LeaseBook {
     this.schedule();
   }
 
-  /** Profiles deleted through the client: they no longer run. */
+  /**
+   * Told when a delete through the client ends leases, with the entries it ended that a node holds (so
+   * that node can say how many it still holds).
+   */
+  onDeleted(listener: (ended: readonly LeaseRecord[]) => void): () => void {
+    this.deleteListeners.add(listener);
+    return () => this.deleteListeners.delete(listener);
+  }
+
+  /** Profiles (phones) deleted through the client: they no longer run, and their leases end as a close's do. */
   deleted(kind: CapacityKind, ids: readonly string[]): void {
-    if (this.forget(kind, ids)) this.persist();
+    const ended = [...new Set(ids)].map((id) => this.records.get(keyOf(kind, id))).filter((record): record is LeaseRecord => record?.owner !== undefined && record.until !== undefined);
+    if (!this.forget(kind, ids)) return;
+    this.persist();
+    this.schedule();
+    if (ended.length === 0) return;
+    for (const listener of this.deleteListeners) {
+      try {
+        listener(ended);
+      } catch {
+        // A listener's failure is its own: the book goes on.
+      }
+    }
   }
 
   /**

@@ -40,7 +40,7 @@ Options:
   --help                  show this help
 
 GET /emulator/served (on either port) answers how often each profile was started and
-closed and each cloud phone powered on and off; the same is printed when it stops.
+closed and each cloud phone powered on, off and deleted; the same is printed when it stops.
 `;
 
 class UsageError extends Error {}
@@ -161,7 +161,7 @@ async function main(): Promise<void> {
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
       `  Timings:     phone boot ${phoneBootMs} ms, automation step ${automationStepMs} ms, app install ${appInstallMs} ms`,
-      `  Served:      ${emulator.localUrl}${SERVED_PATH} (how often each profile was started and closed, each cloud phone powered on and off; also printed at exit)`,
+      `  Served:      ${emulator.localUrl}${SERVED_PATH} (how often each profile was started and closed, each cloud phone powered on, off and deleted; also printed at exit)`,
       "Try:",
       ...(options.login ? [`  curl -s -X POST ${emulator.localUrl}/api/user/login -H 'Content-Type: application/json' -d '{"apiId":"${apiId}","apiKey":"${apiKey}"}'`] : []),
       `  curl -s -X POST ${emulator.localUrl}/api/env/page -H 'Content-Type: application/json'${auth} -d '{"pageNo":1,"pageSize":10}'`,

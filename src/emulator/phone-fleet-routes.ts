@@ -3,7 +3,8 @@ import { adbInfoOf, phoneProxyOf } from "./cloud-phone-data";
 import { powerReply } from "./cloud-phone-routes";
 import { formatUtc } from "./dates";
 import { perEmulator } from "./per-emulator";
-import { deviceOfSku, PHONE_STATUS } from "./phone-state";
+import { PHONE_STATUS } from "./phone-state";
+import { modelNamed, modelsOf, skuOf } from "./phone-models";
 import { idSequence, mulberry32 } from "./prng";
 import { fail, isReply, ok, phoneNotFound, type Reply } from "./replies";
 import { CODES } from "./codes";
@@ -65,7 +66,11 @@ function phoneProxyNamed(state: EmulatorState, body: Body): CloudPhoneProxy | nu
 function create(state: EmulatorState, body: Body): Reply {
   requireFields(body, ["skuId", "quantity"]);
   const skuId = requireText(body, "skuId");
-  if (deviceOfSku(skuId) === undefined) throw new ParamError(`skuId ${skuId} is not a cloud phone model`);
+  const sku = skuOf(skuId);
+  if (sku === undefined) throw new ParamError(`skuId ${skuId} is not a cloud phone model`);
+  // The specification: a brand and model brand/models does not list for the SKU is rejected.
+  const device = modelNamed(sku, readText(body, "brand"), readInteger(body, "modelId"));
+  if (typeof device === "string") throw new ParamError(device);
   const quantity = readInteger(body, "quantity") ?? 0;
   if (quantity < 1 || quantity > MAX_CREATE) throw new ParamError(`quantity must be from 1 to ${MAX_CREATE}`);
   const envRemark = readString(body, "envRemark") ?? "";
@@ -96,7 +101,7 @@ function create(state: EmulatorState, body: Body): Reply {
       createDate,
     };
     state.data.cloudPhones.push(phone);
-    state.phones.add(phone, skuId);
+    state.phones.add(phone, sku, device);
     return phone.id;
   });
   return ok(ids);
@@ -178,7 +183,9 @@ function deleteBatch(state: EmulatorState, body: Body): Reply {
     const entry = state.phones.get(id);
     if (!entry) return phoneNotFound();
     // MoreLogin's skill: right after newMachine, a delete can be refused while the reset runs.
-    if (entry.phone.envStatus === PHONE_STATUS.resetting || entry.phone.envStatus === PHONE_STATUS.restarting) return phoneInUse();
+    const refused = entry.phone.envStatus === PHONE_STATUS.resetting || entry.phone.envStatus === PHONE_STATUS.restarting;
+    state.served.phone(id, "delete", !refused);
+    if (refused) return phoneInUse();
     if (entry.phone.abnormalStatus === UNACTIVATED) {
       state.phones.remove(id);
       state.data.cloudPhones.splice(state.data.cloudPhones.indexOf(entry.phone), 1);
@@ -190,11 +197,10 @@ function deleteBatch(state: EmulatorState, body: Body): Reply {
   return ok(null);
 }
 
-/** The emulator's device of the SKU; an unknown SKU gives an empty list (the spec). */
+/** The emulator's devices of the SKU, with the `modelId` a create names each by; an unknown SKU gives an empty list (the spec). */
 function brandModels(body: Body): Reply {
   requireFields(body, ["skuId"]);
-  const device = deviceOfSku(requireText(body, "skuId"));
-  return ok(device ? [{ brand: device.brand, model: device.model }] : []);
+  return ok(modelsOf(requireText(body, "skuId")));
 }
 
 /** Nothing is stored (the spec): only checked. Fails when none of the phones exists. */

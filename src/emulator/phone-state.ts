@@ -5,27 +5,13 @@ import { mulberry32, pick, randomInt, type Random } from "./prng";
 import { MEMBER_ID, MEMBER_NAME } from "./team";
 import type { Timers } from "./timers";
 import type { App, AppVersion, CloudPhone, EmulatorData } from "./types";
+import { PHONE_SKUS, type PhoneModel, type PhoneSku } from "./phone-models";
 
 /** Cloud phone envStatus values (the cloud-phone spec). */
 export const PHONE_STATUS = { new: 0, poweredOff: 2, booting: 3, poweredOn: POWERED_ON, resetting: 5, restarting: 6 } as const;
 
-/**
- * The phone's SKU (documented IDs and Android versions) and a device of that kind. Brands and models
- * are the emulator's own: no source lists which models a SKU offers.
- */
-const DEVICES: readonly { skuId: string; android: string; brand: string; model: string }[] = [
-  { skuId: "10002", android: "12", brand: "samsung", model: "SM-G991B" },
-  { skuId: "10013", android: "13", brand: "google", model: "Pixel 7" },
-  { skuId: "10005", android: "14", brand: "Xiaomi", model: "23049PCD8G" },
-  { skuId: "10004", android: "15", brand: "samsung", model: "SM-S921B" },
-  { skuId: "10014", android: "15", brand: "google", model: "Pixel 8" },
-  { skuId: "10015", android: "16", brand: "OnePlus", model: "CPH2581" },
-];
-
-/** The device the emulator gives phones of a SKU. */
-export function deviceOfSku(skuId: string): { android: string; brand: string; model: string } | undefined {
-  return DEVICES.find((device) => device.skuId === skuId);
-}
+/** The device of a SKU's phones when a create names none: here for the tests and code that read it from here. */
+export { deviceOfSku } from "./phone-models";
 
 const COUNTRY_NAMES: Readonly<Record<string, string>> = { US: "United States", GB: "United Kingdom", DE: "Germany", JP: "Japan", SG: "Singapore" };
 
@@ -88,9 +74,9 @@ export class PhoneRuntime {
     const random = mulberry32(options.seed ^ 0xc10d);
     this.random = random;
     data.cloudPhones.forEach((phone, index) => {
-      const device = DEVICES[index % DEVICES.length] ?? DEVICES[0];
-      if (!device) return;
-      const entry = this.entryOf(phone, device, index);
+      const sku = PHONE_SKUS[index % PHONE_SKUS.length];
+      if (!sku) return;
+      const entry = this.entryOf(phone, sku, sku.models[0], index);
       for (let n = randomInt(random, 0, 2); n > 0 && data.apps.length > 0; n--) {
         const app = pick(random, data.apps);
         const version = latestVersion(app);
@@ -100,14 +86,17 @@ export class PhoneRuntime {
     });
   }
 
-  private entryOf(phone: CloudPhone, device: (typeof DEVICES)[number], index: number): PhoneEntry {
+  private entryOf(phone: CloudPhone, sku: PhoneSku, device: PhoneModel, index: number): PhoneEntry {
     const random = this.random;
     // A phone that is on with ADB enabled already shows its details; the others get theirs now.
     const seeded = phone.adbInfo.success === 1 ? phone.adbInfo : undefined;
     const connection = seeded ?? adbConnection(random, index);
     return {
       phone,
-      ...device,
+      skuId: sku.skuId,
+      android: sku.android,
+      brand: device.brand,
+      model: device.model,
       gaid: `${hex(random, 8)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 4)}-${hex(random, 12)}`,
       wifiBssid: mac(random),
       bluetoothMac: mac(random),
@@ -120,11 +109,12 @@ export class PhoneRuntime {
     };
   }
 
-  /** A phone `/cloudphone/create` made (already in the list, envStatus 0): powered off (2) once provisioned, after phoneBootMs. */
-  add(phone: CloudPhone, skuId: string): void {
-    const device = DEVICES.find((d) => d.skuId === skuId) ?? DEVICES[0];
-    if (!device) return;
-    const entry = this.entryOf(phone, device, this.entries.size);
+  /**
+   * A phone `/cloudphone/create` made (already in the list, envStatus 0) as the device it named: powered
+   * off (2) once provisioned, after phoneBootMs.
+   */
+  add(phone: CloudPhone, sku: PhoneSku, device: PhoneModel): void {
+    const entry = this.entryOf(phone, sku, device, this.entries.size);
     this.entries.set(phone.id, entry);
     entry.cancelBoot = this.timers.after(this.options.phoneBootMs, () => this.setStatus(entry, PHONE_STATUS.poweredOff));
   }

@@ -4,10 +4,11 @@ import type { PhoneServed, ProfileServed, ServedCounts } from "./types";
 export const SERVED_PATH = "/emulator/served";
 
 /**
- * How often each profile was started and closed and each cloud phone powered on and off, by API
- * request: the answers with code 0 by action, and the calls of the same kinds that named it and were
- * refused with a MoreLogin code (a close of a profile that is not running, a power-on of a phone
- * that is on). Requests refused before their route (rate limit, faults, credentials) are not counted.
+ * How often each profile was started and closed and each cloud phone powered on, off and deleted, by
+ * API request: the answers with code 0 by action, and the calls of the same kinds that named it and
+ * were refused with a MoreLogin code (a close of a profile that is not running, a power-on of a phone
+ * that is on, a delete of one that resets). Requests refused before their route (rate limit, faults,
+ * credentials) are not counted.
  */
 export class ServedLog {
   private readonly profiles = new Map<string, ProfileServed>();
@@ -28,13 +29,15 @@ export class ServedLog {
     this.profiles.set(envId, entry);
   }
 
-  phone(id: string, action: "powerOn" | "powerOff", served: boolean): void {
+  /** A delete is noted before the phone leaves the emulator (a phone never activated does), so that its name is known. */
+  phone(id: string, action: "powerOn" | "powerOff" | "delete", served: boolean): void {
     const name = this.phoneName(id);
     if (name === undefined) return;
-    const entry = this.phones.get(id) ?? { name, powerOns: 0, powerOffs: 0, refused: 0 };
+    const entry = this.phones.get(id) ?? { name, powerOns: 0, powerOffs: 0, deletes: 0, refused: 0 };
     if (!served) entry.refused++;
     else if (action === "powerOn") entry.powerOns++;
-    else entry.powerOffs++;
+    else if (action === "powerOff") entry.powerOffs++;
+    else entry.deletes++;
     this.phones.set(id, entry);
   }
 

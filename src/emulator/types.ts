@@ -133,15 +133,19 @@ export interface ProfileServed {
   refused: number;
 }
 
-/** How often the emulator served a cloud phone's power-on and power-off (`refused`: those calls answered with an error code). */
+/**
+ * How often the emulator served a cloud phone's power-on, power-off and delete (`refused`: those calls
+ * answered with an error code).
+ */
 export interface PhoneServed {
   name: string;
   powerOns: number;
   powerOffs: number;
+  deletes: number;
   refused: number;
 }
 
-/** What the emulator was asked, by profile ID and by cloud phone ID (only those named by a start, close, power-on or power-off). */
+/** What the emulator was asked, by profile ID and by cloud phone ID (only those named by a start, close, power-on, power-off or delete). */
 export interface ServedCounts {
   profiles: Record<string, ProfileServed>;
   phones: Record<string, PhoneServed>;

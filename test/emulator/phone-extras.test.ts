@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { call, dataOf, envelopeOf, expectError } from "../support/http";
-import { useEmulator } from "../support/emulator";
+import { bearer, useEmulator } from "../support/emulator";
 import { phonesOf } from "../support/phones";
 import { pollUntil } from "../support/settle";
 
@@ -106,6 +106,39 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
     expectError(await post("/create", { skuId: "10002", quantity: 11 }), 200, 99001);
   });
 
+  it("create takes a brand and modelId that brand/models lists for the SKU, and the phone reports them; any other is refused (99001) on both APIs, creating nothing", async () => {
+    type Listed = { brand: string; model: string; modelId: number };
+    const models = dataOf<Listed[]>(await post("/brand/models", { skuId: "10005" }));
+    const [first] = models;
+    const chosen = models.find((model) => model.brand !== first?.brand);
+    assert.ok(first && chosen, "brand/models lists two brands for the SKU");
+    const [id] = dataOf<string[]>(await post("/create", { skuId: "10005", quantity: 1, brand: chosen.brand, modelId: chosen.modelId }));
+    assert.ok(id);
+    await reaches(id, 2);
+    dataOf(await post("/powerOn", { id }));
+    await reaches(id, 4);
+    const shell = async (command: string): Promise<string> => dataOf<string>(await post("/exeCommand", { id, command }));
+    assert.deepEqual([await shell("getprop ro.product.brand"), await shell("getprop ro.product.model")], [chosen.brand, chosen.model]);
+
+    const count = emulator().data.cloudPhones.length;
+    const refusal = (detail: string) =>
+      `Request parameter error: ${detail} that brand/models lists for skuId 10005 (${models.map((model) => `${model.modelId} ${model.brand} ${model.model}`).join(", ")})`;
+    const brands = [...new Set(models.map((model) => model.brand))].join(", ");
+    expectError(
+      await post("/create", { skuId: "10005", quantity: 1, brand: "Nokia", modelId: 999 }),
+      200,
+      99001,
+      `Request parameter error: brand Nokia is not one that brand/models lists for skuId 10005 (${brands})`,
+    );
+    expectError(await post("/create", { skuId: "10005", quantity: 1, modelId: 999 }), 200, 99001, refusal("modelId 999 is not one"));
+    const mismatched = await post("/create", { skuId: "10005", quantity: 1, brand: first.brand, modelId: chosen.modelId });
+    expectError(mismatched, 200, 99001);
+    assert.match(String(envelopeOf(mismatched).msg), new RegExp(`modelId ${chosen.modelId} is not a ${first.brand} model`));
+    const open = await call(emulator().openUrl, "/cloudphone/create", { body: { skuId: "10005", quantity: 1, brand: "Nokia", modelId: 999 }, headers: await bearer(emulator()) });
+    expectError(open, 200, 99001);
+    assert.equal(emulator().data.cloudPhones.length, count, "no refused create made a phone");
+  });
+
   it("reset works on a running phone: resetting (5), then on (4) with no apps installed; power-off waits (33331); an off phone answers 33301", async () => {
     const resetting = held.phoneIn(4);
     assert.equal(dataOf(await held.local("/reset", { id: resetting })), null);
@@ -136,7 +169,7 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
     assert.equal(dataOf(await post("/queryByAndroidId", { androidId: "" })), null);
     assert.deepEqual(dataOf(await post("/team/app/page", { pageNo: 1, pageSize: 10 })), { total: "0", current: "1", pages: "0", dataList: [] });
   });
-  it('edit/batch changes only the fields sent (proxyId "0" unbinds), all or none; brand/models lists the SKU\'s device; setHideAccessibilityApp checks its phones', async () => {
+  it('edit/batch changes only the fields sent (proxyId "0" unbinds), all or none; brand/models lists the SKU\'s devices; setHideAccessibilityApp checks its phones', async () => {
     const [id, other] = [phoneIn(2), phoneIn(2)];
     const before = await listed(other);
     const group = emulator().data.groups[0];
@@ -149,7 +182,11 @@ describe("emulator: creating, resetting, re-proxying and finding cloud phones", 
     expectError(await post("/edit/batch", { id: [id, "1234567890123456"], envName: "Never" }), 200, 33300);
     assert.equal((await listed(id))?.envName, "Renamed", "nothing changed");
 
-    assert.deepEqual(dataOf(await post("/brand/models", { skuId: "10002" })), [{ brand: "samsung", model: "SM-G991B" }]);
+    assert.deepEqual(dataOf(await post("/brand/models", { skuId: "10002" })), [
+      { brand: "samsung", model: "SM-G991B", modelId: 1 },
+      { brand: "samsung", model: "SM-A525F", modelId: 2 },
+      { brand: "Xiaomi", model: "M2101K6G", modelId: 3 },
+    ]);
     assert.deepEqual(dataOf(await post("/brand/models", { skuId: "1" })), []);
     assert.equal(dataOf(await post("/app/setHideAccessibilityApp", { ids: [id], packageName: ["*"] })), true);
     expectError(await post("/app/setHideAccessibilityApp", { ids: ["1234567890123456"], packageName: ["*"] }), 200, 33300);

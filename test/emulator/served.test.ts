@@ -3,6 +3,7 @@ import type { ServedCounts } from "../../src/emulator";
 import { bearer, resetBeforeEach, useEmulator } from "../support/emulator";
 import { call, dataOf, expectError } from "../support/http";
 import { exitOf, runCli, waitFor } from "../support/cli";
+import { servedReport } from "../../src/emulator/served-table";
 
 /** "What was I asked?": per profile and phone, the starts, closes, power-ons and power-offs served, at /emulator/served. */
 describe("emulator: what it served (/emulator/served)", () => {
@@ -53,10 +54,35 @@ describe("emulator: what it served (/emulator/served)", () => {
     dataOf(await call(emulator().openUrl, "/cloudphone/powerOff", { body: { id: on.id }, headers: await bearer(emulator()) }));
     const counts = await served(emulator().openUrl);
     assert.deepEqual(counts.phones, {
-      [off.id]: { name: off.envName, powerOns: 1, powerOffs: 1, refused: 1 },
-      [on.id]: { name: on.envName, powerOns: 0, powerOffs: 1, refused: 0 },
+      [off.id]: { name: off.envName, powerOns: 1, powerOffs: 1, deletes: 0, refused: 1 },
+      [on.id]: { name: on.envName, powerOns: 0, powerOffs: 1, deletes: 0, refused: 0 },
     });
     assert.deepEqual(await served(emulator().localUrl), counts);
+  });
+
+  it("counts deletes apart on both APIs: a deleted phone is deleted in the exit table, not powered on or off; a refused delete is refused", async () => {
+    const phone = (path: string, body: unknown) => call(emulator().localUrl, `/api/cloudphone${path}`, { body });
+    const [resetting, running, booted, leftOn] = [phoneIn(4, 0), phoneIn(4, 1), phoneIn(2, 0), phoneIn(2, 1)];
+    dataOf(await phone("/reset", { id: resetting.id }));
+    expectError(await phone("/delete/batch", { ids: [resetting.id] }), 200, 33327);
+    for (const { id } of [booted, leftOn]) dataOf(await phone("/powerOn", { id }));
+    // Never activated: it leaves the emulator with its delete, and is still counted under its name.
+    const [created] = dataOf<string[]>(await phone("/create", { skuId: "10015", quantity: 1 }));
+    const createdName = emulator().data.cloudPhones.find((p) => p.id === created)?.envName;
+    assert.ok(created && createdName);
+    dataOf(await phone("/delete/batch", { ids: [running.id, created] }));
+    dataOf(await call(emulator().openUrl, "/cloudphone/delete/batch", { body: { ids: [booted.id] }, headers: await bearer(emulator()) }));
+    const counts = await served(emulator().localUrl);
+    assert.deepEqual(counts.phones, {
+      [resetting.id]: { name: resetting.envName, powerOns: 0, powerOffs: 0, deletes: 0, refused: 1 },
+      [booted.id]: { name: booted.envName, powerOns: 1, powerOffs: 0, deletes: 1, refused: 0 },
+      [leftOn.id]: { name: leftOn.envName, powerOns: 1, powerOffs: 0, deletes: 0, refused: 0 },
+      [running.id]: { name: running.envName, powerOns: 0, powerOffs: 0, deletes: 1, refused: 0 },
+      [created]: { name: createdName, powerOns: 0, powerOffs: 0, deletes: 1, refused: 0 },
+    });
+    const report = servedReport(counts);
+    assert.match(report, /Cloud phones: 1 powered on \(none more than once\), 0 powered off, 3 deleted; 1 call refused/);
+    assert.match(report, new RegExp(`phone\\s+${booted.id}\\s+${booted.envName}\\s+1\\s+0\\s+0\\s+1\n`));
   });
 
   it("answers without the Local token and past the rate limit, and is not counted as a request; starts refused before their route are not counted", async () => {
@@ -89,7 +115,7 @@ describe("emulator CLI: what it served, at exit", function () {
   // A cold `node --import tsx` start, with coverage to write, on a busy machine, is slow.
   this.timeout(120_000);
 
-  it("prints a summary and a row per profile and phone it served when it stops", async () => {
+  it("prints a summary and a row per profile and phone it served (a deleted phone counted apart) when it stops", async () => {
     const child = runCli(["--local-port", "0", "--open-port", "0", "--profiles", "3", "--phone-boot-ms", "600000"]);
     const exited = exitOf(child);
     const out = await waitFor(child, /Press Ctrl\+C/);
@@ -101,12 +127,16 @@ describe("emulator CLI: what it served, at exit", function () {
     assert.ok(first && second);
     for (const envId of [first.id, first.id, second.id]) dataOf(await call(localUrl, "/api/env/start", { body: { envId } }));
     dataOf(await call(localUrl, "/api/env/close", { body: { envId: first.id } }));
+    const [phone] = dataOf<{ dataList: Array<{ id: string; envName: string }> }>(await call(localUrl, "/api/cloudphone/page", { body: { pageNo: 1, pageSize: 1 } })).dataList;
+    assert.ok(phone);
+    dataOf(await call(localUrl, "/api/cloudphone/delete/batch", { body: { ids: [phone.id] } }));
     child.kill("SIGINT");
     const { code, stdout } = await exited;
     assert.equal(code, 0);
     assert.match(stdout, /What the emulator served \(GET \/emulator\/served answers the same, as JSON\):/);
     assert.match(stdout, /Profiles: 2 started \(1 of them more than once\), 1 closed; 0 calls refused/);
-    assert.match(stdout, /Cloud phones: 0 powered on \(none more than once\), 0 powered off; 0 calls refused/);
+    assert.match(stdout, /Cloud phones: 0 powered on \(none more than once\), 0 powered off, 1 deleted; 0 calls refused/);
+    assert.match(stdout, new RegExp(`phone\\s+${phone.id}\\s+${phone.envName}\\s+0\\s+0\\s+0\\s+1`));
     assert.match(stdout, new RegExp(`profile\\s+${first.id}\\s+${first.envName}\\s+2\\s+1\\s+0`));
     assert.match(stdout, new RegExp(`profile\\s+${second.id}\\s+${second.envName}\\s+1\\s+0\\s+0`));
   });

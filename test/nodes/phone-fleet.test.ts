@@ -6,8 +6,8 @@ import { join } from "node:path";
 import type { Node, NodeMessage } from "node-red";
 import type { MoreLoginClient } from "../../src/client";
 import type { ApiName, CloudPhone } from "../../src/emulator";
-import { deviceOfSku } from "../../src/emulator/phone-state";
-import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, stateDir, statusCalls, useNodeRed, type Msg } from "../support/node-red";
+import { modelsOf } from "../../src/emulator/phone-models";
+import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, ownStatusCalls, stateDir, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { dataOf, type PageShape } from "../support/http";
 import { NO_PACING, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -41,6 +41,17 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       .map((lease) => lease.id)
       .filter((id) => ids.includes(id))
       .sort();
+  /** The phones among `ids` the config node's lease journal holds, as a restart would read the file. */
+  const journaled = async (ids: readonly string[]): Promise<string[]> => {
+    const held = new Set<string>();
+    for (const line of (await readFile(join(stateDir, `leases-${CONFIG_ID}.journal`), "utf8")).split("\n")) {
+      if (line === "" || line.startsWith("#")) continue;
+      const change = JSON.parse(line) as { put?: Array<{ kind: string; id: string }>; drop?: string[] };
+      for (const key of change.drop ?? []) held.delete(key);
+      for (const record of change.put ?? []) held.add(`${record.kind}:${record.id}`);
+    }
+    return ids.filter((id) => held.has(`phones:${id}`)).sort();
+  };
   const clientOf = (): MoreLoginClient => {
     const client = (helper.getNode(CONFIG_ID) as Node & { client?: MoreLoginClient }).client;
     assert.ok(client, "the config node has a client");
@@ -103,7 +114,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
         );
       });
 
-      it("delete takes one or many IDs; a phone never activated is gone from the page, and a deleted phone's lease ends", async () => {
+      it("delete takes one or many IDs; a phone never activated is gone from the page; a delete ends the leases of the phones it deleted, says so on the node that held them and in the journal", async () => {
         const created = succeeded(await run(emulator(), { type: PHONE, api, action: "create", skuId: MONTHLY_SKU, quantity: "2", quantityType: "num", wait: true }, { payload: "" }));
         const ids = (created.payload as Array<{ id: string }>).map((phone) => phone.id);
         const msg = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "delete" }, { payload: ids })));
@@ -112,25 +123,40 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
         const left = (await listed()).map((phone) => phone.id);
         assert.ok(!ids.some((id) => left.includes(id)), "the deleted phones are gone from the page");
 
-        // One phone, named by the node, powered on under a lease by the same config node's client.
-        const leasedId = phones.phoneIn(OFF);
+        // Three phones powered on under leases by one node, through the same config node's client: a batch
+        // delete by another node ends two of the leases, a delete of the third the last; the node that holds
+        // them says so, and the journal on disk no longer holds them once each delete has answered.
+        const held = [phones.phoneIn(OFF), phones.phoneIn(OFF), phones.phoneIn(OFF)];
         const flow = [
           { id: TAB, type: "tab", label: "delete" },
           configNode(emulator(), NO_PACING),
-          { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", phoneId: leasedId, wait: true, lease: "600", wires: [["out"]] },
-          { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", phoneId: leasedId, wires: [["out"]] },
+          { id: "on", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "powerOn", lease: "600", wires: [["out"]] },
+          { id: "del", type: PHONE, z: TAB, server: CONFIG_ID, api, action: "delete", wires: [["out"]] },
           { id: "out", z: TAB, type: "helper" },
         ];
         await helper.unload();
         await loadFlow(flow, credentialsFor(emulator()));
         const out = new Collector("out");
-        helper.getNode("on").receive({ payload: "" } as NodeMessage);
-        await out.next(1);
-        assert.deepEqual(leased([leasedId]), [leasedId]);
-        helper.getNode("del").receive({ payload: "" } as NodeMessage);
-        const [, deleted] = await out.next(2);
-        assert.equal((deleted as Msg).topic, leasedId);
-        assert.deepEqual(leased([leasedId]), [], "the lease ended with the delete");
+        const powerOn = helper.getNode("on");
+        const lastStatus = () => ownStatusCalls(powerOn).at(-1)?.text;
+        for (const [index, id] of held.entries()) {
+          powerOn.receive({ payload: id } as NodeMessage);
+          await out.next(index + 1);
+        }
+        assert.deepEqual(leased(held), [...held].sort());
+        assert.equal(lastStatus(), "power-on accepted · 3 leases");
+        const [first, second, third] = held as [string, string, string];
+        helper.getNode("del").receive({ payload: [first, second] } as NodeMessage);
+        await out.next(4);
+        assert.deepEqual(leased(held), [third], "the batch delete ended both leases");
+        assert.deepEqual(await journaled(held), [third], "and the journal on disk has it");
+        assert.equal(lastStatus(), "leases ended: 2 deleted · 1 lease");
+        helper.getNode("del").receive({ payload: third } as NodeMessage);
+        const [, , , , deleted] = await out.next(5);
+        assert.equal((deleted as Msg).topic, third);
+        assert.deepEqual(leased(held), [], "the lease ended with the delete");
+        assert.deepEqual(await journaled(held), []);
+        assert.equal(lastStatus(), `lease ended: ${third} deleted · 0 leases`);
       });
 
       it("an upload of 5 MB from msg.payload and its download are byte-identical", async () => {
@@ -196,8 +222,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
 
         const models = succeeded(await next(() => run(emulator(), { type: PHONE, api, action: "models", skuId: SKU }, { payload: "" })));
         assert.deepEqual(onlyBodyAt(emulator(), on(api, "/brand/models")), { skuId: SKU });
-        const device = deviceOfSku(SKU);
-        assert.deepEqual(models.payload, [{ brand: device?.brand, model: device?.model }]);
+        assert.deepEqual(models.payload, modelsOf(SKU));
       });
     });
   }

@@ -202,6 +202,15 @@ export function statusCalls(node: Node): Array<{ fill?: string; shape?: string; 
 }
 
 /**
+ * The statuses `node` itself set, in order. (The helper spies on the nodes' shared prototype, so
+ * statusCalls gives the statuses of every node in the flow.)
+ */
+export function ownStatusCalls(node: Node): Array<{ fill?: string; shape?: string; text?: string }> {
+  const calls = (node.status as unknown as { getCalls(): Array<{ thisValue: unknown; args: unknown[] }> }).getCalls();
+  return calls.filter((call) => call.thisValue === node).map((call) => call.args[0] as { fill?: string; shape?: string; text?: string });
+}
+
+/**
  * A suite's Node-RED runtime: started before its tests, stopped after them, its flows unloaded after
  * each test; with `emulator`, the emulator's counters are reset before each test, and then `reset` runs.
  * Hooks the suite registers after this call run after these.

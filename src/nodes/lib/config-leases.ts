@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { closeEverything, messageOf, type LeaseEnd, type MoreLoginClient } from "../../client";
+import { closeEverything, messageOf, type LeaseEnd, type LeaseRecord, type MoreLoginClient } from "../../client";
 import type { Translate } from "./i18n";
 import { configLeaseStore, type ConfigLeaseStore } from "./lease-store";
 
@@ -27,7 +27,22 @@ export function keepLeases(RED: NodeAPI, config: Node, client: MoreLoginClient, 
   };
   client.leases.attach(store, warn).catch(warn);
   client.leases.onEnd((end) => tellOwner(RED, config, client, end, t));
+  client.leases.onDeleted((ended) => tellDeleted(RED, client, ended, t));
   return store;
+}
+
+/** A delete through this config node ended leases: each node that held them shows how many it still holds. */
+function tellDeleted(RED: NodeAPI, client: MoreLoginClient, ended: readonly LeaseRecord[], t: Translate): void {
+  const byOwner = new Map<string, LeaseRecord[]>();
+  for (const record of ended) if (record.owner) byOwner.set(record.owner, [...(byOwner.get(record.owner) ?? []), record]);
+  for (const [ownerId, records] of byOwner) {
+    const owner = RED.nodes.getNode(ownerId);
+    if (!owner) continue;
+    const count = client.leases.heldBy(ownerId);
+    const [only] = records;
+    const text = records.length === 1 && only ? t("morelogin.status.leaseDeleted", { id: only.id, count }) : t("morelogin.status.leasesDeleted", { deleted: records.length, count });
+    owner.status({ fill: "green", shape: "dot", text });
+  }
 }
 
 function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: LeaseEnd, t: Translate): void {
