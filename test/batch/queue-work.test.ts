@@ -51,12 +51,13 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
 
   after(() => redis?.stop());
 
-  function crew(names: string[], settings: Partial<BatchSettings> & { workerTimeoutMs?: number } = {}, behaviour: Behaviour = {}): Member[] {
+  function crew(names: string[], settings: Partial<BatchSettings> & { workerTimeoutMs?: number; url?: string } = {}, behaviour: Behaviour = {}): Member[] {
     const queue = `test-${randomUUID()}`;
     const members = names.map((name) => {
       const member = { name, sent: [], progress: [], statuses: [], out: [] } as unknown as Member;
       const work = QueueBatchWork.open({
-        url: redis.url,
+        url: settings.url ?? redis.url,
+        where: settings.url ?? redis.url,
         queue,
         worker: name,
         workerTimeoutMs: settings.workerTimeoutMs ?? 30_000,
@@ -265,6 +266,23 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
       }
     } finally {
       admin.disconnect();
+    }
+  });
+
+  it("a queue whose Redis was never reached says what it waits for, not an error, and goes on when one is there", async () => {
+    const later = await startRedis();
+    try {
+      await later.shutdown();
+      const [member] = crew(["a"], { url: later.url }) as [Member];
+      const waiting = `status.waitingForRedis ${JSON.stringify({ where: later.url })}`;
+      await waitUntil(() => member.statuses.includes(waiting), `the status says it waits for ${later.url}: ${JSON.stringify(member.statuses)}`, 20_000);
+      assert.ok(!member.statuses.some((status) => status.startsWith("status.unreachable")), "no 'unreachable' before Redis was ever reached");
+      await later.restart();
+      await member.runner.add(items(2), {});
+      await waitUntil(() => member.sent.length === 2, "the list goes out once Redis is there", 20_000);
+      assert.notEqual(member.statuses.at(-1), waiting);
+    } finally {
+      await later.stop();
     }
   });
 
