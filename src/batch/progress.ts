@@ -20,7 +20,7 @@ export function statusOf(progress: BatchProgress, paused: boolean, t: Translate)
   const twice = progress.workedTwice?.length ?? 0;
   if (twice > 0) parts.push(t("morelogin-batch.status.workedTwice", { count: NUMBER.format(twice) }));
   const workers = progress.workers?.filter((figures) => !figures.gone).length ?? 0;
-  if (workers > 0) parts.push(t("morelogin-batch.status.workers", { count: NUMBER.format(workers) }));
+  if (workers > 0) parts.push(t("morelogin-batch.status.workers", { count: workers }));
   const finished = progress.endedAt !== null;
   if (finished) {
     if (progress.cancelled > 0) parts.push(t("morelogin-batch.status.cancelled"));

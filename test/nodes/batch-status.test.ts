@@ -1,18 +1,7 @@
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { statusOf, type BatchProgress } from "../../src/batch/progress";
 import { batchSettings } from "../../src/nodes/lib/batch/settings";
-
-/** The built catalog of one language, with Node-RED's __name__ placeholders filled in. */
-function translator(lang: string): (key: string, values?: Record<string, unknown>) => string {
-  const catalog = JSON.parse(readFileSync(join(__dirname, "..", "..", "dist", "nodes", "locales", lang, "morelogin-batch.json"), "utf8")) as unknown;
-  return (key, values) => {
-    const template = key.split(".").reduce<unknown>((node, part) => (node && typeof node === "object" ? (node as Record<string, unknown>)[part] : undefined), catalog);
-    assert.equal(typeof template, "string", `${lang} has ${key}`);
-    return (template as string).replace(/__(\w+)__/g, (_, name: string) => String(values?.[name]));
-  };
-}
+import { translator } from "../support/catalog";
 
 const RUNNING: BatchProgress = {
   id: "b",
@@ -84,7 +73,7 @@ describe("nodes: morelogin-batch status text", () => {
     const oneGone = [workers[0], { ...workers[1], gone: true }] as typeof workers;
     assert.deepEqual(
       statusOf({ ...RUNNING, workers: oneGone }, false, translator("en-US")).text,
-      "1,234 of 5,000 · 3 failed · 1 workers · ETA 2 h 10 min",
+      "1,234 of 5,000 · 3 failed · 1 worker · ETA 2 h 10 min",
       "a Node-RED gone for the worker timeout is not counted",
     );
     assert.equal(translator("en-US")("morelogin-batch.status.unreachable", { reason: "ECONNREFUSED" }), "Redis unreachable: ECONNREFUSED");

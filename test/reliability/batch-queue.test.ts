@@ -336,7 +336,7 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     );
     const early = held.flatMap((id) => outTimes(alone, `${id}#2`)).filter((at) => at < frozenAt + SHORT_WORKER_TIMEOUT_S * 1000);
     assert.deepEqual(early, [], "nothing was taken before workerTimeout had passed");
-    await eventually(() => reportOf(first.prefix).status.some((status) => /\b1 workers\b/.test(status.text ?? "")), "the frozen one leaves the first's status once unheard for workerTimeout");
+    await eventually(() => reportOf(first.prefix).status.some((status) => /\b1 worker\b/.test(status.text ?? "")), "the frozen one leaves the first's status once unheard for workerTimeout");
     // The status posts are concurrent requests: the last to reach the recorder need not be the last sent.
     const endStatus = new RegExp(`^${ids.length} of ${ids.length} · ${PARALLEL} worked twice\\b`);
     await eventually(
