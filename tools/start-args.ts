@@ -20,6 +20,20 @@ export interface StartArgs {
 const OWN_VALUES = ["--local-port", "--open-port", "--api-id", "--api-key", "--local-token", "--browser"] as const;
 type OwnValue = (typeof OWN_VALUES)[number];
 
+/**
+ * The demo's data, which npm start asks of the emulator unless told otherwise: every seeded cloud phone
+ * off at start. The examples that power phones on then have their phones to themselves, and a config
+ * node's cap on phones (maxPhones), which counts every phone on in the account, counts only what they
+ * power on. The package tests start their emulator with the same.
+ */
+export const DEMO_EMULATOR_OPTIONS = { phonesOn: 0 } as const;
+
+/** The emulator options npm start adds to those it was given: the demo's data, where the user chose none. */
+export function demoEmulatorArgs(given: readonly string[]): string[] {
+  const chosen = (flag: string): boolean => given.some((arg) => arg === flag || arg.startsWith(`${flag}=`));
+  return chosen("--phones-on") ? [] : ["--phones-on", String(DEMO_EMULATOR_OPTIONS.phonesOn)];
+}
+
 export class StartUsageError extends Error {}
 
 function port(flag: string, text: string): number {
@@ -66,5 +80,7 @@ MORELOGIN_DEMO_DIR/node-red) and starts that Node-RED with the example flows, ag
 
 Every other option goes to the emulator (npx morelogin-emulator --help lists them), e.g.
   npm start -- --profiles 500 --rate-limit 120
+npm start adds --phones-on 0 (every cloud phone off at start, so that the examples that
+power phones have them to themselves) unless given --phones-on.
 With MORELOGIN_LOCAL_URL set (your own MoreLogin) no emulator runs and they are ignored.
 `;

@@ -12,7 +12,7 @@ import { findBrowser } from "./find-browser";
 import { PrefixedLines } from "./prefixed";
 import { hasSavedFlows, rememberTarget, retargetSavedFlows, startOver } from "./demo-folder";
 import { EXAMPLE_CONFIG_ID, ROOT, deploy, freePort, loadExamples, packPackage, prepareUserDir, startNodeRed, type ExampleSet, type FlowNode, type RunningNodeRed } from "./sandbox";
-import { parseStartArgs, START_USAGE, StartUsageError, type StartArgs } from "./start-args";
+import { demoEmulatorArgs, parseStartArgs, START_USAGE, StartUsageError, type StartArgs } from "./start-args";
 
 /** Where the packed package, Node-RED's user folder and its log go (MORELOGIN_DEMO_DIR for a second demo, or a test). */
 const DEMO_DIR = process.env.MORELOGIN_DEMO_DIR || join(ROOT, ".demo");
@@ -37,10 +37,11 @@ function dashboardPages(editorUrl: string, flows: FlowNode[], examples: ExampleS
     });
 }
 
-function emulatorLines(emulator: EmulatorProcess, browser: string | undefined, options: readonly string[]): string {
+function emulatorLines(emulator: EmulatorProcess, browser: string | undefined, options: readonly string[], demo: readonly string[]): string {
   return [
     `MoreLogin emulator (its own process, pid ${emulator.pid}): Local API ${emulator.localUrl}, Open API ${emulator.openUrl}`,
     `  Options: ${options.length > 0 ? options.join(" ") : "its defaults (npm start -- --profiles 500, say, passes options to it; npm start -- --help)"}`,
+    ...(demo.length > 0 ? [`  The demo's data: ${demo.join(" ")} (every cloud phone off at start: the examples that power phones have them to themselves)`] : []),
     `  What it served, by profile and phone: ${emulator.localUrl}/emulator/served (and printed when it stops)`,
     `  Started profiles run ${browser === undefined ? "no browser (a debug port that answers /json/version only)" : `a headless ${browser}`}`,
     "  Type s and Enter to stop it (an outage: see how your flows behave), r and Enter to start it again",
@@ -143,7 +144,8 @@ async function emulatorTarget(demo: Demo, args: StartArgs): Promise<Target> {
   const localPort = args.localPort ?? (await freePort(ANY_PORT ? 0 : 40100));
   const openPort = args.openPort ?? (await freePort(ANY_PORT ? 0 : 40101));
   const credentials = { apiId: args.apiId ?? EMULATOR_CREDENTIALS.apiId, apiKey: args.apiKey ?? EMULATOR_CREDENTIALS.apiKey };
-  const settings = { localPort, openPort, ...credentials, localToken: args.localToken, browser, extraArgs: args.emulatorArgs };
+  const demoData = demoEmulatorArgs(args.emulatorArgs);
+  const settings = { localPort, openPort, ...credentials, localToken: args.localToken, browser, extraArgs: [...args.emulatorArgs, ...demoData] };
   const emulator = new EmulatorProcess(settings, say, (how) => {
     if (!demo.stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
   });
@@ -155,7 +157,7 @@ async function emulatorTarget(demo: Demo, args: StartArgs): Promise<Target> {
     config: { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
     credentials: { ...credentials, ...(args.localToken ? { localToken: args.localToken } : {}) },
     emulator: true,
-    describe: () => emulatorLines(emulator, browser, args.emulatorArgs),
+    describe: () => emulatorLines(emulator, browser, args.emulatorArgs, demoData),
   };
 }
 

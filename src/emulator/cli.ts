@@ -24,6 +24,9 @@ Options:
   --token-lifetime <s>    Open API token lifetime in seconds (default 3600)
   --profiles <n>          number of seeded browser profiles (default 25)
   --seed <n>              seed for the generated data (default 1)
+  --phones-on <n>         how many seeded cloud phones are on at start: the first n
+                          (Phone 001 onwards), the others off (default: as the seed drew
+                          them, about half on)
   --rate-limit <n>        requests accepted per API in any 60 s (default 0 = unlimited);
                           past it: HTTP 429 {"code":429,"msg":"Rate limit exceeded"}
   --rate-limit-retry-after
@@ -82,6 +85,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       "token-lifetime": { type: "string" },
       profiles: { type: "string" },
       seed: { type: "string" },
+      "phones-on": { type: "string" },
       "rate-limit": { type: "string" },
       "rate-limit-retry-after": { type: "boolean" },
       latency: { type: "string" },
@@ -105,6 +109,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
     tokenLifetimeSeconds: integer("token-lifetime", values["token-lifetime"], 1),
     profiles: integer("profiles", values.profiles, 0, 1_000_000),
     seed: integer("seed", values.seed, 0, 0xffffffff),
+    phonesOn: integer("phones-on", values["phones-on"], 0),
     rateLimitPerMinute: integer("rate-limit", values["rate-limit"], 0),
     rateLimitRetryAfter: values["rate-limit-retry-after"],
     phoneBootMs: integer("phone-boot-ms", values["phone-boot-ms"], 0),

@@ -12,6 +12,7 @@ export interface ResolvedOptions {
   seed: number;
   profiles: number;
   cloudPhones: number;
+  phonesOn: number | undefined;
   proxies: number;
   groups: number;
   tags: number;
@@ -60,6 +61,7 @@ export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
     seed: count("seed", options.seed, 1),
     profiles: count("profiles", options.profiles, 25),
     cloudPhones: count("cloudPhones", options.cloudPhones, 12),
+    phonesOn: options.phonesOn === undefined ? undefined : count("phonesOn", options.phonesOn, 0),
     proxies: count("proxies", options.proxies, 8),
     groups: count("groups", options.groups, 5),
     tags: count("tags", options.tags, 6),

@@ -66,7 +66,7 @@ export class PhoneRuntime {
 
   constructor(
     data: EmulatorData,
-    private readonly options: Pick<ResolvedOptions, "seed" | "phoneBootMs" | "appInstallMs">,
+    private readonly options: Pick<ResolvedOptions, "seed" | "phoneBootMs" | "appInstallMs" | "phonesOn">,
     private readonly timers: Timers,
     /** Told after every power change (the emulator's peak counter). */
     private readonly onPowerChange: () => void = () => {},
@@ -84,6 +84,19 @@ export class PhoneRuntime {
       }
       this.entries.set(phone.id, entry);
     });
+    if (options.phonesOn !== undefined) this.powerAtStart(options.phonesOn);
+  }
+
+  /**
+   * The first `count` seeded phones on (4), the others off (2): how many are on at start is the data's
+   * choice, the states are the spec's. What the seed drew stays as it was (IDs, ADB details, apps).
+   */
+  private powerAtStart(count: number): void {
+    let index = 0;
+    for (const entry of this.entries.values()) {
+      entry.phone.envStatus = index++ < count ? PHONE_STATUS.poweredOn : PHONE_STATUS.poweredOff;
+      this.refreshAdb(entry);
+    }
   }
 
   private entryOf(phone: CloudPhone, sku: PhoneSku, device: PhoneModel, index: number): PhoneEntry {

@@ -60,6 +60,11 @@ export interface EmulatorOptions {
   seed?: number; // default 1
   profiles?: number; // default 25
   cloudPhones?: number; // default 12
+  /**
+   * How many seeded cloud phones are powered on (envStatus 4) at start: the first ones of the list (Phone 001,
+   * Phone 002, ...), the others powered off (2). Undefined: each is on or off as the seed drew it (about half on).
+   */
+  phonesOn?: number;
   proxies?: number; // default 8
   groups?: number; // default 5
   tags?: number; // default 6

@@ -60,8 +60,8 @@ describe("emulator: CLI", function () {
     assert.equal((await exited).code, 0);
   });
 
-  it("takes the cloud phone and automation timings, and says so when it starts", async () => {
-    const child = run(["--local-port", "0", "--open-port", "0", "--phone-boot-ms", "600000", "--automation-step-ms", "5000"]);
+  it("takes the cloud phone and automation timings, and says so when it starts; --phones-on 0 starts every phone off", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0", "--phone-boot-ms", "600000", "--automation-step-ms", "5000", "--phones-on", "0"]);
     const exited = exitOf(child);
     try {
       const out = await waitFor(child, /Press Ctrl\+C/);
@@ -69,7 +69,11 @@ describe("emulator: CLI", function () {
       const localUrl = /Local API:\s+(http:\/\/\S+)/.exec(out)?.[1];
       assert.ok(localUrl);
       const phones = dataOf<PageShape<{ id: string; envStatus: number }>>(await call(localUrl, "/api/cloudphone/page", { body: { pageSize: 100 } })).dataList;
-      const off = phones.find((p) => p.envStatus === 2);
+      assert.deepEqual(
+        phones.map((p) => p.envStatus),
+        phones.map(() => 2),
+      );
+      const off = phones[0];
       assert.ok(off);
       dataOf(await call(localUrl, "/api/cloudphone/powerOn", { body: { id: off.id } }));
       assert.equal(dataOf<{ envStatus: number }>(await call(localUrl, "/api/cloudphone/info", { body: { id: off.id } })).envStatus, 3, "booting");
@@ -90,7 +94,7 @@ describe("emulator: CLI", function () {
     assert.equal((await exited).code, 0);
   });
 
-  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"], ["--automation-step-ms", "-5"]]) {
+  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"], ["--automation-step-ms", "-5"], ["--phones-on", "all"]]) {
     it(`exits 2 with a clear error for ${args.join(" ")}`, async function () {
       // A cold `node --import tsx` start, with coverage to write, can be slow on a busy machine.
       this.timeout(120_000);
@@ -110,5 +114,6 @@ describe("emulator: CLI", function () {
     assert.match(stdout, /--phone-boot-ms/);
     assert.match(stdout, /--automation-step-ms/);
     assert.match(stdout, /--app-install-ms/);
+    assert.match(stdout, /--phones-on/);
   });
 });

@@ -3,6 +3,7 @@ import { startEmulator, type Profile } from "../../src/emulator";
 import { generateData } from "../../src/emulator/data";
 import { call, dataOf, type PageShape } from "../support/http";
 import { useEmulator } from "../support/emulator";
+import { pollUntil } from "../support/settle";
 
 const counts = { seed: 42, profiles: 50, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 };
 
@@ -75,6 +76,64 @@ describe("emulator: seeded data", () => {
       assert.deepEqual(empty, { total: "0", current: "1", pages: "0", dataList: [] });
     } finally {
       await emulator.close();
+    }
+  });
+});
+
+describe("emulator: how many seeded phones are on at start (phonesOn)", () => {
+  type Listed = { id: string; envName: string; envStatus: number; enableAdb: boolean; groupName: string | null; adbInfo: { success: number; adbIp: string } };
+  const listed = async (emulator: Awaited<ReturnType<typeof startEmulator>>): Promise<Listed[]> =>
+    dataOf<PageShape<Listed>>(await call(emulator.localUrl, "/api/cloudphone/page", { body: { pageNo: 1, pageSize: 100 } })).dataList;
+  /** What the seed drew, without the power state and what follows from it. */
+  const drawn = (phones: Listed[]) => phones.map(({ id, envName, enableAdb, groupName }) => ({ id, envName, enableAdb, groupName }));
+
+  it("without it, some are on and some off, as the seed drew them; with 0, every one is off, and nothing else the seed drew changes, whatever the seed", async () => {
+    for (const options of [{}, { seed: 7 }, { profiles: 500 }]) {
+      const seeded = await startEmulator({ ...options, phoneBootMs: 50 });
+      const off = await startEmulator({ ...options, phonesOn: 0, phoneBootMs: 50 });
+      try {
+        const [asDrawn, allOff] = [await listed(seeded), await listed(off)];
+        assert.deepEqual(new Set(asDrawn.map((phone) => phone.envStatus)), new Set([2, 4]), `the seed draws both states (${JSON.stringify(options)})`);
+        assert.deepEqual(
+          allOff.map((phone) => [phone.envName, phone.envStatus, phone.adbInfo.success]),
+          allOff.map((phone) => [phone.envName, 2, 0]),
+          "every phone off, with no ADB details",
+        );
+        assert.deepEqual(drawn(allOff), drawn(asDrawn), "the same phones: IDs, names, ADB settings and groups");
+        // A phone that was on with ADB shows the same details once powered on again.
+        const wasOn = asDrawn.find((phone) => phone.adbInfo.success === 1);
+        assert.ok(wasOn, "a phone on with ADB enabled in the seed");
+        dataOf(await call(off.localUrl, "/api/cloudphone/powerOn", { body: { id: wasOn.id } }));
+        await pollUntil(
+          async () => (await listed(off)).find((phone) => phone.id === wasOn.id),
+          (phone) => phone?.envStatus === 4,
+          "the phone is on",
+        );
+        assert.equal((await listed(off)).find((phone) => phone.id === wasOn.id)?.adbInfo.adbIp, wasOn.adbInfo.adbIp);
+      } finally {
+        await seeded.close();
+        await off.close();
+      }
+    }
+  });
+
+  it("with n, the first n are on (with their ADB details when ADB is enabled) and the others off; more than there are: every one on", async () => {
+    for (const [phonesOn, on] of [
+      [3, 3],
+      [99, 12],
+    ] as const) {
+      const emulator = await startEmulator({ phonesOn });
+      try {
+        const phones = await listed(emulator);
+        assert.equal(phones.length, 12);
+        assert.deepEqual(
+          phones.map((phone) => phone.envStatus),
+          phones.map((_, index) => (index < on ? 4 : 2)),
+        );
+        for (const phone of phones) assert.equal(phone.adbInfo.success, phone.envStatus === 4 && phone.enableAdb ? 1 : 0, `${phone.envName}'s ADB details`);
+      } finally {
+        await emulator.close();
+      }
     }
   });
 });

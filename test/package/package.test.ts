@@ -8,6 +8,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { distinctColours } from "../support/png";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { CAPPED_CONFIG_ID, EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
 import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
@@ -83,8 +84,9 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    // A real headless Chromium behind every started profile, as `npm start` gives one when chromium is installed.
-    emulator = await startEmulator({ browser: CHROMIUM });
+    // A real headless Chromium behind every started profile, as `npm start` gives one when chromium is installed,
+    // and npm start's data: every cloud phone off at start.
+    emulator = await startEmulator({ browser: CHROMIUM, ...DEMO_EMULATOR_OPTIONS });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
@@ -219,6 +221,28 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.ok(list, `example ${number} lists its profiles`);
       return list;
     }
+
+    /**
+     * The emulator's phones that an example works on: those its list cloud phones node lists (its Keyword, a
+     * part of a phone's name, group or tag; one page of pageSize unless it fetches every page), or the
+     * phone its first cloud phone node names.
+     */
+    function phonesOf(number: string): Array<{ id: string; envName: string }> {
+      const list = example(number).find((node) => node.type === "morelogin-list-cloud-phones");
+      if (list === undefined) {
+        const named = example(number).find((node) => node.type === "morelogin-cloud-phone" && node.phoneIdType === "str" && node.phoneId);
+        assert.ok(named, `example ${number} lists its phones or names one`);
+        return emulator.data.cloudPhones.filter((phone) => phone.id === named.phoneId).map(({ id, envName }) => ({ id, envName }));
+      }
+      const keyword = String(list.keyword ?? "").toLowerCase();
+      const has = (text: string | null): boolean => (text ?? "").toLowerCase().includes(keyword);
+      const matching = emulator.data.cloudPhones.filter((phone) => has(phone.envName) || has(phone.groupName) || phone.tagInfos.some((tag) => has(tag.tagName)));
+      const limit = list.all === true ? Number(list.maxItems || 10_000) : Number(list.pageSize || 10);
+      return matching.slice(0, limit).map(({ id, envName }) => ({ id, envName }));
+    }
+
+    /** The phones that are not off (2): on, booting, restarting or resetting. Deleted ones (deactivated) are off. */
+    const notOff = (): string[] => emulator.data.cloudPhones.filter((phone) => phone.envStatus !== 2).map((phone) => `${phone.envName} (${phone.envStatus})`);
 
     /**
      * Clicks the example's inject button and waits until its Debug node `last` has shown `count`
@@ -434,12 +458,16 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       });
     });
 
-    it("07 A cloud phone: powers the phone on, shows its ADB details and model, and powers it off again", async () => {
+    it("07 A cloud phone: powers its phone on, shows its ADB details and model, and powers it off again", async () => {
       const nodes = example("07");
-      const phoneId = String(nodeNamed(nodes, "power on, and wait").phoneId);
+      // The example finds its phone by name, whatever the seed's IDs.
+      const [own, ...more] = phonesOf("07");
+      assert.ok(own, "the example finds a phone of the emulator's seed data");
+      assert.deepEqual(more, [], "and one only");
+      const phoneId = own.id;
       const phone = emulator.data.cloudPhones.find((candidate) => candidate.id === phoneId);
-      assert.ok(phone, "the example names a phone of the emulator's seed data");
-      assert.equal(phone.envStatus, 2, "and one that is powered off, so that the power-on works");
+      assert.ok(phone);
+      assert.equal(phone.envStatus, 2, "one that is powered off (npm start's data), so that the power-on works");
       emulator.resetStats();
       const messages = await run(nodes, "powered off again");
 
@@ -456,26 +484,55 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOff"], 1);
     });
 
-    it("08 Automation on every running phone: one run on each running phone, every run succeeds", async () => {
-      const running = emulator.data.cloudPhones.filter((phone) => phone.envStatus === 4);
-      assert.ok(running.length > 0, "the seed data has running phones");
+    it("08 Automation on a group's phones: powers on those of its group that are off, one run on each phone, every run succeeds, and powers off only those it powered on", async () => {
+      const own = phonesOf("08");
+      assert.ok(own.length > 1, "a few phones of the group");
+      assert.ok(own.length < emulator.data.cloudPhones.length, "a group, not every phone");
+      // One phone of the group is on already, as if a person used it: the example uses it as it is and leaves it on.
+      const [byHand, ...others] = own;
+      assert.ok(byHand);
+      const post = (path: string, id: string): Promise<Response> =>
+        fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id }) });
+      assert.equal((await post("/api/cloudphone/powerOn", byHand.id)).status, 200);
+      const status = (id: string): number | undefined => emulator.data.cloudPhones.find((phone) => phone.id === id)?.envStatus;
+      await waitUntil(() => status(byHand.id) === 4, "the phone powered on by hand runs", 30_000);
       emulator.resetStats();
+      const from = sidebar.mark();
       const messages = await run(example("08"), "results");
 
       assert.deepEqual(valuesOf(messages, "results"), [
         {
-          summary: `${running.length} of ${running.length} runs succeeded`,
-          phones: running.map((phone) => `${phone.envName}: succeeded`),
+          summary: `${own.length} of ${own.length} runs succeeded`,
+          phones: own.map((phone) => `${phone.envName}: succeeded`),
         },
       ]);
       const [runs] = valuesOf(messages, "each run") as Array<Array<Record<string, unknown>>>;
       assert.deepEqual(
         runs?.map((run) => [run.cloudPhoneId, run.templateName, run.taskState]),
-        running.map((phone) => [phone.id, "Search and like posts", 3]),
+        own.map((phone) => [phone.id, "Search and like posts", 3]),
       );
       for (const request of requestsTo("/api/cloudphone/rpa/onceTask/save")) {
         assert.deepEqual(JSON.parse(String((request.body as { templateParameter: string }).templateParameter)), { keyword: "coffee", count: 3 });
       }
+      // The phones it powered on are powered off again; the one that was on stays on.
+      await sidebarUntil(
+        () => sidebar.since(from, example("08")),
+        (shown) => valuesOf(shown, "powered off again").length >= others.length,
+        60_000,
+        (shown) => `"powered off again" showed ${valuesOf(shown, "powered off again").length} of ${others.length} phones`,
+      );
+      assert.deepEqual(
+        Object.entries(emulator.served().phones)
+          .map(([id, served]) => [id, served.powerOns, served.powerOffs, served.refused])
+          .sort(),
+        others.map((phone) => [phone.id, 1, 1, 0]).sort(),
+        "each phone that was off powered on once and off once; no other phone touched",
+      );
+      assert.deepEqual(
+        own.map((phone) => status(phone.id)),
+        own.map((phone) => (phone === byHand ? 4 : 2)),
+      );
+      assert.equal((await post("/api/cloudphone/powerOff", byHand.id)).status, 200);
     });
 
     it("09 Create, start, close and delete a profile: says so, and the profile is gone", async () => {
@@ -629,38 +686,34 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
     });
 
-    it("11 Every phone, two at a time: runs the command on every phone, never more than 2 on at once, and leaves them all off", async () => {
-      const phones = emulator.data.cloudPhones;
-      const on = phones.filter((phone) => phone.envStatus !== 2);
-      assert.ok(on.length > 0, "the seed data has phones that are on");
-      // One phone stays on, as if a person used it: it counts against the cap from the start.
-      for (const phone of on.slice(1)) {
-        const off = await fetch(`${emulator.localUrl}/api/cloudphone/powerOff`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
-        assert.equal(off.status, 200);
-      }
+    it("11 Every phone, two at a time: runs the command on every phone it lists, never more than 2 on at once, and leaves them all off", async () => {
+      const phones = phonesOf("11");
+      assert.ok(phones.length > 2, `more phones than its cap of two: ${JSON.stringify(phones)}`);
+      assert.ok(phones.length < emulator.data.cloudPhones.length, "phones of its own, not every phone");
+      assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
+      // One of its phones is on, as if a person used it: it counts against the cap from the start.
+      const [byHand] = phones;
+      assert.ok(byHand);
+      const on = await fetch(`${emulator.localUrl}/api/cloudphone/powerOn`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: byHand.id }) });
+      assert.equal(on.status, 200);
+      await waitUntil(() => emulator.data.cloudPhones.find((phone) => phone.id === byHand.id)?.envStatus === 4, "the phone powered on by hand runs", 30_000);
       emulator.resetStats();
       const messages = await run(example("11"), "phones summary");
 
       assert.deepEqual(valuesOf(messages, "phones summary"), [`command ran on ${phones.length} phones`]);
-      assert.equal(valuesOf(messages, "each phone").length, phones.length);
+      assert.deepEqual((valuesOf(messages, "each phone") as Array<{ id: string }>).map((phone) => phone.id).sort(), phones.map((phone) => phone.id).sort());
       // Counted by the emulator: the phone left on and one more, never a third.
       assert.equal(emulator.stats.peakPoweredPhones, 2);
       assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], phones.length - 1, "every phone that was off was powered on once");
       assert.equal(emulator.stats.requests["local POST /api/cloudphone/exeCommand"], phones.length);
-      assert.deepEqual(
-        phones.filter((phone) => phone.envStatus !== 2).map((phone) => phone.envName),
-        [],
-        "every phone is off again",
-      );
+      assert.deepEqual(Object.keys(emulator.served().phones).sort(), phones.map((phone) => phone.id).sort(), "no other phone was powered on or off");
+      assert.deepEqual(notOff(), [], "every phone is off again");
     });
 
     it("18 A cloud-phone fleet: creates three phones, then two at a time powers each on, uploads its file, runs the automation, downloads the file and deletes the phone", async () => {
       const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
-      // The config node allows two phones on at once: the seeded phones that are on are powered off first, so the fleet has both places.
-      for (const phone of emulator.data.cloudPhones.filter((candidate) => candidate.envStatus === 4)) {
-        const off = await fetch(`${emulator.localUrl}/api/cloudphone/powerOff`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
-        assert.equal(off.status, 200);
-      }
+      // The config node allows two phones on at once, and npm start's data has every phone off: the fleet has both places.
+      assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
       emulator.resetStats();
       const from = sidebar.mark();
       const messages = await run(example("18"), "each phone's result", { count: 3 });
@@ -687,6 +740,74 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         ],
         "each phone is off and deleted (listed as deactivated)",
       );
+    });
+
+    it("07, 08, 11 and 18 pressed together: each powers on (or creates) phones of its own, ends as it does alone, and leaves every phone off", async () => {
+      const own = new Map(["07", "08", "11"].map((number) => [number, phonesOf(number)]));
+      const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
+      assert.deepEqual(notOff(), [], "every phone is off before (npm start's data)");
+      const press = async (number: string): Promise<void> => {
+        const inject = example(number).find((node) => node.type === "inject");
+        assert.ok(inject, `example ${number} starts with an inject node`);
+        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+      };
+      const together = ["07", "08", "11", "18"];
+      const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
+      const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
+      // A function node's warning (08's "no cloud phone is running") reaches the sidebar under the node's name.
+      const warnings = (): unknown[] => together.flatMap((number) => sidebar.since(from, example(number)).filter((message) => /^no cloud phone/.test(String(message.value))));
+      const fleetDone = (): boolean => shown("18", "fleet progress").some((progress) => (progress as { done?: number }).done === 3);
+      const outcomes = (): Record<string, boolean> => ({
+        "07": shown("07", "powered off again").length > 0,
+        "08": shown("08", "results").length > 0,
+        "11": shown("11", "phones summary").length > 0,
+        "18": fleetDone(),
+      });
+      emulator.resetStats();
+      const from = sidebar.mark();
+      const logFrom = nodeRed.output().length;
+      await Promise.all(together.map(press));
+      await pollUntil(
+        async () => errors().length > 0 || warnings().length > 0 || Object.values(outcomes()).every(Boolean),
+        (ended) => ended,
+        "every example pressed has ended",
+        150_000,
+      ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}; phones not off: ${JSON.stringify(notOff())}`));
+      assert.deepEqual(errors(), [], "no example failed");
+      assert.deepEqual(warnings(), [], "no example went without phones");
+      // Each ended as it does alone.
+      const [off] = shown("07", "powered off again") as Array<{ id: string; envStatus: number }>;
+      assert.deepEqual([off?.id, off?.envStatus], [own.get("07")?.[0]?.id, 2]);
+      const mine = (number: string): Array<{ id: string; envName: string }> => own.get(number) ?? [];
+      assert.deepEqual(shown("08", "results"), [
+        {
+          summary: `${mine("08").length} of ${mine("08").length} runs succeeded`,
+          phones: mine("08").map((phone) => `${phone.envName}: succeeded`),
+        },
+      ]);
+      assert.deepEqual(shown("11", "phones summary"), [`command ran on ${mine("11").length} phones`]);
+      const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
+      assert.equal(created.length, 3, "18 created three phones");
+      assert.deepEqual((shown("18", "each phone's result") as Array<{ phone: string }>).map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
+      // No phone is another example's: the sets are apart, and each phone was powered on once and off (or deleted) once, none refused.
+      const everyOwn = [...own.values()].flat().map((phone) => phone.id);
+      assert.ok(mine("07").length === 1 && mine("08").length > 1 && mine("11").length > 2, `07 one phone, 08 a few, 11 more than its cap of two: ${JSON.stringify(Object.fromEntries(own))}`);
+      assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples work on phones of their own: ${JSON.stringify(Object.fromEntries(own))}`);
+      const served = emulator.served().phones;
+      const counts = (id: string) => {
+        const entry = served[id];
+        return entry && { powerOns: entry.powerOns, powerOffs: entry.powerOffs, deletes: entry.deletes, refused: entry.refused };
+      };
+      assert.deepEqual(Object.keys(served).sort(), [...everyOwn, ...created.map((phone) => phone.id)].sort(), "no other phone was powered on, off or deleted");
+      for (const id of everyOwn) assert.deepEqual(counts(id), { powerOns: 1, powerOffs: 1, deletes: 0, refused: 0 }, `phone ${id}`);
+      for (const phone of created) assert.deepEqual(counts(phone.id), { powerOns: 1, powerOffs: 0, deletes: 1, refused: 0 }, `created phone ${phone.id}`);
+      // Nothing is left on, and 18's phones are deleted (listed as deactivated).
+      await waitUntil(() => notOff().length === 0, "every phone is off", 30_000).catch(() => assert.fail(`phones left on: ${JSON.stringify(notOff())}`));
+      assert.deepEqual(
+        created.map((phone) => phone.abnormalStatus),
+        [4, 4, 4],
+      );
+      assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
     });
 
     /** Deploys every example with the watch of example `number` on, and waits for its Debug node `name` to show `count` messages. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { parseStartArgs } from "../../tools/start-args";
+import { demoEmulatorArgs, parseStartArgs } from "../../tools/start-args";
 
 /** `npm start -- <options>`: its own (--fresh, --help), the emulator's it reads too, and the rest handed on. */
 describe("npm start: its options", () => {
@@ -17,6 +17,12 @@ describe("npm start: its options", () => {
     );
     assert.deepEqual(args.emulatorArgs, [], "not passed twice");
     assert.equal(args.fresh, false);
+  });
+
+  it("asks the emulator for the demo's data (every cloud phone off at start) unless given --phones-on, with a space or =", () => {
+    assert.deepEqual(demoEmulatorArgs(parseStartArgs(["--profiles", "500", "--seed", "3"]).emulatorArgs), ["--phones-on", "0"]);
+    assert.deepEqual(demoEmulatorArgs(parseStartArgs(["--phones-on", "4"]).emulatorArgs), []);
+    assert.deepEqual(demoEmulatorArgs(parseStartArgs(["--phones-on=4"]).emulatorArgs), []);
   });
 
   it("refuses a port that is not one and an option of its own without a value", () => {

@@ -150,14 +150,32 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
     (await json<Array<{ type: string; label?: string }>>(`${editor}/flows`, { headers: { "Node-RED-API-Version": "v1" } })).filter((node) => node.type === "tab").map((node) => String(node.label));
   const profileCount = async (localUrl: string): Promise<string> =>
     (await json<{ data: { total: string } }>(`${localUrl}/api/env/page`, { method: "POST", headers: { "content-type": "application/json" }, body: '{"pageNo":1,"pageSize":1}' })).data.total;
+  /** The envStatus of every cloud phone of the emulator. */
+  const phoneStates = async (localUrl: string): Promise<number[]> =>
+    (
+      await json<{ data: { dataList: Array<{ envStatus: number }> } }>(`${localUrl}/api/cloudphone/page`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: '{"pageNo":1,"pageSize":100}',
+      })
+    ).data.dataList.map((phone) => phone.envStatus);
   const mark = async (editor: string): Promise<unknown> => (await json<{ msg?: string }>(`${editor}/context/global/userMark`)).msg;
 
-  it("keeps a flow the user deployed, and its context, over a restart; --fresh removes them; --profiles 37 gives the emulator 37 profiles", async () => {
+  it("keeps a flow the user deployed, and its context, over a restart; --fresh removes them; --profiles 37 gives the emulator 37 profiles, and every cloud phone starts off", async () => {
     const first = await launch(work, ["--profiles", "37"]);
     running.push(first.end);
     assert.match(first.banner(), /A new user folder \S+, with the example flows deployed\./);
     assert.match(first.banner(), /Options: --profiles 37/);
     assert.equal(await profileCount(first.localUrl), "37");
+    // The demo's data: every cloud phone off at start (the seed alone would have some on), whatever --profiles changes.
+    assert.match(first.banner(), /The demo's data: --phones-on 0/);
+    const phones = await phoneStates(first.localUrl);
+    assert.ok(phones.length > 0);
+    assert.deepEqual(
+      phones,
+      phones.map(() => 2),
+      "every cloud phone off",
+    );
     assert.ok((await tabs(first.editor)).includes("01 List profiles"), "the examples are deployed");
     // The user's own tab: an inject into a function that writes to global context, deployed as the editor does.
     const flow = {
@@ -195,6 +213,7 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
     assert.ok((await tabs(second.editor)).includes("01 List profiles"), "so are the examples");
     assert.equal(await mark(second.editor), "kept", "the global context is still there");
     assert.equal(await profileCount(second.localUrl), "25", "the emulator's defaults, without --profiles");
+    assert.deepEqual(new Set(await phoneStates(second.localUrl)), new Set([2]), "every cloud phone off, without options too");
     const flows = await json<Array<{ id: string; localUrl?: string }>>(`${second.editor}/flows`, { headers: { "Node-RED-API-Version": "v1" } });
     assert.notEqual(second.localUrl, first.localUrl, "MORELOGIN_DEMO_PORTS=any: the emulator moved");
     assert.equal(flows.find((node) => node.id === "morelogin-emulator-config")?.localUrl, second.localUrl, "the kept examples point at this start's emulator");
