@@ -5,9 +5,9 @@ import { describeValue, messageOf } from "../client";
 import { JournalUnreadableError } from "../journal";
 import { batchSettings } from "./lib/batch/settings";
 import { forgetLegacyBatch, legacyBatch, type ContextLike } from "./lib/batch/store";
-import { startsWaitingFor } from "./lib/flows-started";
-import { createTranslator } from "./lib/i18n";
-import { plainError } from "./lib/operation-node";
+import { startsWaitingFor } from "./lib/shell/flows-started";
+import { createTranslator } from "./lib/shell/i18n";
+import { plainError } from "./lib/shell/operation-node";
 import { fileNameOf, stateDirOf } from "./lib/state-dir";
 import type { QueueConfigNode } from "./morelogin-queue";
 

@@ -6,9 +6,9 @@ import type { ConfigLeaseStore } from "./lib/lease-store";
 import { configLeaseOf } from "./lib/lease-settings";
 import { registerAdminRoutes } from "./lib/admin";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
-import { isChecked } from "./lib/checkbox";
-import { createTranslator } from "./lib/i18n";
-import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
+import { isChecked } from "./lib/shell/checkbox";
+import { createTranslator } from "./lib/shell/i18n";
+import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/shell/types";
 
 /**
  * What a config node says once about a Local API URL on another machine: without the server login the

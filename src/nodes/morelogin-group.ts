@@ -1,9 +1,9 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue } from "../client";
-import { registerActionNode } from "./lib/action-node";
+import { registerActionNode } from "./lib/shell/action-node";
 import { namedResourceActions } from "./lib/named-resource";
 import { NODE_DECLARATIONS, type GROUP_ACTIONS } from "./lib/node-declarations";
-import { pick } from "./lib/properties";
+import { pick } from "./lib/shell/properties";
 
 const ACTIONS = namedResourceActions({
   kind: "group",

@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { registerListNode } from "./lib/list-node";
+import { registerListNode } from "./lib/shell/list-node";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
 
 export = (RED: NodeAPI): void => {

@@ -1,10 +1,10 @@
 import type { Node, NodeAPI } from "node-red";
 import { isErrorValue, isPlainObjectValue, MoreLoginError } from "../client";
-import { registerActionNode, type ActionContext } from "./lib/action-node";
+import { registerActionNode, type ActionContext } from "./lib/shell/action-node";
 import { selected, selectField } from "./lib/declaration";
 import { targetIds } from "./lib/ids";
 import { NODE_DECLARATIONS, type PROXY_ACTIONS } from "./lib/node-declarations";
-import { overlay, pick } from "./lib/properties";
+import { overlay, pick } from "./lib/shell/properties";
 import { checkedProxyBody } from "./lib/proxy-rules";
 import { resourceReply } from "./lib/resource-reply";
 

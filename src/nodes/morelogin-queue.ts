@@ -1,5 +1,5 @@
 import type { Node, NodeAPI, NodeDef } from "node-red";
-import { createTranslator } from "./lib/i18n";
+import { createTranslator } from "./lib/shell/i18n";
 import { type QueueCredentials, type QueueSettings, queueSettings } from "./lib/queue/settings";
 
 /** A `morelogin-queue` config node: where the Redis of a batch shared by several Node-REDs is, and this Node-RED's name in it. */

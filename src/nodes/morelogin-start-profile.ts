@@ -1,11 +1,11 @@
 import type { NodeAPI } from "node-red";
-import { registerOperationNode } from "./lib/operation-node";
-import { single } from "./lib/output";
+import { registerOperationNode } from "./lib/shell/operation-node";
+import { single } from "./lib/shell/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
 import { browserAddress, profileHandle } from "./lib/profile-handle";
 import { bodyFields } from "./lib/declaration";
 import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { fieldsToBody } from "./lib/properties";
+import { fieldsToBody } from "./lib/shell/properties";
 import { leaseFor } from "./lib/lease-settings";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];

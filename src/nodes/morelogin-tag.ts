@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { registerActionNode } from "./lib/action-node";
+import { registerActionNode } from "./lib/shell/action-node";
 import { namedResourceActions } from "./lib/named-resource";
 import { NODE_DECLARATIONS, type TAG_ACTIONS } from "./lib/node-declarations";
 

@@ -1,5 +1,5 @@
 import { MoreLoginInputError, isPlainObjectValue, normalizeId } from "../../client";
-import type { Translate } from "./i18n";
+import type { Translate } from "./shell/i18n";
 import { isDecimalId } from "./profile-body";
 
 /** The ID of a list item (`id`) or a reply that names one (`envId`), if it has one. */

@@ -1,7 +1,7 @@
 import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../../client";
-import type { ActionContext } from "./action-node";
+import type { ActionContext } from "./shell/action-node";
 import { targetIds } from "./ids";
-import { overlay, pick } from "./properties";
+import { overlay, pick } from "./shell/properties";
 import { resourceReply } from "./resource-reply";
 
 /** A team resource that is only a name, a group or a tag: node `morelogin-<kind>`, fields `<kind>Id` and `<kind>Name`. */

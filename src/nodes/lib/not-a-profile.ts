@@ -1,5 +1,5 @@
 import { describeValue, isPlainObjectValue } from "../../client";
-import type { Translate } from "./i18n";
+import type { Translate } from "./shell/i18n";
 
 const EXAMPLE_ID = '"1993244721490239488"';
 

@@ -1,8 +1,8 @@
 import { isPlainObjectValue, MoreLoginInputError } from "../../client";
-import type { Translate } from "./i18n";
+import type { Translate } from "./shell/i18n";
 import { acceptedProfiles, whyNotAProfile } from "./not-a-profile";
-import { overlay } from "./properties";
-import type { MoreLoginMessage } from "./types";
+import { overlay } from "./shell/properties";
+import type { MoreLoginMessage } from "./shell/types";
 
 const DECIMAL_ID = /^\s*\d{1,20}\s*$/;
 

@@ -1,7 +1,7 @@
 import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../../client";
-import type { Translate } from "../i18n";
+import type { Translate } from "../shell/i18n";
 import { PHONE_STATUS, POWER_WAIT_MS } from "../phone-power";
-import { seconds, waitUntil } from "../wait";
+import { seconds, waitUntil } from "../shell/wait";
 
 /**
  * Codes MoreLogin's skill says a stop or delete can get right after `newMachine` while the phone

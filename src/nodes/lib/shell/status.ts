@@ -1,5 +1,5 @@
 import type { Node } from "node-red";
-import type { CapacityKind, CapacityUsage, PacedStart, WaitReason } from "../../client";
+import type { CapacityKind, CapacityUsage, PacedStart, WaitReason } from "../../../client";
 
 interface ShownStatus {
   fill?: "blue" | "green" | "red";

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginInputError } from "../../client";
+import { MoreLoginInputError } from "../../../client";
 import type { OperationNodeDef } from "./types";
 
 /** A request field the node's edit dialog sets, possibly from msg, flow, global, env or JSONata. */

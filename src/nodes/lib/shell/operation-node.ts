@@ -1,6 +1,17 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, isErrorValue, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type PacedStart, type WaitReason } from "../../client";
+import {
+  MoreLoginAbortError,
+  MoreLoginClient,
+  MoreLoginError,
+  isErrorValue,
+  isPlainObjectValue,
+  messageOf,
+  type CallOptions,
+  type CapacityKind,
+  type PacedStart,
+  type WaitReason,
+} from "../../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { itemRequests } from "./item-requests";
 import { StatusTracker } from "./status";

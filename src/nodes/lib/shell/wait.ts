@@ -1,4 +1,4 @@
-import { DEFAULT_TIMEOUTS, pollUntil, type CallOptions, type PollOptions } from "../../client";
+import { DEFAULT_TIMEOUTS, pollUntil, type CallOptions, type PollOptions } from "../../../client";
 
 /**
  * Polls with `read` until `reached`, within the node's `timeout` (or `defaultMs` when blank). Each

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { MoreLoginInputError, describeValue } from "../../client";
+import { MoreLoginInputError, describeValue } from "../../../client";
 import { evaluateProperty } from "./properties";
 import type { MoreLoginMessage, OperationNodeDef } from "./types";
 

@@ -1,4 +1,4 @@
-import { isPlainObjectValue, type ApiName, type MoreLoginClient } from "../../client";
+import { isPlainObjectValue, type ApiName, type MoreLoginClient } from "../../../client";
 import type { MoreLoginMessage } from "./types";
 
 /**
