@@ -261,7 +261,7 @@
   }
 
   /**
-   * Registers an operation node type from its declaration (src/nodes/lib/node-declarations.ts), the
+   * Registers an operation node type from its declaration (src/nodes/lib/declarations/), the
    * same one its runtime and its dialog (written by the build) come from.
    */
   function registerNode(declaration) {

@@ -1,7 +1,8 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginResponseError, type CallResult, type EndpointName } from "../client";
 import { registerActionNode, type ActionContext, type ActionRun } from "./lib/shell/action-node";
-import { NODE_DECLARATIONS, type PHONE_ACTIONS } from "./lib/node-declarations";
+import type { PHONE_ACTIONS } from "./lib/declarations/cloud-phone";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { checkApi, reply as replyWith } from "./lib/cloud-phone/reply";
 import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/cloud-phone/fleet";
 import { downloadFile, uploadFile } from "./lib/cloud-phone/files";

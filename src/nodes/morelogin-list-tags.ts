@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { outputMode, single, split } from "./lib/shell/output";
 

@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import type { ProfileStatus } from "../client";
-import { bodyFields, selectField, selected } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
+import { bodyFields, selectField, selected } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
 import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";

@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue, MoreLoginInputError, type ApiName, type HttpMethod } from "../client";
-import { selectField, selected } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
+import { selectField, selected } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { registerOperationNode } from "./lib/shell/operation-node";
 
 import { single } from "./lib/shell/output";

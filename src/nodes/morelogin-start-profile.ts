@@ -3,8 +3,8 @@ import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
 import { profileBody, requireProfile } from "./lib/profile-body";
 import { browserAddress, profileHandle } from "./lib/profile-handle";
-import { bodyFields } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
+import { bodyFields } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { fieldsToBody } from "./lib/shell/properties";
 import { leaseFor } from "./lib/lease-settings";
 

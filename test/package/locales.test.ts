@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declaration";
-import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
+import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "../../src/nodes/lib/declarations/node-declarations";
 import { BATCH_TYPE, BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, QUEUE_TYPE, WATCH_TYPE } from "../support/node-types";
 
 /**
@@ -247,7 +247,7 @@ function sourcesUnder(folder: string, skip: (path: string) => boolean = () => fa
  * The runtime helpers every node type shares: src/nodes/lib and its rooms, but for the node types' own
  * rooms and the declarations (they build their keys from templates: those are read from the declarations above).
  */
-const SHARED_LIB = sourcesUnder(LIB, (path) => path === join(LIB, "node-declarations.ts") || NODE_TYPES.some((type) => path === ownRoom(type)));
+const SHARED_LIB = sourcesUnder(LIB, (path) => path === join(LIB, "declarations") || NODE_TYPES.some((type) => path === ownRoom(type)));
 
 /** The keys each node type's runtime and editor look up in that type's catalog. */
 function keysUsedBy(type: string): Set<string> {

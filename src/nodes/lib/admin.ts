@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../client";
-import type { Picker } from "./declaration";
+import type { Picker } from "./declarations/declaration";
 import {
   CHANGE_PERMISSION,
   EditorRequestError,

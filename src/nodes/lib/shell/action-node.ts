@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginInputError, describeValue, type ApiName } from "../../../client";
-import { forAction, selectField, selected, typedFields, type NodeDeclaration } from "../declaration";
+import { forAction, selectField, selected, typedFields, type NodeDeclaration } from "../declarations/declaration";
 import { registerMessageNode, registerOperationNode, type MessageContext, type NodeLifecycle, type OperationContext, type OperationResult } from "./operation-node";
 import { evaluateProperty } from "./properties";
 

@@ -2,7 +2,7 @@ import type { NodeAPI } from "node-red";
 import { DEFAULT_MAX_ITEMS, ENDPOINTS, PreparedBody, fetchAll, isPlainObjectValue, pathOn, positiveInteger } from "../../../client";
 import { registerOperationNode, type OperationContext, type OperationResult } from "./operation-node";
 import { outputMode, single, split } from "./output";
-import { bodyFields, selectField, selected, type ListDeclaration } from "../declaration";
+import { bodyFields, selectField, selected, type ListDeclaration } from "../declarations/declaration";
 import { fieldsToBody, fixedFields, overlay } from "./properties";
 import type { OperationNodeDef } from "./types";
 import { isChecked } from "./checkbox";

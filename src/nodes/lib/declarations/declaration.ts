@@ -1,4 +1,4 @@
-import type { EndpointName, PagedEndpointName } from "../../client";
+import type { EndpointName, PagedEndpointName } from "../../../client";
 
 /** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
 export type Picker = "profiles" | "groups" | "phones" | "templates" | "proxies" | "tags";
