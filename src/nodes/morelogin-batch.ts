@@ -8,7 +8,7 @@ import { forgetLegacyBatch, legacyBatch, type ContextLike } from "./lib/batch/st
 import { startsWaitingFor } from "./lib/shell/flows-started";
 import { createTranslator } from "./lib/shell/i18n";
 import { plainError } from "./lib/shell/operation-node";
-import { fileNameOf, stateDirOf } from "./lib/state-dir";
+import { fileNameOf, stateDirOf } from "./lib/config/state-dir";
 import type { QueueConfigNode } from "./morelogin-queue";
 
 /** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)" and "Crash-safe by default". */

@@ -6,7 +6,7 @@ import { selectField, selected } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import type { MoreLoginMessage } from "./lib/shell/types";
 import { isChecked } from "./lib/shell/checkbox";
-import { uploadPlacesOf } from "./lib/upload-settings";
+import { uploadPlacesOf } from "./lib/config/upload-places";
 
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");

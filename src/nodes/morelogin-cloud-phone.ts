@@ -10,7 +10,7 @@ import { waitForPower, type PowerAction } from "./lib/phone-power";
 import { pastReset } from "./lib/cloud-phone/reset-wait";
 import { onePhoneBody, phoneIds } from "./lib/phone-target";
 import { overlay, pick } from "./lib/shell/properties";
-import { leaseFor } from "./lib/lease-settings";
+import { leaseFor } from "./lib/config/lease-seconds";
 import type { Translate } from "./lib/shell/i18n";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];

@@ -6,7 +6,7 @@ import { browserAddress, profileHandle } from "./lib/profile-handle";
 import { bodyFields } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { fieldsToBody } from "./lib/shell/properties";
-import { leaseFor } from "./lib/lease-settings";
+import { leaseFor } from "./lib/config/lease-seconds";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);

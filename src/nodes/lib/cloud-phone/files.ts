@@ -7,7 +7,7 @@ import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { whenRunning } from "./reset-wait";
 import { allowedPath, uploadPath } from "../../../browser/upload-file";
 import { onePhoneBody } from "../phone-target";
-import { uploadPlacesOf } from "../upload-settings";
+import { uploadPlacesOf } from "../config/upload-places";
 import { pick } from "../shell/properties";
 import { seconds, waitUntil } from "../shell/wait";
 

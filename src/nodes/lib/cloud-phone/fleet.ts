@@ -1,7 +1,7 @@
 import { MoreLoginInputError, isPlainObjectValue, type CallOptions, type CloudPhoneDetail, type MoreLoginClient } from "../../../client";
 import type { ActionContext, ActionRun } from "../shell/action-node";
 import type { Translate } from "../shell/i18n";
-import { leaseFor } from "../lease-settings";
+import { leaseFor } from "../config/lease-seconds";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
 import { pastReset, whenRunning } from "./reset-wait";

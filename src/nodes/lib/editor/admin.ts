@@ -1,18 +1,8 @@
 import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
-import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../client";
-import type { Picker } from "./declarations/declaration";
-import {
-  CHANGE_PERMISSION,
-  EditorRequestError,
-  changesFromDeployed,
-  clientForSettings,
-  deployedClient,
-  findDeployedConfig,
-  flowEnvironment,
-  parseEditorSettings,
-  type EditorClient,
-} from "./editor-access";
+import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../../client";
+import type { Picker } from "../declarations/declaration";
+import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, flowEnvironment, parseEditorSettings, type EditorClient } from "./access";
 
 const PICKER_LIMIT = 200;
 

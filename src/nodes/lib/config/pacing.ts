@@ -1,5 +1,5 @@
-import { DEFAULT_CAPACITY, DEFAULT_PACING, MoreLoginInputError, RULES, type CapacitySettings, type Pacing } from "../../client";
-import type { ConfigNodeDef } from "./shell/types";
+import { DEFAULT_CAPACITY, DEFAULT_PACING, MoreLoginInputError, RULES, type CapacitySettings, type Pacing } from "../../../client";
+import type { ConfigNodeDef } from "../shell/types";
 
 /**
  * The config node's pacing as the client takes it. A flow saved before 0.2 has none of these

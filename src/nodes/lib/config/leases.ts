@@ -1,6 +1,6 @@
 import type { Node, NodeAPI } from "node-red";
-import { closeEverything, messageOf, type LeaseEnd, type LeaseRecord, type MoreLoginClient } from "../../client";
-import type { Translate } from "./shell/i18n";
+import { closeEverything, messageOf, type LeaseEnd, type LeaseRecord, type MoreLoginClient } from "../../../client";
+import type { Translate } from "../shell/i18n";
 import { configLeaseStore, type ConfigLeaseStore } from "./lease-store";
 
 /** A lease as people read it: "90 s", "30 min", "2 h" (in the runtime's language). */

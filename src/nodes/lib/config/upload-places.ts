@@ -1,5 +1,5 @@
 import type { NodeAPI } from "node-red";
-import type { UploadPlaces } from "../../browser";
+import type { UploadPlaces } from "../../../browser";
 
 /**
  * Where the browser node's upload reads a path from, as settings.js says: a relative path starts in

@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
-import { MoreLoginClient, RULES, isPlainObjectValue, messageOf, type ClientSettings } from "../../client";
-import { CONFIG_CREDENTIALS, CREDENTIAL_NAMES, STORED, type CredentialName } from "./config-settings";
-import type { ConfigCredentials, ConfigNode } from "./shell/types";
+import { MoreLoginClient, RULES, isPlainObjectValue, messageOf, type ClientSettings } from "../../../client";
+import { CONFIG_CREDENTIALS, CREDENTIAL_NAMES, STORED, type CredentialName } from "../config/settings";
+import type { ConfigCredentials, ConfigNode } from "../shell/types";
 
 /** What a user needs to reach MoreLogin with settings the deployed config node does not have. */
 export const CHANGE_PERMISSION = "morelogin-config.write";

@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
-import { MoreLoginInputError, describeValue } from "../../client";
-import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./shell/types";
-import { isChecked } from "./shell/checkbox";
+import { MoreLoginInputError, describeValue } from "../../../client";
+import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "../shell/types";
+import { isChecked } from "../shell/checkbox";
 
 /** A year: a longer lease is a typing mistake (and timers are set again at most every hour anyway). */
 export const MAX_LEASE_SECONDS = 31_536_000;

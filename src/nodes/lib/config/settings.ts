@@ -1,4 +1,4 @@
-import { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, ruleSources } from "../../client";
+import { DEFAULT_LOCAL_URL, DEFAULT_OPEN_URL, ruleSources } from "../../../client";
 
 /** What Node-RED's editor sends in place of a password credential it has stored. */
 export const STORED = "__PWRD__";

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import type { Node, NodeAPI } from "node-red";
-import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../client";
+import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../../client";
 import { fileNameOf, stateDirOf } from "./state-dir";
 
 /** The context key 0.4 kept a config node's leases under. */
