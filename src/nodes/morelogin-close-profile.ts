@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
-import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile/body";
 import { bodyFields } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { fieldsToBody } from "./lib/shell/properties";

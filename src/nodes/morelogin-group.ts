@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue } from "../client";
 import { registerActionNode } from "./lib/shell/action-node";
-import { namedResourceActions } from "./lib/named-resource";
+import { namedResourceActions } from "./lib/resources/named-resource";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import type { GROUP_ACTIONS } from "./lib/declarations/resources";
 import { pick } from "./lib/shell/properties";

@@ -4,8 +4,8 @@ import { bodyFields, selectField, selected } from "./lib/declarations/declaratio
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
-import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
-import { browserAddress, profileHandle } from "./lib/profile-handle";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile/body";
+import { browserAddress, profileHandle } from "./lib/profile/handle";
 import { fieldsToBody } from "./lib/shell/properties";
 import { seconds, waitUntil } from "./lib/shell/wait";
 

@@ -2,12 +2,12 @@ import type { Node, NodeAPI } from "node-red";
 import { isErrorValue, isPlainObjectValue, MoreLoginError } from "../client";
 import { registerActionNode, type ActionContext } from "./lib/shell/action-node";
 import { selected, selectField } from "./lib/declarations/declaration";
-import { targetIds } from "./lib/ids";
+import { targetIds } from "./lib/profile/ids";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import type { PROXY_ACTIONS } from "./lib/declarations/resources";
 import { overlay, pick } from "./lib/shell/properties";
-import { checkedProxyBody } from "./lib/proxy-rules";
-import { resourceReply } from "./lib/resource-reply";
+import { checkedProxyBody } from "./lib/resources/proxy-rules";
+import { resourceReply } from "./lib/resources/reply";
 
 const declaration = NODE_DECLARATIONS["morelogin-proxy"];
 const statusKey = (context: ActionContext): string => `morelogin-proxy.status.${context.action}`;

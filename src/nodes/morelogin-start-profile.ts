@@ -1,8 +1,8 @@
 import type { NodeAPI } from "node-red";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
-import { profileBody, requireProfile } from "./lib/profile-body";
-import { browserAddress, profileHandle } from "./lib/profile-handle";
+import { profileBody, requireProfile } from "./lib/profile/body";
+import { browserAddress, profileHandle } from "./lib/profile/handle";
 import { bodyFields } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { fieldsToBody } from "./lib/shell/properties";

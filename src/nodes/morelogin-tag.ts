@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { registerActionNode } from "./lib/shell/action-node";
-import { namedResourceActions } from "./lib/named-resource";
+import { namedResourceActions } from "./lib/resources/named-resource";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import type { TAG_ACTIONS } from "./lib/declarations/resources";
 

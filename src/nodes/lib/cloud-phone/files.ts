@@ -6,7 +6,7 @@ import type { Translate } from "../shell/i18n";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { whenRunning } from "./reset-wait";
 import { allowedPath, uploadPath } from "../../../browser/upload-file";
-import { onePhoneBody } from "../phone-target";
+import { onePhoneBody } from "./target";
 import { uploadPlacesOf } from "../config/upload-places";
 import { pick } from "../shell/properties";
 import { seconds, waitUntil } from "../shell/wait";

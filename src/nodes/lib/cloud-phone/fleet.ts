@@ -3,9 +3,9 @@ import type { ActionContext, ActionRun } from "../shell/action-node";
 import type { Translate } from "../shell/i18n";
 import { leaseFor } from "../config/lease-seconds";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
-import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
+import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "./power";
 import { pastReset, whenRunning } from "./reset-wait";
-import { onePhoneBody, phoneIds } from "../phone-target";
+import { onePhoneBody, phoneIds } from "./target";
 import { overlay, pick } from "../shell/properties";
 import { seconds, waitUntil } from "../shell/wait";
 

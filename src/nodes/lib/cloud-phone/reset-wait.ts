@@ -1,6 +1,6 @@
 import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../../client";
 import type { Translate } from "../shell/i18n";
-import { PHONE_STATUS, POWER_WAIT_MS } from "../phone-power";
+import { PHONE_STATUS, POWER_WAIT_MS } from "./power";
 import { seconds, waitUntil } from "../shell/wait";
 
 /**

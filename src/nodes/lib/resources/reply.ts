@@ -1,7 +1,7 @@
-import type { CallResult } from "../../client";
-import type { ActionContext } from "./shell/action-node";
-import type { OperationResult } from "./shell/operation-node";
-import { single } from "./shell/output";
+import type { CallResult } from "../../../client";
+import type { ActionContext } from "../shell/action-node";
+import type { OperationResult } from "../shell/operation-node";
+import { single } from "../shell/output";
 
 /**
  * The reply of a proxy, group or tag action: the API's data as msg.payload, msg.topic the ID when

@@ -1,5 +1,5 @@
-import { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost, type MoreLoginClient } from "../../client";
-import type { ProfileHandle } from "./shell/types";
+import { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost, type MoreLoginClient } from "../../../client";
+import type { ProfileHandle } from "../shell/types";
 
 export interface BrowserAddress {
   cdpUrl?: string;

@@ -1,8 +1,8 @@
-import { MoreLoginInputError, isPlainObjectValue } from "../../client";
-import type { Translate } from "./shell/i18n";
-import { idsOf } from "./ids";
-import { isDecimalId } from "./profile-body";
-import { overlay } from "./shell/properties";
+import { MoreLoginInputError, isPlainObjectValue } from "../../../client";
+import type { Translate } from "../shell/i18n";
+import { idsOf } from "../profile/ids";
+import { isDecimalId } from "../profile/body";
+import { overlay } from "../shell/properties";
 
 /** True when msg.payload names phones by itself: an ID, an array of IDs or phones, a phone, or a page of phones. */
 export function namesPhones(payload: unknown): boolean {

@@ -1,6 +1,6 @@
-import type { CallOptions, CloudPhoneDetail, MoreLoginClient } from "../../client";
-import type { Translate } from "./shell/i18n";
-import { seconds, waitUntil } from "./shell/wait";
+import type { CallOptions, CloudPhoneDetail, MoreLoginClient } from "../../../client";
+import type { Translate } from "../shell/i18n";
+import { seconds, waitUntil } from "../shell/wait";
 
 /** `envStatus` of a cloud phone (the cloud-phone spec). */
 export const PHONE_STATUS = { new: 0, creationFailed: 1, stopped: 2, starting: 3, running: 4, resetting: 5, restarting: 6 } as const;

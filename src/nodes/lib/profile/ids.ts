@@ -1,6 +1,6 @@
-import { MoreLoginInputError, isPlainObjectValue, normalizeId } from "../../client";
-import type { Translate } from "./shell/i18n";
-import { isDecimalId } from "./profile-body";
+import { MoreLoginInputError, isPlainObjectValue, normalizeId } from "../../../client";
+import type { Translate } from "../shell/i18n";
+import { isDecimalId } from "./body";
 
 /** The ID of a list item (`id`) or a reply that names one (`envId`), if it has one. */
 function itemId(item: Record<string, unknown>): unknown {

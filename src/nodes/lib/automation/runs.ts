@@ -1,5 +1,5 @@
-import type { AutomationRun, CallOptions, MoreLoginClient } from "../../client";
-import { seconds, waitUntil } from "./shell/wait";
+import type { AutomationRun, CallOptions, MoreLoginClient } from "../../../client";
+import { seconds, waitUntil } from "../shell/wait";
 
 /** A run's `taskState` (the cloud-phone spec's subTask list): 0 waiting, 1 running, 3 succeeded, 4 failed, 5 cancelled. */
 const ENDED_STATES = new Set([3, 4, 5]);

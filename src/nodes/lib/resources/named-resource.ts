@@ -1,8 +1,8 @@
-import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../../client";
-import type { ActionContext } from "./shell/action-node";
-import { targetIds } from "./ids";
-import { overlay, pick } from "./shell/properties";
-import { resourceReply } from "./resource-reply";
+import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../../../client";
+import type { ActionContext } from "../shell/action-node";
+import { targetIds } from "../profile/ids";
+import { overlay, pick } from "../shell/properties";
+import { resourceReply } from "./reply";
 
 /** A team resource that is only a name, a group or a tag: node `morelogin-<kind>`, fields `<kind>Id` and `<kind>Name`. */
 export interface NamedResource {

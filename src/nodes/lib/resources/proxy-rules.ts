@@ -1,4 +1,4 @@
-import { MoreLoginInputError } from "../../client";
+import { MoreLoginInputError } from "../../../client";
 
 /**
  * The shared spec's rules for a proxy body (`/proxyInfo/add` and `/update`), checked before anything is sent:
