@@ -5,7 +5,7 @@
   "use strict";
   if (window.MoreLoginEditor) return;
 
-  /** Constants and checks shared with the runtime (src/nodes/lib/config/settings.ts), exported by the config node. */
+  /** Constants and checks shared with the runtime (src/nodes/lib/declarations/config.ts), exported by the config node. */
   var SHARED = RED.settings.moreloginConfigEditor;
   var RULES = {};
   Object.keys(SHARED.rules).forEach(function (name) {

@@ -5,7 +5,7 @@ import { keepLeases, stopLeases } from "./lib/config/leases";
 import type { ConfigLeaseStore } from "./lib/config/lease-store";
 import { configLeaseOf } from "./lib/config/lease-seconds";
 import { registerAdminRoutes } from "./lib/editor/admin";
-import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config/settings";
+import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/declarations/config";
 import { isChecked } from "./lib/shell/checkbox";
 import { createTranslator } from "./lib/shell/i18n";
 import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/shell/types";

@@ -1,6 +1,6 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, RULES, isPlainObjectValue, messageOf, type ClientSettings } from "../../../client";
-import { CONFIG_CREDENTIALS, CREDENTIAL_NAMES, STORED, type CredentialName } from "../config/settings";
+import { CONFIG_CREDENTIALS, CREDENTIAL_NAMES, STORED, type CredentialName } from "../declarations/config";
 import type { ConfigCredentials, ConfigNode } from "../shell/types";
 
 /** What a user needs to reach MoreLogin with settings the deployed config node does not have. */

@@ -1,7 +1,7 @@
 import type { Node, NodeDef, NodeMessage } from "node-red";
 import type { FlowError, MoreLoginClient } from "../../../client";
 import type { PageHandle } from "../../../browser";
-import type { CredentialName } from "../config/settings";
+import type { CredentialName } from "../declarations/config";
 
 export interface ConfigNodeDef extends NodeDef {
   localUrl: string;
