@@ -4,7 +4,8 @@ import { BATCH_COMMANDS, BatchRunner, LocalBatchWork, originOf, storableItems, t
 import { describeValue, messageOf } from "../client";
 import { JournalUnreadableError } from "../journal";
 import { batchSettings } from "./lib/batch/settings";
-import { forgetLegacyBatch, legacyBatch, type ContextLike } from "./lib/batch/store";
+import { forgetLegacyBatch, legacyBatch } from "./lib/batch/store";
+import { nodeContext } from "./lib/shell/context-store";
 import { startsWaitingFor } from "./lib/shell/flows-started";
 import { createTranslator } from "./lib/shell/i18n";
 import { plainError } from "./lib/shell/operation-node";
@@ -21,7 +22,7 @@ export = (RED: NodeAPI): void => {
     const node = this;
     const read = batchSettings(def);
     const settings = "key" in read ? t(`morelogin-batch.error.setting.${read.key}`, read.values) : read;
-    const context = node.context() as unknown as ContextLike;
+    const context = nodeContext(node);
     const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
     const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);
     /** Why this node cannot work (its settings, or its journal), for every message it gets. */

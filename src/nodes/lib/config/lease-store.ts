@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import type { Node, NodeAPI } from "node-red";
 import { JournalLeaseStore, type LeaseRecord, type LeaseStore } from "../../../client";
+import { nodeContext } from "../shell/context-store";
 import { fileNameOf, stateDirOf } from "./state-dir";
 
 /** The context key 0.4 kept a config node's leases under. */
@@ -24,12 +25,14 @@ export function leaseJournalFile(RED: NodeAPI, configId: string): string {
  */
 export function configLeaseStore(RED: NodeAPI, node: Node): ConfigLeaseStore {
   const journal = new JournalLeaseStore(leaseJournalFile(RED, node.id));
+  const context = nodeContext(node);
   let takenOver = false;
   return {
     async load() {
       const kept = await journal.load();
       if (kept !== undefined) return kept;
-      const legacy = await contextValue(node);
+      const inContext = await context.get(LEGACY_KEY);
+      const legacy = Array.isArray(inContext) ? (inContext as LeaseRecord[]) : undefined;
       takenOver = legacy !== undefined;
       return legacy;
     },
@@ -37,24 +40,9 @@ export function configLeaseStore(RED: NodeAPI, node: Node): ConfigLeaseStore {
       await journal.save(records);
       if (!takenOver) return;
       takenOver = false;
-      await clearContext(node);
+      await context.set(LEGACY_KEY, undefined);
     },
     close: () => journal.close(),
     remove: () => journal.remove(),
   };
-}
-
-function contextValue(node: Node): Promise<LeaseRecord[] | undefined> {
-  return new Promise((resolve, reject) => {
-    node.context().get(LEGACY_KEY, (error: Error | undefined, value: unknown) => {
-      if (error) return reject(error);
-      resolve(Array.isArray(value) ? (value as LeaseRecord[]) : undefined);
-    });
-  });
-}
-
-function clearContext(node: Node): Promise<void> {
-  return new Promise((resolve, reject) => {
-    node.context().set(LEGACY_KEY, undefined, (error?: Error) => (error ? reject(error) : resolve()));
-  });
 }
