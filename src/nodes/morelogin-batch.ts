@@ -12,7 +12,7 @@ import { plainError } from "./lib/shell/operation-node";
 import { fileNameOf, stateDirOf } from "./lib/config/state-dir";
 import type { QueueConfigNode } from "./morelogin-queue";
 
-/** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)" and "Crash-safe by default". */
+/** Works through a list a few items at a time, in a journal that carries the batch over a restart or a crash. */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   const waiting = startsWaitingFor(RED);

@@ -8,7 +8,7 @@ export interface QueueConfigNode extends Node<QueueCredentials> {
   queueSettings: QueueSettings | string;
 }
 
-/** See DESIGN.md "Crashes and many machines (0.5)", many machines; the batch node does the work (src/batch/queue-work.ts). */
+/** The queue config node only checks and holds its settings; the batch nodes that name it do the work (src/batch/queue-work.ts). */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
 

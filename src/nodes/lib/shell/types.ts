@@ -6,18 +6,18 @@ import type { CredentialName } from "../declarations/config";
 export interface ConfigNodeDef extends NodeDef {
   localUrl: string;
   openUrl: string;
-  /** Requests per minute, and long operations at once; blank or missing = the default (added in 0.2). */
+  /** Requests per minute, and long operations at once; blank, or missing in an older flow = the default. */
   localRpm?: string | number;
   openRpm?: string | number;
   concurrency?: string | number;
-  /** Profiles running and cloud phones powered on at once; blank, missing or 0 = no limit (added in 0.3). */
+  /** Profiles running and cloud phones powered on at once; blank, 0, or missing in an older flow = no limit. */
   maxProfiles?: string | number;
   maxPhones?: string | number;
-  /** The default lease of its nodes' starts and power-ons, in seconds; blank or 0 = none (added in 0.4). */
+  /** The default lease of its nodes' starts and power-ons, in seconds; blank, 0 or missing = none. */
   lease?: string | number;
-  /** Close every profile and power off every phone it started when it stops (added in 0.4). */
+  /** Close every profile and power off every phone it started when it stops; missing = off. */
   closeOnStop?: boolean;
-  /** MoreLogin's server edition: log in with the API ID and Key before Local calls (added in 0.4; missing = off). */
+  /** MoreLogin's server edition: log in with the API ID and Key before Local calls; missing = off. */
   localLogin?: boolean | string;
 }
 
