@@ -5,7 +5,7 @@
   "use strict";
   if (window.MoreLoginEditor) return;
 
-  /** Constants and checks shared with the runtime (src/nodes/lib/config-settings.ts), exported by the config node. */
+  /** Constants and checks shared with the runtime (src/nodes/lib/declarations/config.ts), exported by the config node. */
   var SHARED = RED.settings.moreloginConfigEditor;
   var RULES = {};
   Object.keys(SHARED.rules).forEach(function (name) {
@@ -261,7 +261,7 @@
   }
 
   /**
-   * Registers an operation node type from its declaration (src/nodes/lib/node-declarations.ts), the
+   * Registers an operation node type from its declaration (src/nodes/lib/declarations/), the
    * same one its runtime and its dialog (written by the build) come from.
    */
   function registerNode(declaration) {

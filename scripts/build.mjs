@@ -21,7 +21,7 @@ mkdirSync(nodesOut, { recursive: true });
 for (const file of readdirSync(editorDir)) {
   if (file.endsWith(".html")) copyFileSync(join(editorDir, file), join(nodesOut, file));
 }
-const { NODE_DECLARATIONS } = createRequire(import.meta.url)(join(nodesOut, "lib", "node-declarations.js"));
+const { NODE_DECLARATIONS } = createRequire(import.meta.url)(join(nodesOut, "lib", "declarations", "node-declarations.js"));
 for (const declaration of Object.values(NODE_DECLARATIONS)) {
   writeFileSync(join(nodesOut, `${declaration.type}.html`), editorHtml(declaration));
 }

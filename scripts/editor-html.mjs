@@ -1,5 +1,5 @@
 // Writes an operation node's editor HTML (registration and dialog) from its declaration in
-// src/nodes/lib/node-declarations.ts; resources/morelogin-editor.js turns the declaration into the
+// src/nodes/lib/declarations/; resources/morelogin-editor.js turns the declaration into the
 // node's definition in the browser.
 
 const escapeHtml = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");

@@ -1,13 +1,14 @@
 import type { NodeAPI } from "node-red";
 import { ENDPOINTS, MoreLoginError, MoreLoginInputError, fetchAll, isPlainObjectValue, pathOn, type PagedEndpointName } from "../client";
-import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
-import { succeeded, waitForRuns } from "./lib/automation-runs";
-import { type AUTOMATION_ACTIONS, NODE_DECLARATIONS } from "./lib/node-declarations";
-import { single } from "./lib/output";
-import { namesPhones, phoneIds } from "./lib/phone-target";
-import { idsOf } from "./lib/ids";
-import { isDecimalId } from "./lib/profile-body";
-import { overlay } from "./lib/properties";
+import { registerActionNode, type ActionContext, type ActionRun } from "./lib/shell/action-node";
+import { succeeded, waitForRuns } from "./lib/automation/runs";
+import type { AUTOMATION_ACTIONS } from "./lib/declarations/automation";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { single } from "./lib/shell/output";
+import { namesPhones, phoneIds } from "./lib/cloud-phone/target";
+import { idsOf } from "./lib/profile/ids";
+import { isDecimalId } from "./lib/profile/body";
+import { overlay } from "./lib/shell/properties";
 
 const declaration = NODE_DECLARATIONS["morelogin-automation"];
 

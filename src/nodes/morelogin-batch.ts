@@ -4,14 +4,15 @@ import { BATCH_COMMANDS, BatchRunner, LocalBatchWork, originOf, storableItems, t
 import { describeValue, messageOf } from "../client";
 import { JournalUnreadableError } from "../journal";
 import { batchSettings } from "./lib/batch/settings";
-import { forgetLegacyBatch, legacyBatch, type ContextLike } from "./lib/batch/store";
-import { startsWaitingFor } from "./lib/flows-started";
-import { createTranslator } from "./lib/i18n";
-import { plainError } from "./lib/operation-node";
-import { fileNameOf, stateDirOf } from "./lib/state-dir";
+import { forgetLegacyBatch, legacyBatch } from "./lib/batch/store";
+import { nodeContext } from "./lib/shell/context-store";
+import { startsWaitingFor } from "./lib/shell/flows-started";
+import { createTranslator } from "./lib/shell/i18n";
+import { plainError } from "./lib/shell/operation-node";
+import { fileNameOf, stateDirOf } from "./lib/config/state-dir";
 import type { QueueConfigNode } from "./morelogin-queue";
 
-/** Works through a list a few items at a time; see DESIGN.md "Unattended runs (0.4)" and "Crash-safe by default". */
+/** Works through a list a few items at a time, in a journal that carries the batch over a restart or a crash. */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
   const waiting = startsWaitingFor(RED);
@@ -21,7 +22,7 @@ export = (RED: NodeAPI): void => {
     const node = this;
     const read = batchSettings(def);
     const settings = "key" in read ? t(`morelogin-batch.error.setting.${read.key}`, read.values) : read;
-    const context = node.context() as unknown as ContextLike;
+    const context = nodeContext(node);
     const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
     const file = join(stateDirOf(RED), `batch-${fileNameOf(node.id)}.jsonl`);
     /** Why this node cannot work (its settings, or its journal), for every message it gets. */

@@ -1,12 +1,12 @@
 import type { NodeAPI } from "node-red";
 import { BROWSER_ACTIONS, BrowserSteps, firstAddress, type BrowserAction, type PageHandle } from "../browser";
 import { isPlainObjectValue, MoreLoginInputError } from "../client";
-import { registerMessageActionNode, type MessageActionRun } from "./lib/action-node";
-import { selectField, selected } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import type { MoreLoginMessage } from "./lib/types";
-import { isChecked } from "./lib/checkbox";
-import { uploadPlacesOf } from "./lib/upload-settings";
+import { registerMessageActionNode, type MessageActionRun } from "./lib/shell/action-node";
+import { selectField, selected } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import type { MoreLoginMessage } from "./lib/shell/types";
+import { isChecked } from "./lib/shell/checkbox";
+import { uploadPlacesOf } from "./lib/config/upload-places";
 
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");

@@ -1,10 +1,10 @@
 import type { NodeAPI } from "node-red";
-import { registerOperationNode } from "./lib/operation-node";
-import { single } from "./lib/output";
-import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
-import { bodyFields } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { fieldsToBody } from "./lib/properties";
+import { registerOperationNode } from "./lib/shell/operation-node";
+import { single } from "./lib/shell/output";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile/body";
+import { bodyFields } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { fieldsToBody } from "./lib/shell/properties";
 
 const declaration = NODE_DECLARATIONS["morelogin-close-profile"];
 const fields = bodyFields(declaration);

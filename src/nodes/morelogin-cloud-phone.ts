@@ -1,16 +1,17 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginResponseError, type CallResult, type EndpointName } from "../client";
-import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
-import { NODE_DECLARATIONS, type PHONE_ACTIONS } from "./lib/node-declarations";
+import { registerActionNode, type ActionContext, type ActionRun } from "./lib/shell/action-node";
+import type { PHONE_ACTIONS } from "./lib/declarations/cloud-phone";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { checkApi, reply as replyWith } from "./lib/cloud-phone/reply";
 import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/cloud-phone/fleet";
 import { downloadFile, uploadFile } from "./lib/cloud-phone/files";
-import { waitForPower, type PowerAction } from "./lib/phone-power";
+import { waitForPower, type PowerAction } from "./lib/cloud-phone/power";
 import { pastReset } from "./lib/cloud-phone/reset-wait";
-import { onePhoneBody, phoneIds } from "./lib/phone-target";
-import { overlay, pick } from "./lib/properties";
-import { leaseFor } from "./lib/lease-settings";
-import type { Translate } from "./lib/i18n";
+import { onePhoneBody, phoneIds } from "./lib/cloud-phone/target";
+import { overlay, pick } from "./lib/shell/properties";
+import { leaseFor } from "./lib/config/lease-seconds";
+import type { Translate } from "./lib/shell/i18n";
 
 const declaration = NODE_DECLARATIONS["morelogin-cloud-phone"];
 

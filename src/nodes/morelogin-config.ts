@@ -1,14 +1,14 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginClient, messageOf } from "../client";
-import { capacityOf, pacingOf } from "./lib/pacing-settings";
-import { keepLeases, stopLeases } from "./lib/config-leases";
-import type { ConfigLeaseStore } from "./lib/lease-store";
-import { configLeaseOf } from "./lib/lease-settings";
-import { registerAdminRoutes } from "./lib/admin";
-import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/config-settings";
-import { isChecked } from "./lib/checkbox";
-import { createTranslator } from "./lib/i18n";
-import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/types";
+import { capacityOf, pacingOf } from "./lib/config/pacing";
+import { keepLeases, stopLeases } from "./lib/config/leases";
+import type { ConfigLeaseStore } from "./lib/config/lease-store";
+import { configLeaseOf } from "./lib/config/lease-seconds";
+import { registerAdminRoutes } from "./lib/editor/admin";
+import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/declarations/config";
+import { isChecked } from "./lib/shell/checkbox";
+import { createTranslator } from "./lib/shell/i18n";
+import type { ConfigCredentials, ConfigNode, ConfigNodeDef } from "./lib/shell/types";
 
 /**
  * What a config node says once about a Local API URL on another machine: without the server login the

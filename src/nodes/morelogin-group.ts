@@ -1,9 +1,10 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue } from "../client";
-import { registerActionNode } from "./lib/action-node";
-import { namedResourceActions } from "./lib/named-resource";
-import { NODE_DECLARATIONS, type GROUP_ACTIONS } from "./lib/node-declarations";
-import { pick } from "./lib/properties";
+import { registerActionNode } from "./lib/shell/action-node";
+import { namedResourceActions } from "./lib/resources/named-resource";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import type { GROUP_ACTIONS } from "./lib/declarations/resources";
+import { pick } from "./lib/shell/properties";
 
 const ACTIONS = namedResourceActions({
   kind: "group",

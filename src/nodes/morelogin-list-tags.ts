@@ -1,7 +1,7 @@
 import type { NodeAPI } from "node-red";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { registerOperationNode } from "./lib/operation-node";
-import { outputMode, single, split } from "./lib/output";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { registerOperationNode } from "./lib/shell/operation-node";
+import { outputMode, single, split } from "./lib/shell/output";
 
 const declaration = NODE_DECLARATIONS["morelogin-list-tags"];
 

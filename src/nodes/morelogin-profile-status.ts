@@ -1,13 +1,13 @@
 import type { NodeAPI } from "node-red";
 import type { ProfileStatus } from "../client";
-import { bodyFields, selectField, selected } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { registerOperationNode } from "./lib/operation-node";
-import { single } from "./lib/output";
-import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
-import { browserAddress, profileHandle } from "./lib/profile-handle";
-import { fieldsToBody } from "./lib/properties";
-import { seconds, waitUntil } from "./lib/wait";
+import { bodyFields, selectField, selected } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { registerOperationNode } from "./lib/shell/operation-node";
+import { single } from "./lib/shell/output";
+import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile/body";
+import { browserAddress, profileHandle } from "./lib/profile/handle";
+import { fieldsToBody } from "./lib/shell/properties";
+import { seconds, waitUntil } from "./lib/shell/wait";
 
 const declaration = NODE_DECLARATIONS["morelogin-profile-status"];
 const fields = bodyFields(declaration);

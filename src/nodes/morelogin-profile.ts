@@ -1,12 +1,12 @@
 import type { NodeAPI } from "node-red";
 import { MoreLoginInputError, isPlainObjectValue, type EndpointName } from "../client";
-import { registerActionNode, type ActionContext, type ActionRun } from "./lib/action-node";
-import { idsOf, payloadNamesTargets } from "./lib/ids";
-import { CACHE_KINDS, CLOUD_CACHE_KINDS, NODE_DECLARATIONS, type PROFILE_ACTIONS } from "./lib/node-declarations";
-import { single } from "./lib/output";
-import { acceptedProfiles, whyNotAProfile } from "./lib/not-a-profile";
-import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile-body";
-import { overlay, pick } from "./lib/properties";
+import { registerActionNode, type ActionContext, type ActionRun } from "./lib/shell/action-node";
+import { idsOf, payloadNamesTargets } from "./lib/profile/ids";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { CACHE_KINDS, CLOUD_CACHE_KINDS, type PROFILE_ACTIONS } from "./lib/declarations/profiles";
+import { single } from "./lib/shell/output";
+import { acceptedProfiles, profileBody, requireProfile, whyNotAProfile, withCarriedProfile } from "./lib/profile/body";
+import { overlay, pick } from "./lib/shell/properties";
 
 const declaration = NODE_DECLARATIONS["morelogin-profile"];
 

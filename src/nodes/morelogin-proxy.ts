@@ -1,12 +1,13 @@
 import type { Node, NodeAPI } from "node-red";
 import { isErrorValue, isPlainObjectValue, MoreLoginError } from "../client";
-import { registerActionNode, type ActionContext } from "./lib/action-node";
-import { selected, selectField } from "./lib/declaration";
-import { targetIds } from "./lib/ids";
-import { NODE_DECLARATIONS, type PROXY_ACTIONS } from "./lib/node-declarations";
-import { overlay, pick } from "./lib/properties";
-import { checkedProxyBody } from "./lib/proxy-rules";
-import { resourceReply } from "./lib/resource-reply";
+import { registerActionNode, type ActionContext } from "./lib/shell/action-node";
+import { selected, selectField } from "./lib/declarations/declaration";
+import { targetIds } from "./lib/profile/ids";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import type { PROXY_ACTIONS } from "./lib/declarations/resources";
+import { overlay, pick } from "./lib/shell/properties";
+import { checkedProxyBody } from "./lib/resources/proxy-rules";
+import { resourceReply } from "./lib/resources/reply";
 
 const declaration = NODE_DECLARATIONS["morelogin-proxy"];
 const statusKey = (context: ActionContext): string => `morelogin-proxy.status.${context.action}`;

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI, NodeDef } from "node-red";
-import { createTranslator } from "./lib/i18n";
+import { createTranslator } from "./lib/shell/i18n";
 import { type QueueCredentials, type QueueSettings, queueSettings } from "./lib/queue/settings";
 
 /** A `morelogin-queue` config node: where the Redis of a batch shared by several Node-REDs is, and this Node-RED's name in it. */
@@ -8,7 +8,7 @@ export interface QueueConfigNode extends Node<QueueCredentials> {
   queueSettings: QueueSettings | string;
 }
 
-/** See DESIGN.md "Crashes and many machines (0.5)", many machines; the batch node does the work (src/batch/queue-work.ts). */
+/** The queue config node only checks and holds its settings; the batch nodes that name it do the work (src/batch/queue-work.ts). */
 export = (RED: NodeAPI): void => {
   const t = createTranslator(RED);
 

@@ -1,11 +1,11 @@
 import type { NodeAPI } from "node-red";
 import { isPlainObjectValue, MoreLoginInputError, type ApiName, type HttpMethod } from "../client";
-import { selectField, selected } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { registerOperationNode } from "./lib/operation-node";
+import { selectField, selected } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { registerOperationNode } from "./lib/shell/operation-node";
 
-import { single } from "./lib/output";
-import { evaluateProperty } from "./lib/properties";
+import { single } from "./lib/shell/output";
+import { evaluateProperty } from "./lib/shell/properties";
 const declaration = NODE_DECLARATIONS["morelogin-request"];
 const outputField = selectField(declaration, "output");
 

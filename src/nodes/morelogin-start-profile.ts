@@ -1,12 +1,12 @@
 import type { NodeAPI } from "node-red";
-import { registerOperationNode } from "./lib/operation-node";
-import { single } from "./lib/output";
-import { profileBody, requireProfile } from "./lib/profile-body";
-import { browserAddress, profileHandle } from "./lib/profile-handle";
-import { bodyFields } from "./lib/declaration";
-import { NODE_DECLARATIONS } from "./lib/node-declarations";
-import { fieldsToBody } from "./lib/properties";
-import { leaseFor } from "./lib/lease-settings";
+import { registerOperationNode } from "./lib/shell/operation-node";
+import { single } from "./lib/shell/output";
+import { profileBody, requireProfile } from "./lib/profile/body";
+import { browserAddress, profileHandle } from "./lib/profile/handle";
+import { bodyFields } from "./lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import { fieldsToBody } from "./lib/shell/properties";
+import { leaseFor } from "./lib/config/lease-seconds";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);

@@ -1,7 +1,8 @@
 import type { NodeAPI } from "node-red";
-import { registerActionNode } from "./lib/action-node";
-import { namedResourceActions } from "./lib/named-resource";
-import { NODE_DECLARATIONS, type TAG_ACTIONS } from "./lib/node-declarations";
+import { registerActionNode } from "./lib/shell/action-node";
+import { namedResourceActions } from "./lib/resources/named-resource";
+import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
+import type { TAG_ACTIONS } from "./lib/declarations/resources";
 
 const ACTIONS = namedResourceActions({
   kind: "tag",

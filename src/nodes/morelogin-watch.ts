@@ -1,9 +1,9 @@
 import type { Node, NodeAPI } from "node-red";
 import { messageOf } from "../client";
-import { startsWaitingFor } from "./lib/flows-started";
-import { createTranslator } from "./lib/i18n";
-import { findClient, plainError } from "./lib/operation-node";
-import type { OperationNodeDef } from "./lib/types";
+import { startsWaitingFor } from "./lib/shell/flows-started";
+import { createTranslator } from "./lib/shell/i18n";
+import { findClient, plainError } from "./lib/shell/operation-node";
+import type { OperationNodeDef } from "./lib/shell/types";
 import { KeptStates } from "./lib/watch/memory";
 import { watchSettings } from "./lib/watch/settings";
 import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";

@@ -11,7 +11,7 @@ import { freePort } from "../../tools/sandbox";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { OUTCOME_MS, eventually } from "../support/outcome";
 import { SecretScanner } from "../support/secrets";
-import { BUSY_UPDATE_MS } from "../../src/nodes/lib/status";
+import { BUSY_UPDATE_MS } from "../../src/nodes/lib/shell/status";
 
 const LOCAL_TOKEN = "local-token-7f3a9c21e5";
 const API_KEY = "open-api-key-do-not-leak-9921";

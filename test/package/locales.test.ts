@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
-import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declaration";
-import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
+import type { CredentialField, FieldDeclaration } from "../../src/nodes/lib/declarations/declaration";
+import { NODE_DECLARATIONS } from "../../src/nodes/lib/declarations/node-declarations";
 import { BATCH_TYPE, BROWSER_TYPE, NODE_TYPES, OPERATION_TYPES, QUEUE_TYPE, WATCH_TYPE } from "../support/node-types";
 
 /**
@@ -229,21 +229,39 @@ function declarationKeys(type: string): string[] {
   );
 }
 
+const LIB = join("src", "nodes", "lib");
+/** A node type's own room in src/nodes/lib: the folder named after it (cloud-phone for morelogin-cloud-phone), when it has one. */
+const ownRoom = (type: string): string => join(LIB, type.replace(/^morelogin-/, ""));
+
+/** The .ts files under a folder of the repository, in its subfolders too, as paths from the repository's root. */
+function sourcesUnder(folder: string, skip: (path: string) => boolean = () => false): string[] {
+  return readdirSync(join(ROOT, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (skip(path)) return [];
+    if (entry.isDirectory()) return sourcesUnder(path, skip);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/**
+ * The runtime helpers every node type shares: src/nodes/lib and its rooms, but for the node types' own
+ * rooms and the declarations (they build their keys from templates: those are read from the declarations above).
+ */
+const SHARED_LIB = sourcesUnder(LIB, (path) => path === join(LIB, "declarations") || NODE_TYPES.some((type) => path === ownRoom(type)));
+
 /** The keys each node type's runtime and editor look up in that type's catalog. */
 function keysUsedBy(type: string): Set<string> {
   const keys = new Set<string>(declarationKeys(type));
-  const lib = join("src", "nodes", "lib");
-  // node-declarations.ts builds its keys from templates: they are read from the declarations above instead.
-  for (const file of readdirSync(join(ROOT, lib)).filter((name) => name.endsWith(".ts") && name !== "node-declarations.ts")) {
-    for (const key of keysInSource(readRoot(lib, file), type, `${lib}/${file}`)) keys.add(key);
+  for (const file of SHARED_LIB) {
+    for (const key of keysInSource(readRoot(file), type, file)) keys.add(key);
   }
   const own = join("src", "nodes", `${type}.ts`);
   for (const key of keysInSource(readRoot(own), type, own)) keys.add(key);
   // A node type's own helpers (src/nodes/lib/cloud-phone for morelogin-cloud-phone) use its catalog alone.
-  const ownLib = join(lib, type.replace(/^morelogin-/, ""));
+  const ownLib = ownRoom(type);
   if (type !== BATCH_TYPE && existsSync(join(ROOT, ownLib))) {
-    for (const file of readdirSync(join(ROOT, ownLib)).filter((name) => name.endsWith(".ts"))) {
-      for (const key of keysInSource(readRoot(ownLib, file), type, `${ownLib}/${file}`)) keys.add(key);
+    for (const file of sourcesUnder(ownLib)) {
+      for (const key of keysInSource(readRoot(file), type, file)) keys.add(key);
     }
   }
   if (OPERATION_TYPES.includes(type) || type === BROWSER_TYPE) {
@@ -260,7 +278,7 @@ function keysUsedBy(type: string): Set<string> {
     const dialog = readRoot("nodes", `${type}.html`);
     for (const key of keysInSource(dialog, type, `nodes/${type}.html`)) keys.add(key);
     for (const key of captures(dialog, /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
-    for (const batchLib of [join(lib, "batch"), join("src", "batch")]) {
+    for (const batchLib of [ownRoom(BATCH_TYPE), join("src", "batch")]) {
       for (const file of readdirSync(join(ROOT, batchLib)).filter((name) => name.endsWith(".ts"))) {
         for (const key of keysInSource(readRoot(batchLib, file), type, `${batchLib}/${file}`)) keys.add(key);
       }

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ENDPOINTS, type EndpointName } from "../../src/client";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { NODE_DECLARATIONS } from "../../src/nodes/lib/node-declarations";
+import { NODE_DECLARATIONS } from "../../src/nodes/lib/declarations/node-declarations";
 import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 import { waitUntil } from "../support/settle";

@@ -1,6 +1,6 @@
 import { describeValue } from "../../../client";
 import type { BatchSettings } from "../../../batch/types";
-import { isChecked } from "../checkbox";
+import { isChecked } from "../shell/checkbox";
 
 export const DEFAULT_ITEM_TIMEOUT_SECONDS = 600;
 /** 24 days: a Node.js timer cannot wait longer (beyond about 24.8 days it fires at once). */

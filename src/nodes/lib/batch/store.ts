@@ -1,17 +1,12 @@
 import { ITEM_STATES, Ledger } from "../../../batch/ledger";
 import type { BatchState } from "../../../batch/records";
 import type { BatchFailure, BatchHeader, BatchProgress, QueuedList } from "../../../batch/types";
+import type { ContextStore } from "../shell/context-store";
 
 /**
  * What a 0.4 batch node kept in its Node-RED context (one key per part), read once so that a batch
  * running when the package was updated carries on in the node's journal; then the keys are cleared.
  */
-
-/** The part of Node-RED's context API used here (its callback forms work with every store). */
-export interface ContextLike {
-  get(key: string, callback: (error: Error | undefined, value: unknown) => void): void;
-  set(key: string, value: unknown, callback: (error?: Error) => void): void;
-}
 
 const KEY = {
   header: "batch",
@@ -24,8 +19,8 @@ const KEY = {
 } as const;
 
 /** The 0.4 batch in the context, as the journal's state; undefined when the context holds none. */
-export async function legacyBatch(context: ContextLike, generateId: () => string, onError: (error: Error) => void): Promise<BatchState | undefined> {
-  const [header, items, checkpoint, journal, failures, queue, last] = await Promise.all(Object.values(KEY).map((key) => read(context, key, onError)));
+export async function legacyBatch(context: ContextStore, generateId: () => string, onError: (error: Error) => void): Promise<BatchState | undefined> {
+  const [header, items, checkpoint, journal, failures, queue, last] = await Promise.all(Object.values(KEY).map((key) => readOrUndefined(context, key, onError)));
   const waiting: QueuedList[] = (Array.isArray(queue) ? queue : [])
     .filter((list): list is { items: unknown[]; origin?: Record<string, unknown> } => Array.isArray((list as { items?: unknown })?.items))
     .map((list) => ({ id: generateId(), items: list.items, origin: list.origin ?? {} }));
@@ -48,20 +43,15 @@ export async function legacyBatch(context: ContextLike, generateId: () => string
 }
 
 /** Clears the 0.4 keys: taken over once. */
-export function forgetLegacyBatch(context: ContextLike, onError: (error: Error) => void): void {
-  for (const key of Object.values(KEY)) {
-    context.set(key, undefined, (error) => {
-      if (error) onError(error);
-    });
-  }
+export function forgetLegacyBatch(context: ContextStore, onError: (error: Error) => void): void {
+  for (const key of Object.values(KEY)) context.set(key, undefined).catch(onError);
 }
 
-function read(context: ContextLike, key: string, onError: (error: Error) => void): Promise<unknown> {
-  return new Promise((resolve) => {
-    context.get(key, (error, value) => {
-      if (error) onError(error);
-      resolve(error ? undefined : value);
-    });
+/** What the context holds under a key; undefined when it cannot be read (the error goes to `onError`). */
+function readOrUndefined(context: ContextStore, key: string, onError: (error: Error) => void): Promise<unknown> {
+  return context.get(key).catch((error: Error) => {
+    onError(error);
+    return undefined;
   });
 }
 

@@ -1,15 +1,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { basename, posix } from "node:path";
 import { MoreLoginInputError, MoreLoginNetworkError, MoreLoginResponseError, messageOf, type CallOptions, type MoreLoginClient } from "../../../client";
-import type { ActionContext, ActionRun } from "../action-node";
-import type { Translate } from "../i18n";
+import type { ActionContext, ActionRun } from "../shell/action-node";
+import type { Translate } from "../shell/i18n";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
 import { whenRunning } from "./reset-wait";
 import { allowedPath, uploadPath } from "../../../browser/upload-file";
-import { onePhoneBody } from "../phone-target";
-import { uploadPlacesOf } from "../upload-settings";
-import { pick } from "../properties";
-import { seconds, waitUntil } from "../wait";
+import { onePhoneBody } from "./target";
+import { uploadPlacesOf } from "../config/upload-places";
+import { pick } from "../shell/properties";
+import { seconds, waitUntil } from "../shell/wait";
 
 /**
  * Files to and from a cloud phone, the same way on both APIs: an upload URL (`upload/file/signedUrl`,

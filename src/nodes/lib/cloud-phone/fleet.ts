@@ -1,13 +1,13 @@
 import { MoreLoginInputError, isPlainObjectValue, type CallOptions, type CloudPhoneDetail, type MoreLoginClient } from "../../../client";
-import type { ActionContext, ActionRun } from "../action-node";
-import type { Translate } from "../i18n";
-import { leaseFor } from "../lease-settings";
+import type { ActionContext, ActionRun } from "../shell/action-node";
+import type { Translate } from "../shell/i18n";
+import { leaseFor } from "../config/lease-seconds";
 import { callOptions, checkApi, pollHint, reply } from "./reply";
-import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "../phone-power";
+import { PHONE_STATUS, POWER_WAIT_MS, waitForPower } from "./power";
 import { pastReset, whenRunning } from "./reset-wait";
-import { onePhoneBody, phoneIds } from "../phone-target";
-import { overlay, pick } from "../properties";
-import { seconds, waitUntil } from "../wait";
+import { onePhoneBody, phoneIds } from "./target";
+import { overlay, pick } from "../shell/properties";
+import { seconds, waitUntil } from "../shell/wait";
 
 /** Creating, changing and deleting cloud phones (both APIs, the Open API spec's `create`, `edit/batch`, `delete/batch`). */
 

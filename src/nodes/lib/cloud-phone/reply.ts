@@ -1,6 +1,6 @@
 import { ENDPOINTS, MoreLoginInputError, pathOn, type ApiName, type CallOptions, type CallResult, type EndpointName } from "../../../client";
-import type { ActionContext } from "../action-node";
-import { single } from "../output";
+import type { ActionContext } from "../shell/action-node";
+import { single } from "../shell/output";
 
 /** Refuses, before anything is sent, an action MoreLogin documents on one API only, naming that API. */
 export function checkApi({ api, action, t }: ActionContext, endpoint: EndpointName): void {

@@ -1,11 +1,11 @@
 import { MoreLoginError, type CallOptions, type MoreLoginClient } from "../../../client";
-import type { Translate } from "../i18n";
-import { PHONE_STATUS, POWER_WAIT_MS } from "../phone-power";
-import { seconds, waitUntil } from "../wait";
+import type { Translate } from "../shell/i18n";
+import { PHONE_STATUS, POWER_WAIT_MS } from "./power";
+import { seconds, waitUntil } from "../shell/wait";
 
 /**
  * Codes MoreLogin's skill says a stop or delete can get right after `newMachine` while the phone
- * resets: 33331 (resetting) and 33327 (in use). Poll `info`, then try again (API-CONTRACT.md).
+ * resets: 33331 (resetting) and 33327 (in use). Poll `info`, then try again.
  */
 export const RESETTING_CODES: ReadonlySet<number> = new Set([33331, 33327]);
 /** The phone does not exist (any more): a delete that went through before the refusal. */

@@ -1,5 +1,6 @@
 import type { Node } from "node-red";
 import type { ApiName } from "../../../client";
+import { nodeContext, type ContextStore } from "../shell/context-store";
 import type { Remembered } from "./changes";
 import type { WatchKind } from "./kinds";
 
@@ -43,32 +44,30 @@ export class KeptStates {
 
 /**
  * The last state seen, in the node's context: in the default context store, so that a persistent
- * store (localfilesystem) carries it over a restart. Callbacks, because such a store answers later.
+ * store (localfilesystem) carries it over a restart.
  */
 export class WatchMemory {
+  private readonly context: ContextStore;
+
   constructor(
     private readonly node: Node,
     private readonly kind: WatchKind,
     private readonly api: ApiName,
     private readonly kept: KeptStates,
-  ) {}
+  ) {
+    this.context = nodeContext(node);
+  }
 
   /** What this watch (same kind and API) saw last; undefined when it has no memory yet. */
-  load(): Promise<Record<string, Remembered> | undefined> {
-    return new Promise((resolve, reject) => {
-      this.node.context().get(KEY, (error: Error | undefined, value: unknown) => {
-        if (error) return reject(error);
-        const stored = isStored(value) ? value : this.kept.get(this.node.id);
-        resolve(stored !== undefined && stored.kind === this.kind && stored.api === this.api ? stored.seen : undefined);
-      });
-    });
+  async load(): Promise<Record<string, Remembered> | undefined> {
+    const value = await this.context.get(KEY);
+    const stored = isStored(value) ? value : this.kept.get(this.node.id);
+    return stored !== undefined && stored.kind === this.kind && stored.api === this.api ? stored.seen : undefined;
   }
 
   save(seen: Record<string, Remembered>): Promise<void> {
     const stored: Stored = { kind: this.kind, api: this.api, seen };
     this.kept.set(this.node.id, stored);
-    return new Promise((resolve, reject) => {
-      this.node.context().set(KEY, stored, (error?: Error) => (error ? reject(error) : resolve()));
-    });
+    return this.context.set(KEY, stored);
   }
 }

@@ -1,10 +1,10 @@
 import type { Node, NodeAPI } from "node-red";
 import { MoreLoginInputError, describeValue, type ApiName } from "../../../client";
-import { createTranslator } from "../i18n";
-import { idsOf } from "../ids";
-import { evaluateProperty } from "../properties";
+import { createTranslator } from "../shell/i18n";
+import { idsOf } from "../profile/ids";
+import { evaluateProperty } from "../shell/properties";
 import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, type WatchEvent, type WatchKind } from "./kinds";
-import { isChecked } from "../checkbox";
+import { isChecked } from "../shell/checkbox";
 
 export interface WatchSettings {
   kind: WatchKind;

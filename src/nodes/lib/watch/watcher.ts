@@ -1,9 +1,9 @@
 import type { Node, NodeMessage } from "node-red";
 import { MoreLoginAbortError, MoreLoginError, messageOf, type MoreLoginClient } from "../../../client";
-import type { Translate } from "../i18n";
-import { plainError, shortReason } from "../operation-node";
-import { browserAddress, profileHandle } from "../profile-handle";
-import type { MoreLoginMessage, MoreLoginMessageInfo } from "../types";
+import type { Translate } from "../shell/i18n";
+import { plainError, shortReason } from "../shell/operation-node";
+import { browserAddress, profileHandle } from "../profile/handle";
+import type { MoreLoginMessage, MoreLoginMessageInfo } from "../shell/types";
 import { changesBetween, currentState, toRemember, type Change, type Remembered } from "./changes";
 import { WatchMemory, type KeptStates } from "./memory";
 import type { Observation } from "./observe";

@@ -1,0 +1,215 @@
+import { setMaxListeners } from "node:events";
+import type { Node, NodeAPI, NodeMessage } from "node-red";
+import {
+  MoreLoginAbortError,
+  MoreLoginClient,
+  MoreLoginError,
+  isErrorValue,
+  isPlainObjectValue,
+  messageOf,
+  type CallOptions,
+  type CapacityKind,
+  type PacedStart,
+  type WaitReason,
+} from "../../../client";
+import { createTranslator, type Translate } from "./i18n";
+import { itemRequests } from "./item-requests";
+import { StatusTracker } from "./status";
+import { timeoutOf } from "./timeout";
+import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
+
+export interface MessageContext {
+  RED: NodeAPI;
+  node: Node;
+  def: OperationNodeDef;
+  msg: MoreLoginMessage;
+  /** What every call of this message takes: the node's stop signal, its timeout, its queue count. */
+  options: CallOptions;
+  /** The node set's messages, e.g. t("morelogin.status.items", { count: 3 }). */
+  t: Translate;
+}
+
+export interface OperationContext extends MessageContext {
+  client: MoreLoginClient;
+}
+
+export interface OperationResult {
+  /** Sent in this order on the node's one output. */
+  messages: NodeMessage[];
+  /** Short status text for success; a function when working it out costs (asked for only when shown). */
+  summary: string | (() => string);
+}
+
+export interface Operation<C extends MessageContext = OperationContext> {
+  /** Names the operation in error texts: "<label> failed: …". */
+  label: string;
+  run(context: C): Promise<OperationResult>;
+  /** The node's own secrets (Node-RED credentials of type password), read from `node.credentials`. */
+  credentials?: readonly string[];
+}
+
+/** A node that works without a MoreLogin config node (the browser node talks to the browser directly). */
+export interface MessageOperation extends Operation<MessageContext>, NodeLifecycle {}
+
+/** What a node type shares between its nodes learns when one is created and when one is stopped. */
+export interface NodeLifecycle {
+  onStart?(): void;
+  /** Called when the node is stopped (a deploy, Node-RED shutting down), after its messages are cancelled. */
+  onClose?(): void;
+}
+
+/**
+ * Registers an operation node type: its messages go through the config node's client (see
+ * registerMessageNode for what every message gets).
+ */
+export function registerOperationNode(RED: NodeAPI, type: string, operation: Operation): void {
+  const translate = createTranslator(RED);
+  registerNode(RED, type, operation.label, (def) => findClient(RED, def, translate), operation.run, {}, operation.credentials);
+}
+
+/**
+ * Registers a node type that needs no config node. Every node shares one input wrapper: run the
+ * operation, send, and end each message exactly once with done() or done(err).
+ */
+export function registerMessageNode(RED: NodeAPI, type: string, operation: MessageOperation): void {
+  registerNode(RED, type, operation.label, () => undefined, operation.run, operation);
+}
+
+function registerNode<C extends MessageContext, E>(
+  RED: NodeAPI,
+  type: string,
+  label: string,
+  /** What the node's messages need beyond the message (the client), or the reason it cannot have it. */
+  prerequisite: (def: OperationNodeDef) => E | string,
+  run: (context: C) => Promise<OperationResult>,
+  lifecycle: NodeLifecycle = {},
+  credentials: readonly string[] = [],
+): void {
+  const translate = createTranslator(RED);
+
+  function OperationNodeConstructor(this: Node, def: OperationNodeDef): void {
+    RED.nodes.createNode(this, def);
+    // biome-ignore lint/complexity/noUselessThisAlias: Node-RED's idiom, `node` is the node in every handler below
+    const node = this;
+    const status = new StatusTracker(node, translate);
+    const closing = new AbortController();
+    // Each message in flight listens on this signal: more than 10 at once is normal, not a leak.
+    setMaxListeners(0, closing.signal);
+    lifecycle.onStart?.();
+
+    node.on("input", (msg: NodeMessage, send: (msg: NodeMessage | Array<NodeMessage | NodeMessage[] | null>) => void, done: (err?: Error) => void) => {
+      const message = msg as MoreLoginMessage;
+      // msg.morelogin is this package's: a value there that is not an object is replaced, never spread into index keys.
+      if (message.morelogin !== undefined && !isPlainObjectValue(message.morelogin)) delete message.morelogin;
+      const needed = prerequisite(def);
+      if (typeof needed === "string") {
+        status.failEarly(translate("morelogin.status.noConfig"));
+        done(plainError(`${label} failed: ${needed}`));
+        return;
+      }
+      const end = (failure?: Error): void => {
+        try {
+          done(failure);
+        } catch {
+          // The runtime's own done() failed: this message has had its one outcome already.
+        }
+      };
+      status.begin();
+      const usage = needed instanceof MoreLoginClient ? (kind: CapacityKind) => needed.capacityUsage(kind) : undefined;
+      const onQueued = (queued: boolean, reason: WaitReason, paced?: PacedStart): void => status.queued(queued, reason, usage, paced);
+      const requests = itemRequests(message, needed instanceof MoreLoginClient ? needed : undefined);
+      timeoutOf(RED, node, def, message)
+        .then((timeoutMs) => {
+          const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued, onRequest: requests.onRequest }, t: translate };
+          return run((needed === undefined ? base : { ...base, client: needed }) as C);
+        })
+        .then(
+          (result) => {
+            let failure: Error | undefined;
+            try {
+              requests.record();
+              status.succeed(result.summary);
+              if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
+              else if (result.messages.length > 1) send([result.messages]);
+            } catch (error) {
+              failure = asError(error);
+            }
+            end(failure);
+          },
+          (error: unknown) => {
+            let failure: Error;
+            try {
+              requests.record();
+              status.fail(shortReason(error, translate));
+              failure = describeFailure(label, error, message);
+            } catch (unexpected) {
+              failure = asError(unexpected);
+            }
+            end(failure);
+          },
+        );
+    });
+
+    node.on("close", (_removed: boolean, done: () => void) => {
+      closing.abort(new MoreLoginAbortError("the node was stopped (a deploy or Node-RED shutting down) while the call was in flight", {}));
+      status.clear();
+      lifecycle.onClose?.();
+      done();
+    });
+  }
+
+  if (credentials.length === 0) RED.nodes.registerType(type, OperationNodeConstructor);
+  else RED.nodes.registerType(type, OperationNodeConstructor, { credentials: Object.fromEntries(credentials.map((name) => [name, { type: "password" as const }])) });
+}
+
+/** The config node's client, or the reason (a translated text) there is none. */
+export function findClient(RED: NodeAPI, def: OperationNodeDef, translate: Translate): MoreLoginClient | string {
+  if (!def.server) return translate("morelogin.errors.noConfig");
+  const server = RED.nodes.getNode(def.server) as ConfigNode | null;
+  if (!server) return translate("morelogin.errors.configMissing");
+  if (!server.client) return translate("morelogin.errors.configUnusable", { reason: server.clientError ?? "" });
+  return server.client;
+}
+
+/** Records the failure on the message and builds the error that done() hands to Catch nodes. */
+function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): Error {
+  if (error instanceof MoreLoginError) {
+    msg.morelogin = {
+      ...msg.morelogin,
+      api: error.api ?? msg.morelogin?.api ?? "",
+      path: error.path ?? msg.morelogin?.path ?? "",
+      error: error.toFlowError(),
+    };
+  }
+  return plainError(`${label} failed: ${messageOf(error)}`);
+}
+
+/** What done() is given for anything thrown: an Error as it is (from any realm), else an Error with its text. */
+export function asError(value: unknown): Error {
+  if (isErrorValue(value)) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    return new Error("unexpected failure");
+  }
+}
+
+/** An Error whose text in Catch nodes and the Debug sidebar is the message alone, without "Error: ". */
+export function plainError(message: string): Error {
+  const error = new Error(message);
+  error.name = "";
+  return error;
+}
+
+/** A failure in a few words for the node's status. */
+export function shortReason(error: unknown, translate: Translate): string {
+  if (!(error instanceof MoreLoginError)) return translate("morelogin.status.failed");
+  switch (error.kind) {
+    case "api":
+      return translate("morelogin.status.code", { code: error.code });
+    case "http":
+      return translate("morelogin.status.http", { status: error.status });
+    default:
+      return translate(`morelogin.status.${error.kind}`);
+  }
+}
