@@ -126,8 +126,20 @@ describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
 
   it("the Open API serves the same management paths without /api", async () => {
     const headers = await bearer(emulator());
+    const openGroups = async (): Promise<Group[]> =>
+      dataOf<PageShape<Group>>(await call(emulator().openUrl, "/envgroup/page", { body: { groupName: "", pageNo: 1, pageSize: 100 }, headers })).dataList;
     const created = dataOf<Group>(await call(emulator().openUrl, "/envgroup/create", { body: { groupName: "Open group" }, headers }));
+    assert.deepEqual(
+      (await openGroups()).filter((group) => group.id === created.id).map((group) => group.groupName),
+      ["Open group"],
+      "the group the Open API created is listed, on the Open API",
+    );
+    assert.ok(
+      (await groups()).some((group) => group.id === created.id),
+      "and on the Local API: one account",
+    );
     dataOf(await call(emulator().openUrl, "/envgroup/delete", { body: { ids: [created.id] }, headers }));
+    assert.ok(!(await openGroups()).some((group) => group.id === created.id), "the deleted group is gone");
   });
 
   it("env/cache/cleanCloud needs a profile and cookie or others", async () => {

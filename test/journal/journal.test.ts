@@ -212,11 +212,16 @@ describe("journal: an append-only file of records, fsynced in group commits", ()
     assert.equal(statSync(join(folder, "state")).mode & 0o777, 0o700);
   });
 
-  it("an append of no records resolves, as an append whose records are on disk", async () => {
+  it("an append of no records resolves at once and writes nothing: no empty commit, no fdatasync", async () => {
     const { journal } = await openJournal();
     await journal.append();
     await journal.append({ n: 1 }, { n: 2 });
     await journal.append();
+    assert.equal(readFileSync(file, "utf8"), `${EMPTY}${committed('{"n":1}\n{"n":2}\n')}`, "one commit, of the two records");
+    assert.equal(journal.stats.syncs, 1, "one fdatasync: the empty appends cost none");
+    const reopened = await Journal.open<Entry>(file);
+    opened.push(reopened.journal);
+    assert.deepEqual(reopened.records, [{ n: 1 }, { n: 2 }]);
   });
 
   it("a file it cannot read now is left where it is and the error thrown, not moved aside as unreadable", async () => {
