@@ -72,7 +72,10 @@ interface ListMeta {
 }
 
 const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
-const NO_BATCH = { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [] } as const;
+/** The mirror while no batch runs: only the lists waiting and the last summary. */
+function noBatch(waiting: Mirror["waiting"], last: BatchProgress | undefined): Mirror {
+  return { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
+}
 /** BullMQ's key prefix; our own records are under `<prefix>:<queue>:batch:`. */
 const PREFIX = "morelogin";
 /** The records of a batch that ended stay this long (for a late `status`), then Redis drops them. */
@@ -95,7 +98,7 @@ const CLOSE_WAIT_MS = 2000;
 export class QueueBatchWork implements BatchWork {
   private readonly keys: BatchKeys;
   private readonly held = new Map<number, Held>();
-  private mirror: Mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting: [], last: undefined };
+  private mirror: Mirror = noBatch([], undefined);
   private problem: Trouble | undefined;
   /** Redis answered once since this node started. */
   private reached = false;
@@ -237,7 +240,7 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
     const taken: TakenItem[] = [];
-    const handedOver: number[] = [];
+    const handedOver: TakenItem[] = [];
     while (taken.length < count) {
       const token = randomUUID();
       const job = (await this.worker.getNextJob(token, { block: false })) as Job<ItemJob> | undefined;
@@ -271,15 +274,12 @@ export class QueueBatchWork implements BatchWork {
       }
       const attempt = data.attempt + (job.stalledCounter ?? 0);
       this.held.set(data.index, { job, token, attempt });
-      taken.push({ index: data.index, attempt, item: data.item });
-      if ((job.stalledCounter ?? 0) > 0) handedOver.push(taken.length - 1);
+      const item: TakenItem = { index: data.index, attempt, item: data.item };
+      taken.push(item);
+      if ((job.stalledCounter ?? 0) > 0) handedOver.push(item);
     }
     if (taken.length > 0) {
-      await this.recordOut(
-        header.id,
-        taken,
-        handedOver.map((at) => taken[at] as TakenItem),
-      );
+      await this.recordOut(header.id, taken, handedOver);
       this.shift(taken.length);
     }
     return taken;
@@ -509,7 +509,7 @@ export class QueueBatchWork implements BatchWork {
     const waiting = metas.flatMap((json) => (json ? [JSON.parse(json) as ListMeta] : []));
     const last = lastJson ? (JSON.parse(lastJson) as BatchProgress) : undefined;
     if (!current) {
-      this.mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
+      this.mirror = noBatch(waiting, last);
       return;
     }
     const [header, counts, workersDone, workersFailed, failures, interruptions, workedTwice] = repliesOf(
@@ -526,7 +526,7 @@ export class QueueBatchWork implements BatchWork {
         .catch(causeOf),
     ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[], string[], string[]];
     if (!header.meta) {
-      this.mirror = { ...NO_BATCH, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
+      this.mirror = noBatch(waiting, last);
       return;
     }
     const meta = JSON.parse(header.meta) as ListMeta;
