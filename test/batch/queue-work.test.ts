@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { BatchRunner, type BatchProgress, type BatchSettings, type BatchTag } from "../../src/batch";
 import { Redis } from "ioredis";
 import { QueueBatchWork } from "../../src/batch/queue-work";
-import { waitUntil } from "../support/settle";
+import { pollUntil, waitUntil } from "../support/settle";
 import { type RunningRedis, startRedis } from "../support/redis";
 
 /** What one runner of a crew did: the items it sent (`item#attempt`), its output 2 and its statuses. */
@@ -199,8 +199,16 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await b.runner.add(["x", "y"], {});
     await b.runner.add(["z"], {});
     await waitUntil(() => a.out.length + b.out.length === 4, "the first list's four items are out", 20_000);
-    await a.runner.command("status");
-    const queued = a.progress.at(-1)?.payload.queued ?? [];
+    // a follows Redis a moment behind b's adds: asked again until its answer has both lists (bounded).
+    const queued = await pollUntil(
+      async () => {
+        await a.runner.command("status");
+        return a.progress.at(-1)?.payload.queued ?? [];
+      },
+      (lists) => lists.length === 2,
+      "a's status lists the two lists waiting",
+      20_000,
+    );
     assert.equal(queued.length, 2, "a's status lists the two lists waiting");
     await b.runner.command("cancel", queued[1]);
     await waitUntil(() => donesOf(members).some((done) => done.id === queued[1]), "the done of the list cancelled while it waited", 20_000);
