@@ -7,6 +7,7 @@
  */
 import { Context, Runnable } from "mocha";
 import { appendFileSync } from "node:fs";
+import { cpuSecondsWithChildren } from "./cpu-seconds";
 import { relative } from "node:path";
 import { endFile, fileSlot, scaled, whileWaitingForSlot } from "./test-limits";
 
@@ -52,16 +53,20 @@ function filesOf(context: Mocha.Context): string[] {
 
 let giveSlotBack: () => void = () => undefined;
 let fileStarted = Date.now();
+let cpuAtStart = 0;
 
 /**
  * Mocha's root hooks: `beforeAll` and `afterAll` run once per file in a parallel run, once around all of
  * them in a serial one. With MORELOGIN_TEST_TIMES (tools/test-all.ts), each file's time from its slot to
- * its end is added to that file as a line `<seconds> <start, hh:mm:ss UTC> <file>`.
+ * its end is added to that file as a line `<seconds> <start, hh:mm:ss UTC> <CPU-seconds> <file>`: the
+ * CPU of the mocha process and of every process it started and has reaped by then (Node-RED, the
+ * emulator, Chromium), so a file's Node-REDs and browsers count in it.
  */
 export const mochaHooks = {
   async beforeAll(this: Mocha.Context): Promise<void> {
     giveSlotBack = await fileSlot(filesOf(this).join(", "));
     fileStarted = Date.now();
+    cpuAtStart = cpuSecondsWithChildren();
   },
   async afterAll(this: Mocha.Context): Promise<void> {
     const files = filesOf(this);
@@ -71,6 +76,7 @@ export const mochaHooks = {
     const times = process.env.MORELOGIN_TEST_TIMES;
     if (!times) return;
     const started = new Date(fileStarted).toISOString().slice(11, 19);
-    appendFileSync(times, `${((Date.now() - fileStarted) / 1000).toFixed(1)} ${started} ${files.map((file) => relative(process.cwd(), file)).join(", ")}\n`);
+    const cpu = (cpuSecondsWithChildren() - cpuAtStart).toFixed(1);
+    appendFileSync(times, `${((Date.now() - fileStarted) / 1000).toFixed(1)} ${started} ${cpu} ${files.map((file) => relative(process.cwd(), file)).join(", ")}\n`);
   },
 };

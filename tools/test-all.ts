@@ -13,6 +13,7 @@ import { commandLineOf, isRunning, killAll, processesIn } from "../test/support/
 import { mochaArgs } from "./mocha";
 import { type SteeringRange, steerFileSlots } from "./file-slot-steering";
 import { ROOT } from "./sandbox";
+import { cpuSecondsWithChildren } from "./cpu-seconds";
 
 const LOGS = join(ROOT, "test-results", "logs");
 const COMPAT = join(ROOT, ".compat");
@@ -257,16 +258,16 @@ async function runGroup(group: Group, folders: RunFolders): Promise<Outcome> {
   return { group: group.name, ...counts, failed, seconds: (Date.now() - started) / 1000, code, label, log: logFile };
 }
 
-/** How long each test file of a group ran (tools/mocha-hooks.ts writes the lines). */
-function fileTimes(group: string): Array<{ group: string; file: string; seconds: number }> {
+/** How long each test file of a group ran, and the CPU-seconds it took (tools/mocha-hooks.ts writes the lines). */
+function fileTimes(group: string): Array<{ group: string; file: string; seconds: number; cpu: number }> {
   const path = timesFileOf(group);
   if (!existsSync(path)) return [];
   return readFileSync(path, "utf8")
     .split("\n")
     .filter(Boolean)
     .map((line) => {
-      const [seconds = "0", , ...file] = line.split(" ");
-      return { group, file: file.join(" "), seconds: Number(seconds) };
+      const [seconds = "0", , cpu = "0", ...file] = line.split(" ");
+      return { group, file: file.join(" "), seconds: Number(seconds), cpu: Number(cpu) };
     });
 }
 
@@ -326,6 +327,7 @@ async function main(): Promise<void> {
       outcomes.push(outcome);
     }
   };
+  const cpuBefore = cpuSecondsWithChildren();
   const steering = steerFileSlots(join(slots, "files"), plan.fileSlots);
   await Promise.all(Array.from({ length: plan.groupsAtOnce }, lane));
   const machine = steering.stop();
@@ -333,17 +335,22 @@ async function main(): Promise<void> {
   outcomes.sort((a, b) => groups.findIndex((group) => group.name === a.group) - groups.findIndex((group) => group.name === b.group));
   const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
   const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+  const cpu = cpuSecondsWithChildren() - cpuBefore;
+  const times = outcomes.flatMap((outcome) => fileTimes(outcome.group));
   for (const outcome of outcomes) {
-    process.stdout.write(`  ${outcome.group.padEnd(7)} ${String(Math.round(outcome.seconds)).padStart(5)} s  ${outcome.passed} passing, ${outcome.failed} failing  ${outcome.label}\n`);
-  }
-  const longest = outcomes.flatMap((outcome) => fileTimes(outcome.group)).sort((a, b) => b.seconds - a.seconds);
-  if (longest.length)
+    const groupCpu = times.filter((entry) => entry.group === outcome.group).reduce((sum, entry) => sum + entry.cpu, 0);
     process.stdout.write(
-      `longest files: ${longest
-        .slice(0, 5)
-        .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry.seconds)} s`)
-        .join(", ")}; all in ${LOGS}/<group>-files.txt\n`,
+      `  ${outcome.group.padEnd(7)} ${String(Math.round(outcome.seconds)).padStart(5)} s  ${String(Math.round(groupCpu)).padStart(5)} CPU-s in its files  ${outcome.passed} passing, ${outcome.failed} failing  ${outcome.label}\n`,
     );
+  }
+  const top = (key: "seconds" | "cpu", unit: string): string =>
+    [...times]
+      .sort((a, b) => b[key] - a[key])
+      .slice(0, 5)
+      .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry[key])} ${unit}`)
+      .join(", ");
+  if (times.length) process.stdout.write(`longest files: ${top("seconds", "s")}\nmost CPU: ${top("cpu", "CPU-s")}; all in ${LOGS}/<group>-files.txt\n`);
+  process.stdout.write(`CPU: ${Math.round(cpu)} CPU-seconds over the run (every group's processes, installs of the compatibility runtimes included)\n`);
   process.stdout.write(
     `machine: load average ${machine.loadMean.toFixed(1)} mean, ${machine.loadMax.toFixed(1)} max on ${availableParallelism()} cores; test files at once ${machine.meanRunning.toFixed(1)} mean, limit ${machine.meanLimit.toFixed(1)} mean, ${machine.maxLimit} max\n`,
   );
