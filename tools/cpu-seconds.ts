@@ -20,3 +20,17 @@ export function cpuSecondsWithChildren(): number {
     return (usage.user + usage.system) / 1e6;
   }
 }
+
+/**
+ * CPU-seconds the whole machine has been busy since it booted (user, nice, system, irq, softirq and
+ * steal of /proc/stat's first line), or undefined elsewhere than Linux. Over a run on a machine that
+ * does nothing else, the difference is what the run cost, processes no one waited for included.
+ */
+export function machineBusySeconds(): number | undefined {
+  try {
+    const [, user, nice, system, , , irq, softirq, steal] = readFileSync("/proc/stat", "utf8").split("\n")[0]?.trim().split(/\s+/).map(Number) ?? [];
+    return [user, nice, system, irq, softirq, steal].reduce<number>((sum, value) => sum + (value ?? 0), 0) / TICKS;
+  } catch {
+    return undefined;
+  }
+}

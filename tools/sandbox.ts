@@ -3,7 +3,7 @@
  * its tarball into a user folder, exactly as a user's Node-RED gets it, on loopback and offline.
  */
 import { execFile, spawn, type ChildProcess } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
@@ -93,7 +93,37 @@ async function pack(cwd: string, destination: string, scripts: "run-prepack" | "
  * would empty dist/ under the suites that are running from it.
  */
 export async function packPackage(destination: string): Promise<string> {
+  const shared = sharedPackage();
+  if (shared) return shared.tarball;
   return (await pack(ROOT, destination, "ignore-scripts")).tarball;
+}
+
+/**
+ * Under `npm test` the package is packed once for the whole run, and installed once into a folder of
+ * its own, by `packOnce` (tools/test-all.ts): every package and editor suite of every group gets the same
+ * tarball, and a user folder gets a copy of that install, the same files npm would lay out again.
+ */
+const SHARED_PACKAGE_VARIABLE = "MORELOGIN_TEST_PACKAGE";
+
+interface SharedPackage {
+  tarball: string;
+  /** A folder with package.json, package-lock.json and node_modules after `npm install <tarball>`. */
+  installed: string;
+}
+
+function sharedPackage(): SharedPackage | undefined {
+  const folder = process.env[SHARED_PACKAGE_VARIABLE];
+  if (!folder) return undefined;
+  return JSON.parse(readFileSync(join(folder, "shared-package.json"), "utf8")) as SharedPackage;
+}
+
+/** Packs this working tree (built already) into `folder` and installs the tarball there once; returns the variables that hand it to the test processes. */
+export async function packOnce(folder: string): Promise<Record<string, string>> {
+  const tarball = await packPackage(join(folder, "pack"));
+  const installed = join(folder, "installed");
+  await installTarball(installed, tarball);
+  writeFileSync(join(folder, "shared-package.json"), JSON.stringify({ tarball, installed } satisfies SharedPackage));
+  return { [SHARED_PACKAGE_VARIABLE]: folder };
 }
 
 /**
@@ -132,6 +162,17 @@ export async function packedFiles(): Promise<string[]> {
 export async function prepareUserDir(userDir: string, tarball: string, options: { fresh?: boolean } = {}): Promise<void> {
   if (options.fresh) rmSync(userDir, { recursive: true, force: true });
   rmSync(join(userDir, "node_modules", PACKAGE_NAME), { recursive: true, force: true });
+  const shared = sharedPackage();
+  if (shared && shared.tarball === tarball && options.fresh) {
+    mkdirSync(userDir, { recursive: true });
+    for (const entry of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(shared.installed, entry), join(userDir, entry), { recursive: true, verbatimSymlinks: true });
+  } else {
+    await installTarball(userDir, tarball);
+  }
+  linkDashboard(userDir);
+}
+
+async function installTarball(userDir: string, tarball: string): Promise<void> {
   mkdirSync(userDir, { recursive: true });
   const manifest = join(userDir, "package.json");
   if (!existsSync(manifest)) writeFileSync(manifest, JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: {} }, null, 2));
@@ -141,7 +182,6 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
   } finally {
     release();
   }
-  linkDashboard(userDir);
 }
 
 const PACKAGE_NAME = "node-red-contrib-morelogin";

@@ -84,9 +84,10 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    // A real headless Chromium behind every started profile, as `npm start` gives one when chromium is installed,
-    // and npm start's data: every cloud phone off at start.
-    emulator = await startEmulator({ browser: CHROMIUM, ...DEMO_EMULATOR_OPTIONS });
+    // npm start's data (every cloud phone off at start). Profiles get stand-in debug ports: only the examples
+    // that open a page (10, 12, 17) get a real headless Chromium, through withChromium; a Chromium behind
+    // every other start (about a CPU-second each) would only load the machine.
+    emulator = await startEmulator(DEMO_EMULATOR_OPTIONS);
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
@@ -95,6 +96,16 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     await emulator?.close();
     rmSync(work, { recursive: true, force: true });
   });
+
+  /** Runs `work` with a real Chromium behind each profile started meanwhile, as `npm start` gives one when chromium is installed. */
+  async function withChromium<T>(work: () => Promise<T>): Promise<T> {
+    emulator.setBrowser(CHROMIUM);
+    try {
+      return await work();
+    } finally {
+      emulator.setBrowser(undefined);
+    }
+  }
 
   it("ships only what Node-RED needs", async () => {
     const files = await packedFiles();
@@ -323,12 +334,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.deepEqual(emulator.running(), []);
     });
 
-    describe("06, on profiles without a browser behind them", () => {
-      // The example starts each profile of its group, four times here, and never opens a page: a Chromium
-      // behind each start (about a CPU-second each) would only load the machine. Examples 02, 09, 10 and 12 start real ones.
-      before(() => emulator.setBrowser(undefined));
-      after(() => emulator.setBrowser(CHROMIUM));
-
+    describe("06, four times", () => {
       it("06 Every profile, N at a time: visits every profile of its group, never more than 3 at once, closes each, and sums up", async () => {
         // Every profile of the example's own group: more than it runs at once.
         const profiles = listedBy(listOf("06"));
@@ -606,7 +612,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       assert.equal(existsSync(screenshot), false, "no screenshot before the run");
       const nodes = example("10");
       emulator.resetStats();
-      const messages = await run(nodes, "done");
+      const messages = await withChromium(() => run(nodes, "done"));
 
       assert.deepEqual(valuesOf(messages, "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
       assert.deepEqual(valuesOf(messages, "error"), []);
@@ -634,34 +640,28 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       emulator.resetStats();
       const from = sidebar.mark();
       const logFrom = nodeRed.output().length;
-      // 10 and 17 drive a real Chromium; the others never open a page, so their profiles get stand-in
-      // debug ports: the browser is switched off once 10's and 17's starts have been answered.
-      await Promise.all([press("10"), press("17")]);
-      try {
+      // 10 and 17 drive a real Chromium; the others never open a page: the browser is switched off once
+      // 10's and 17's starts have been answered.
+      await withChromium(async () => {
+        await Promise.all([press("10"), press("17")]);
         await waitUntil(() => Object.values(emulator.served().profiles).reduce((starts, served) => starts + served.starts, 0) >= 2, "examples 10 and 17 have started their profiles", 60_000);
-      } finally {
-        emulator.setBrowser(undefined);
-      }
-      try {
-        await Promise.all(["02", "06", "09", "16"].map(press));
-        const closed = (profiles: ReadonlyArray<{ id: string }>): boolean => profiles.every((profile) => lifecycle().includes(`close ${profile.id}`));
-        const outcomes = (): Record<string, boolean> => ({
-          "02": shown("02", "closed").length >= (own.get("02")?.length ?? 0),
-          "06": shown("06", "summary").length > 0,
-          "09": shown("09", "done").length > 0,
-          "10": shown("10", "done").length > 0,
-          "16": closed(own.get("16") ?? []),
-          "17": shown("17", "saved").length > 0,
-        });
-        await pollUntil(
-          async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
-          (ended) => ended,
-          "every example pressed has ended",
-          120_000,
-        ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}`));
-      } finally {
-        emulator.setBrowser(CHROMIUM);
-      }
+      });
+      await Promise.all(["02", "06", "09", "16"].map(press));
+      const closed = (profiles: ReadonlyArray<{ id: string }>): boolean => profiles.every((profile) => lifecycle().includes(`close ${profile.id}`));
+      const outcomes = (): Record<string, boolean> => ({
+        "02": shown("02", "closed").length >= (own.get("02")?.length ?? 0),
+        "06": shown("06", "summary").length > 0,
+        "09": shown("09", "done").length > 0,
+        "10": shown("10", "done").length > 0,
+        "16": closed(own.get("16") ?? []),
+        "17": shown("17", "saved").length > 0,
+      });
+      await pollUntil(
+        async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
+        (ended) => ended,
+        "every example pressed has ended",
+        120_000,
+      ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}`));
       assert.deepEqual(errors(), [], "no example failed");
 
       assert.equal(shown("02", "closed").length, own.get("02")?.length);
@@ -850,7 +850,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         emulator.data.profiles.some((profile) => profile.id === envId),
         `the watched profile ${envId} is one of the emulator's`,
       );
-      const started = await fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
+      const started = await withChromium(() => fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) }));
       assert.equal(started.status, 200);
       const messages = await waitFor("saved", 1);
       assert.deepEqual(valuesOf(messages, "saved"), [envId]);
