@@ -14,7 +14,7 @@ import {
 } from "../../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { itemRequests, type ItemRequests } from "./item-requests";
-import { StatusTracker } from "./status";
+import { OWN_STATUS, StatusTracker, type MessageStatus } from "./status";
 import { timeoutOf } from "./timeout";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
 
@@ -51,6 +51,16 @@ export interface Operation<C extends MessageContext = OperationContext> {
 /** A node that works without a MoreLogin config node (the browser node talks to the browser directly). */
 export interface MessageOperation extends Operation<MessageContext>, NodeLifecycle {}
 
+/** One node's own part: what runs its messages and, for a node with state of its own, what its close waits for. */
+export interface NodeInstance<C extends MessageContext = MessageContext> {
+  run(context: C): Promise<OperationResult>;
+  /**
+   * Called when the node is stopped (removed: deleted rather than redeployed), after its messages are
+   * cancelled; the node's close ends when this settles, so it reports its own failures.
+   */
+  close?(removed: boolean): Promise<void>;
+}
+
 /** What a node type shares between its nodes learns when one is created and when one is stopped. */
 export interface NodeLifecycle {
   onStart?(): void;
@@ -64,10 +74,11 @@ export interface NodeLifecycle {
  */
 export function registerOperationNode(RED: NodeAPI, type: string, operation: Operation): void {
   const translate = createTranslator(RED);
+  const instance: NodeInstance<OperationContext> = { run: operation.run };
   registerNode<OperationContext, MoreLoginClient>(RED, type, {
     label: operation.label,
     prerequisite: (def) => findClient(RED, def, translate),
-    run: operation.run,
+    instance: () => instance,
     credentials: operation.credentials,
   });
 }
@@ -77,7 +88,17 @@ export function registerOperationNode(RED: NodeAPI, type: string, operation: Ope
  * operation, send, and end each message exactly once with done() or done(err).
  */
 export function registerMessageNode(RED: NodeAPI, type: string, operation: MessageOperation): void {
-  registerNode<MessageContext, undefined>(RED, type, { label: operation.label, prerequisite: () => undefined, run: operation.run, lifecycle: operation });
+  const instance: NodeInstance = { run: operation.run };
+  registerNode<MessageContext, undefined>(RED, type, { label: operation.label, prerequisite: () => undefined, instance: () => instance, lifecycle: operation });
+}
+
+/**
+ * Registers a node type that needs no config node and whose nodes each keep state of their own and
+ * show their own status (the batch node: its journal or queue, its progress). Each node makes its
+ * instance when it is created; its messages go through the same input wrapper as every node's.
+ */
+export function registerStatefulNode(RED: NodeAPI, type: string, label: string, instance: (node: Node, def: OperationNodeDef) => NodeInstance): void {
+  registerNode<MessageContext, undefined>(RED, type, { label, prerequisite: () => undefined, instance, ownStatus: true });
 }
 
 /** How the shell runs the nodes of one type. */
@@ -85,9 +106,12 @@ interface NodeShell<C extends MessageContext, E> {
   label: string;
   /** What the node's messages need beyond the message (the client), or the reason it cannot have it. */
   prerequisite: (def: OperationNodeDef) => E | string;
-  run: (context: C) => Promise<OperationResult>;
+  /** Called for each node when it is created. */
+  instance: (node: Node, def: OperationNodeDef) => NodeInstance<C>;
   lifecycle?: NodeLifecycle;
   credentials?: readonly string[];
+  /** The node shows its own status (the batch's progress): its messages leave the status alone. */
+  ownStatus?: boolean;
 }
 
 /** What one node's input and close handlers share. */
@@ -96,7 +120,8 @@ interface ShellNode<C extends MessageContext, E> {
   node: Node;
   def: OperationNodeDef;
   shell: NodeShell<C, E>;
-  status: StatusTracker;
+  instance: NodeInstance<C>;
+  status: MessageStatus;
   /** Aborted when the node is stopped: every call in flight listens on it. */
   closing: AbortController;
   translate: Translate;
@@ -114,7 +139,8 @@ function registerNode<C extends MessageContext, E>(RED: NodeAPI, type: string, s
     // Each message in flight listens on this signal: more than 10 at once is normal, not a leak.
     setMaxListeners(0, closing.signal);
     shell.lifecycle?.onStart?.();
-    const shellNode: ShellNode<C, E> = { RED, node: this, def, shell, status: new StatusTracker(this, translate), closing, translate };
+    const status = shell.ownStatus ? OWN_STATUS : new StatusTracker(this, translate);
+    const shellNode: ShellNode<C, E> = { RED, node: this, def, shell, instance: shell.instance(this, def), status, closing, translate };
     this.on("input", inputHandler(shellNode));
     this.on("close", closeHandler(shellNode));
   }
@@ -125,7 +151,7 @@ function registerNode<C extends MessageContext, E>(RED: NodeAPI, type: string, s
 }
 
 /** The one input wrapper: the prerequisite and the timeout, the run, what it sends, and exactly one done() or done(err). */
-function inputHandler<C extends MessageContext, E>({ RED, node, def, shell, status, closing, translate }: ShellNode<C, E>): (msg: NodeMessage, send: Send, done: Done) => void {
+function inputHandler<C extends MessageContext, E>({ RED, node, def, shell, instance, status, closing, translate }: ShellNode<C, E>): (msg: NodeMessage, send: Send, done: Done) => void {
   return (msg, send, done) => {
     const message = msg as MoreLoginMessage;
     // msg.morelogin is this package's: a value there that is not an object is replaced, never spread into index keys.
@@ -144,7 +170,7 @@ function inputHandler<C extends MessageContext, E>({ RED, node, def, shell, stat
     timeoutOf(RED, node, def, message)
       .then((timeoutMs) => {
         const base: MessageContext = { RED, node, def, msg: message, options: { signal: closing.signal, timeoutMs, onQueued, onRequest: requests.onRequest }, t: translate };
-        return shell.run((needed === undefined ? base : { ...base, client: needed }) as C);
+        return instance.run((needed === undefined ? base : { ...base, client: needed }) as C);
       })
       .then(
         (result) => end(sendResult(result, send, status, requests)),
@@ -165,7 +191,7 @@ function guardedDone(done: Done): Done {
 }
 
 /** Sends what the run made and shows its summary; what went wrong doing that, if anything. */
-function sendResult(result: OperationResult, send: Send, status: StatusTracker, requests: ItemRequests): Error | undefined {
+function sendResult(result: OperationResult, send: Send, status: MessageStatus, requests: ItemRequests): Error | undefined {
   try {
     requests.record();
     status.succeed(result.summary);
@@ -178,7 +204,7 @@ function sendResult(result: OperationResult, send: Send, status: StatusTracker, 
 }
 
 /** Shows why the run failed and records it on the message: the error done() is given. */
-function failureOf(error: unknown, label: string, message: MoreLoginMessage, status: StatusTracker, requests: ItemRequests, translate: Translate): Error {
+function failureOf(error: unknown, label: string, message: MoreLoginMessage, status: MessageStatus, requests: ItemRequests, translate: Translate): Error {
   try {
     requests.record();
     status.fail(shortReason(error, translate));
@@ -188,13 +214,19 @@ function failureOf(error: unknown, label: string, message: MoreLoginMessage, sta
   }
 }
 
-/** Stopping the node (a deploy, Node-RED shutting down) cancels its messages in flight and clears its status. */
-function closeHandler<C extends MessageContext, E>({ shell, status, closing }: ShellNode<C, E>): (removed: boolean, done: () => void) => void {
-  return (_removed, done) => {
+/** Stopping the node (a deploy, Node-RED shutting down) cancels its messages in flight, clears its status and closes its instance. */
+function closeHandler<C extends MessageContext, E>({ shell, instance, status, closing }: ShellNode<C, E>): (removed: boolean, done: () => void) => void {
+  return (removed, done) => {
     closing.abort(new MoreLoginAbortError("the node was stopped (a deploy or Node-RED shutting down) while the call was in flight", {}));
     status.clear();
     shell.lifecycle?.onClose?.();
-    done();
+    const closed = instance.close?.(removed);
+    if (closed === undefined) {
+      done();
+      return;
+    }
+    const ended = (): void => done();
+    closed.then(ended, ended);
   };
 }
 
