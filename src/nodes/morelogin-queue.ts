@@ -1,12 +1,6 @@
-import type { Node, NodeAPI, NodeDef } from "node-red";
+import type { NodeAPI, NodeDef } from "node-red";
 import { createTranslator } from "./lib/shell/i18n";
-import { type QueueCredentials, type QueueSettings, queueSettings } from "./lib/queue/settings";
-
-/** A `morelogin-queue` config node: where the Redis of a batch shared by several Node-REDs is, and this Node-RED's name in it. */
-export interface QueueConfigNode extends Node<QueueCredentials> {
-  /** The settings, or the words of what is wrong with them. */
-  queueSettings: QueueSettings | string;
-}
+import { type QueueConfigNode, type QueueCredentials, queueSettings } from "./lib/queue/settings";
 
 /** The queue config node only checks and holds its settings; the batch nodes that name it do the work (src/batch/queue-work.ts). */
 export = (RED: NodeAPI): void => {

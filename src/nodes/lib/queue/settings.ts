@@ -1,4 +1,5 @@
 import { hostname } from "node:os";
+import type { Node } from "node-red";
 
 /** What a batch node needs of a `morelogin-queue` config node to join its queue. */
 export interface QueueSettings {
@@ -14,6 +15,12 @@ export interface QueueSettings {
 export interface QueueCredentials {
   username?: string;
   password?: string;
+}
+
+/** A `morelogin-queue` config node: where the Redis of a batch shared by several Node-REDs is, and this Node-RED's name in it. */
+export interface QueueConfigNode extends Node<QueueCredentials> {
+  /** The settings, or the words of what is wrong with them. */
+  queueSettings: QueueSettings | string;
 }
 
 export const DEFAULT_URL = "redis://127.0.0.1:6379/0";

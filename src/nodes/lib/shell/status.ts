@@ -10,6 +10,19 @@ interface ShownStatus {
 /** While requests are in flight, the count on the status changes at most this often. */
 export const BUSY_UPDATE_MS = 200;
 
+/** What the input wrapper tells a node's status about each message. */
+export type MessageStatus = Pick<StatusTracker, "begin" | "queued" | "succeed" | "fail" | "failEarly" | "clear">;
+
+/** For a node that shows its own status (the batch's progress): its messages leave the status alone. */
+export const OWN_STATUS: MessageStatus = {
+  begin: () => undefined,
+  queued: () => undefined,
+  succeed: () => undefined,
+  fail: () => undefined,
+  failEarly: () => undefined,
+  clear: () => undefined,
+};
+
 /**
  * Keeps a node's status honest under concurrency: blue while any request is in flight (with a count),
  * and the outcome of the last one to finish once none is. Outcomes show at once; while requests keep
