@@ -10,7 +10,8 @@ import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { exitOf, exitUnlessStarted, runCli, waitFor } from "../support/cli";
 import { rejection, useEmulator } from "../support/emulator";
 import { call, dataOf, expectError, refused } from "../support/http";
-import { childrenWith, commandLineOf, isRunning, killAll, processesNaming, userDataDirOf, waitUntil } from "../support/processes";
+import { commandLineOf, isRunning, killAll } from "../../tools/processes";
+import { childrenWith, processesNaming, userDataDirOf, waitUntil } from "../support/processes";
 
 const FOLDER_PREFIX = "morelogin-emulator-chromium-";
 

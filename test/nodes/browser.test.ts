@@ -5,7 +5,7 @@ import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
 import { browserPid, tabsOf, type Tab } from "../support/chromium";
-import { isRunning } from "../support/processes";
+import { isRunning } from "../../tools/processes";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, drainDeliveries, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
 
