@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { useEmulator } from "../support/emulator";
 import { credentialsFor, flowWith, helper, loadFlow, settle, useNodeRed } from "../support/node-red";
-import { OUTCOME_MS, waitUntil } from "../support/settle";
+import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 
 const REDEPLOYS = 100;
 const IN_FLIGHT = 5;
@@ -56,7 +56,7 @@ describe("reliability: redeploys with requests in flight", function () {
       const received = requestsSeen();
       for (let m = 0; m < IN_FLIGHT; m++) node.receive({ payload: "" } as NodeMessage);
       // The first request (a start, or the Open API token the list waits for) is at the emulator, held by its latency.
-      await waitUntil(() => requestsSeen() > received, "a request of this round is in flight at the emulator");
+      await waitUntil(() => requestsSeen() > received, "a request of this round is in flight at the emulator", 5_000);
       const closing = Date.now();
       await helper.unload();
       slowest = Math.max(slowest, Date.now() - closing);

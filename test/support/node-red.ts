@@ -7,7 +7,7 @@ import type { Emulator } from "../../src/emulator";
 import { translator } from "./catalog";
 import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
-import { OUTCOME_MS } from "./settle";
+import { OUTCOME_MS } from "./wait-until";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/test-all.ts). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));

@@ -31,15 +31,6 @@ export function processesNaming(text: string): number[] {
   return otherProcesses().filter((pid) => commandLineOf(pid).some((arg) => arg.includes(text)));
 }
 
-/** Waits until `condition` holds; fails with `what` after `ms`. */
-export async function waitUntil(condition: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`not within ${ms / 1000} s: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
 /**
  * Resolves with the match once `text()` (what the caller collected of the child's output) matches
  * `pattern`, looked at each time the child prints; fails when the child ends first, or after `timeoutMs`.
@@ -56,12 +47,12 @@ export function untilPrinted(child: ChildProcess, text: () => string, pattern: R
       finish(() => (match ? resolve(match) : reject(new Error(`exited (${child.exitCode ?? child.signalCode}) before printing ${pattern}:\n${text()}`))));
     };
     const timer = setTimeout(() => finish(() => reject(new Error(`did not print ${pattern} within ${timeoutMs / 1000} s:\n${text()}`))), timeoutMs);
-    const finish = (settle: () => void): void => {
+    const finish = (end: () => void): void => {
       clearTimeout(timer);
       child.stdout?.off("data", look);
       child.stderr?.off("data", look);
       child.off("close", exited);
-      settle();
+      end();
     };
     child.stdout?.on("data", look);
     child.stderr?.on("data", look);
