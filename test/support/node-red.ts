@@ -121,8 +121,13 @@ export class Collector {
   }
 }
 
-/** Lets queued message deliveries and status updates run. */
-export function settle(ms = 100): Promise<void> {
+/**
+ * A quiet period on purpose, the one fixed pause a test may take: waits `ms` so that what must NOT happen
+ * (a second outcome of a message, a request sent again, a poll after a redeploy) has the time to show,
+ * as no event can say it did not. What does happen is waited for instead: queued deliveries with
+ * drainDeliveries(), messages with a Collector, a state with waitUntil (test/support/wait-until.ts).
+ */
+export function settle(ms: number): Promise<void> {
   return sleep(ms);
 }
 

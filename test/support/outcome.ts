@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import type { Node, NodeMessage } from "node-red";
 import type { Emulator, LoggedRequest } from "../../src/emulator";
-import { credentialsFor, flowWith, helper, loadFlow, sendAndCollect, type FlowNode, type Msg, type Outcome } from "./node-red";
+import { credentialsFor, flowWith, helper, loadFlow, sendAndCollect, settle, type FlowNode, type Msg, type Outcome } from "./node-red";
 import { sleep } from "./emulator";
 import { OUTCOME_MS, waitUntil } from "./wait-until";
 
@@ -144,7 +144,7 @@ export async function redeployWhilePolling(emulator: Emulator, flow: FlowNode[],
   await waitUntil(() => ended.length > 0, "the message has ended");
   const polled = polls();
   // Longer than the poll's longest pause so far: a poll that went on would show.
-  await sleep(4_000);
+  await settle(4_000);
   assert.equal(polls(), polled, `no ${pollName} after the redeploy`);
   return ended;
 }
