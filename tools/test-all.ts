@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { availableParallelism, freemem, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
-import { commandLineOf, isRunning, killAll, processesIn } from "../test/support/processes";
+import { commandLineOf, isRunning, killAll, processesIn } from "./processes";
 import { mochaArgs } from "./mocha";
 import { type SteeringRange, steerFileSlots } from "./file-slot-steering";
 import { ROOT, packOnce } from "./sandbox";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { BatchRunner, type BatchProgress, type BatchSettings, type BatchTag } from "../../src/batch";
 import { Redis } from "ioredis";
 import { QueueBatchWork } from "../../src/batch/queue-work";
-import { pollUntil, waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 import { type RunningRedis, startRedis } from "../support/redis";
 
 /** What one runner of a crew did: the items it sent (`item#attempt`), its output 2 and its statuses. */
@@ -200,7 +200,7 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     await b.runner.add(["z"], {});
     await waitUntil(() => a.out.length + b.out.length === 4, "the first list's four items are out", 20_000);
     // a follows Redis a moment behind b's adds: asked again until its answer has both lists (bounded).
-    const queued = await pollUntil(
+    const queued = await waitUntil(
       async () => {
         await a.runner.command("status");
         return a.progress.at(-1)?.payload.queued ?? [];

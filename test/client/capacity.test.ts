@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { MoreLoginInputError, type CapacitySettings, type MoreLoginClient, type WaitReason } from "../../src/client";
 import { requests, useClients, useEmulator } from "../support/emulator";
 import { call } from "../support/http";
-import { errorOf, resultOf, track, waitUntil } from "../support/settle";
+import { errorOf, resultOf, track } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 
 const UNPACED = { localRpm: 0, openRpm: 0, concurrency: 0 };
 const READ_PROFILES = "local POST /api/env/getAllDebugInfo";
@@ -43,12 +44,12 @@ describe("client: maxProfiles and maxPhones", () => {
     const start = track(client.call("startProfile", { envId: mine }, { timeoutMs: 200, onQueued: log.onQueued }));
     // The start is queued before the cap reads the running set, and the emulator counts the read
     // before the client has its answer: wait for what the cap itself counts.
-    await waitUntil(() => log.waiting() && client.capacityUsage("profiles").running === 1, "the start waits, the profile started by hand counted");
+    await waitUntil(() => log.waiting() && client.capacityUsage("profiles").running === 1, "the start waits, the profile started by hand counted", 5_000);
     assert.deepEqual(log.reasons, ["profile"]);
     assert.deepEqual(client.capacityUsage("profiles"), { running: 1, limit: 1 });
     // The cap reads again about 5 s later: far longer than the start's own timeout, while it waits.
     await waitUntil(() => requests(emulator(), READ_PROFILES) >= 2, "the cap read the running set again", 15_000);
-    assert.equal(start.settled, false, "the start still waits");
+    assert.equal(start.ended, false, "the start still waits");
     await call(emulator().localUrl, "/api/env/close", { body: { envId: byHand } });
     assert.equal((await resultOf(start)).data.envId, mine);
     assert.equal(requests(emulator(), "local POST /api/env/start"), 2, "the hand start and this one");
@@ -60,7 +61,7 @@ describe("client: maxProfiles and maxPhones", () => {
     await client.request({ api: "local", method: "POST", path: "/api/env/start", body: { envId: a } });
     const log = waitLog();
     const second = track(client.call("startProfile", { envId: b }, { onQueued: log.onQueued }));
-    await waitUntil(log.waiting, "the second start waits");
+    await waitUntil(log.waiting, "the second start waits", 5_000);
     await client.request({ api: "local", method: "POST", path: "/api/env/close", body: { envId: a } });
     await resultOf(second);
   });
@@ -71,7 +72,7 @@ describe("client: maxProfiles and maxPhones", () => {
     await Promise.all([client.call("startProfile", { envId: a }), client.call("startProfile", { envId: b })]);
     const log = waitLog();
     const third = track(client.call("startProfile", { envId: c }, { onQueued: log.onQueued }));
-    await waitUntil(log.waiting, "the third start waits");
+    await waitUntil(log.waiting, "the third start waits", 5_000);
     const reads = requests(emulator(), READ_PROFILES);
     await client.call("closeAllProfiles", {});
     await resultOf(third);
@@ -84,7 +85,7 @@ describe("client: maxProfiles and maxPhones", () => {
     await client.call("powerOnCloudPhone", { id: first }, { api: "open" });
     const log = waitLog();
     const next = track(client.call("powerOnCloudPhone", { id: second }, { api: "open", onQueued: log.onQueued }));
-    await waitUntil(log.waiting, "the second power-on waits");
+    await waitUntil(log.waiting, "the second power-on waits", 5_000);
     assert.deepEqual(log.reasons, ["phone"]);
     await client.call("powerOffCloudPhone", { id: first }, { api: "open" });
     await resultOf(next);
@@ -96,12 +97,12 @@ describe("client: maxProfiles and maxPhones", () => {
     const [on, other] = emulator().data.cloudPhones.map((phone) => phone.id);
     const client = capped({ maxPhones: 1 });
     await client.call("powerOnCloudPhone", { id: on });
-    await waitUntil(() => emulator().data.cloudPhones.find((phone) => phone.id === on)?.envStatus === 4, "the phone is on");
+    await waitUntil(() => emulator().data.cloudPhones.find((phone) => phone.id === on)?.envStatus === 4, "the phone is on", 5_000);
     await client.call("restartCloudPhone", { id: on });
     const log = waitLog();
     const restart = track(client.call("restartCloudPhone", { id: other }, { onQueued: log.onQueued }));
-    await waitUntil(log.waiting, "the restart of another phone waits");
-    await waitUntil(() => emulator().data.cloudPhones.find((phone) => phone.id === on)?.envStatus === 4, "the restarted phone is on again");
+    await waitUntil(log.waiting, "the restart of another phone waits", 5_000);
+    await waitUntil(() => emulator().data.cloudPhones.find((phone) => phone.id === on)?.envStatus === 4, "the restarted phone is on again", 5_000);
     await client.call("powerOffCloudPhone", { id: on });
     // The emulator refuses to restart a phone that is off: the call went out once it had the place.
     const error = await errorOf(restart);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginTimeoutError, type MoreLoginClient, type Pacing } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
 import { clientFor, marker, requests, useEmulator } from "../support/emulator";
-import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
+import { errorOf, queuedLog, resultOf, track, type Tracked } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 
 const START = "local POST /api/env/start";
 /** How long the emulator takes to start a profile: long enough to see starts overlap. */
@@ -73,14 +74,14 @@ describe("client: concurrency limit for profile starts", () => {
     const startA = track(one.call("startProfile", { envId: a }));
     const startBLog = queuedLog();
     const startB = track(one.call("startProfile", { envId: b }, { onQueued: startBLog.onQueued }));
-    await waitUntil(() => startedIds(emulator()).length === 1 && startBLog.events.length > 0, "the first start is sent and the second waits");
+    await waitUntil(() => startedIds(emulator()).length === 1 && startBLog.events.length > 0, "the first start is sent and the second waits", 5_000);
     await one.call("listProfiles", {});
     await one.call("listCloudPhones", {});
     await one.call("profileStatus", { envId: a });
     await one.call("closeProfile", { envId: c });
     await one.request({ api: "local", method: "POST", path: "/api/env/page", body: {} });
-    assert.equal(startA.settled, false, "the first start is still running");
-    assert.equal(startB.settled, false, "the second start still waits");
+    assert.equal(startA.ended, false, "the first start is still running");
+    assert.equal(startB.ended, false, "the second start still waits");
     assert.deepEqual(startBLog.events, [true]);
     await one.close();
     assert.ok((await errorOf(startA)) instanceof MoreLoginAbortError, "the hanging start ends when the client closes");
@@ -98,7 +99,7 @@ describe("client: concurrency limit for profile starts", () => {
     const startA = track(one.call("startProfile", { envId: a }, { signal: controller.signal }));
     const startBLog = queuedLog();
     const startB = track(one.request({ api: "local", method: "POST", path: "/api/env/start", body: { envId: b } }, { onQueued: startBLog.onQueued }));
-    await waitUntil(() => startedIds(emulator()).length === 1 && startBLog.events.length > 0, "the first start is sent and the generic one is queued");
+    await waitUntil(() => startedIds(emulator()).length === 1 && startBLog.events.length > 0, "the first start is sent and the generic one is queued", 5_000);
     await marker(emulator(), "marker");
     assert.equal(requests(emulator(), START), 1, "the generic start waits for the place");
     assert.deepEqual(startBLog.events, [true]);
@@ -120,7 +121,7 @@ describe("client: concurrency limit for profile starts", () => {
     const closedLog = queuedLog();
     const cancelled = track(one.call("startProfile", { envId: b }, { signal: controller.signal, onQueued: cancelledLog.onQueued }));
     const closed = track(one.call("startProfile", { envId: c }, { onQueued: closedLog.onQueued }));
-    await waitUntil(() => startedIds(emulator()).length === 1 && cancelledLog.events.length > 0 && closedLog.events.length > 0, "the first start is sent and both others are queued");
+    await waitUntil(() => startedIds(emulator()).length === 1 && cancelledLog.events.length > 0 && closedLog.events.length > 0, "the first start is sent and both others are queued", 5_000);
     assert.deepEqual([cancelledLog.events, closedLog.events], [[true], [true]]);
 
     controller.abort();
@@ -129,7 +130,7 @@ describe("client: concurrency limit for profile starts", () => {
     assert.equal(error.kind, "aborted");
     assert.equal(error.notSent, true);
     assert.equal(error.message, "the call was cancelled while it waited for a free place among the starts in progress");
-    assert.equal(closed.settled, false, "the start behind it keeps waiting");
+    assert.equal(closed.ended, false, "the start behind it keeps waiting");
 
     await one.close();
     const closedError = await errorOf(closed);
@@ -153,9 +154,9 @@ describe("client: concurrency limit for profile starts", () => {
     // None of the eight is answered, so all of them in flight at once is a state that lasts.
     hangStarts(emulator(), 8);
     const starts = profileIds(emulator(), 8).map((envId) => track(unlimited.call("startProfile", { envId })));
-    await waitUntil(() => requests(emulator(), START) === 8 || starts.some((start) => start.settled), "the starts are sent");
+    await waitUntil(() => requests(emulator(), START) === 8 || starts.some((start) => start.ended), "the starts are sent", 5_000);
     assert.equal(requests(emulator(), START), 8, "all eight in flight at once");
-    assert.ok(starts.every((start) => !start.settled));
+    assert.ok(starts.every((start) => !start.ended));
     await unlimited.close();
     for (const start of starts) assert.ok((await errorOf(start)) instanceof MoreLoginAbortError);
   });
@@ -166,7 +167,7 @@ describe("client: concurrency limit for profile starts", () => {
     hangStarts(emulator(), 5);
     const logs = profileIds(emulator(), 7).map(() => queuedLog());
     const starts = profileIds(emulator(), 7).map((envId, index) => track(byDefault.call("startProfile", { envId }, { onQueued: logs[index]?.onQueued })));
-    await waitUntil(() => requests(emulator(), START) === 5 && logs.filter((log) => log.events.length > 0).length === 2, "five starts are sent and two wait");
+    await waitUntil(() => requests(emulator(), START) === 5 && logs.filter((log) => log.events.length > 0).length === 2, "five starts are sent and two wait", 5_000);
     await marker(emulator(), "marker");
     assert.equal(requests(emulator(), START), 5);
     await byDefault.close();

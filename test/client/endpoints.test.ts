@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { ENDPOINTS, MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginInputError, MoreLoginRateLimitError, MoreLoginTimeoutError, PreparedBody, endpointAt } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
 import { clearFaults, marker, resetBeforeEach, useClients, rejection, requests, useEmulator } from "../support/emulator";
-import { errorOf, track, waitUntil } from "../support/settle";
+import { errorOf, track } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
 const GROUPS = "local POST /api/envgroup/page";
@@ -122,14 +123,14 @@ describe("client: the endpoint table", () => {
       const envId = emulator().data.profiles[0]?.id;
       const generic = track(quick.request({ api: "local", method: "POST", path: "/api/env/start", body: { envId } }));
       const known = track(quick.call("startProfile", { envId }));
-      await waitUntil(() => requests(emulator(), START) === 2, "both starts are sent");
+      await waitUntil(() => requests(emulator(), START) === 2, "both starts are sent", 5_000);
       // A call sent after them with the ordinary timeout, hanging too: once it has timed out, so would they have.
       emulator().script({ kind: "hang", path: "/api/env/unknown" });
       const control = await rejection(quick.request({ api: "local", method: "POST", path: "/api/env/unknown", body: {} }));
       assert.ok(control instanceof MoreLoginTimeoutError, String(control));
       await marker(emulator(), "marker");
-      assert.equal(generic.settled, false, "still waiting, past the ordinary timeout");
-      assert.equal(known.settled, false);
+      assert.equal(generic.ended, false, "still waiting, past the ordinary timeout");
+      assert.equal(known.ended, false);
       await quick.close();
       assert.ok((await errorOf(generic)) instanceof MoreLoginAbortError);
       assert.ok((await errorOf(known)) instanceof MoreLoginAbortError);

@@ -13,7 +13,8 @@ import {
 } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { clientFor, rejection, requests, useEmulator } from "../support/emulator";
-import { queuedLog, waitUntil } from "../support/settle";
+import { queuedLog } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 
 const PAGE = "local POST /api/env/page";
 const START = "local POST /api/env/start";
@@ -135,7 +136,7 @@ describe("client: failures and retries", () => {
     const log = queuedLog();
     const outcome = rejection(patient.call("listProfiles", { pageNo: 1 }, { onQueued: log.onQueued }));
     // Once refused, the call waits for its retry in the queue: onQueued says so.
-    await waitUntil(() => log.events[0] === true, "the refused call waits to be sent again");
+    await waitUntil(() => log.events[0] === true, "the refused call waits to be sent again", 5_000);
     const closing = performance.now();
     await patient.close();
     const error = await outcome;
@@ -148,7 +149,7 @@ describe("client: failures and retries", () => {
   it("close() ends calls in flight at once and refuses new ones", async () => {
     emulator().script({ kind: "hang", path: "/api/env/page" });
     const outcome = rejection(client.call("listProfiles", { pageNo: 1 }));
-    await waitUntil(() => emulator().stats.faultsInjected.hang === 1, "the call is in flight");
+    await waitUntil(() => emulator().stats.faultsInjected.hang === 1, "the call is in flight", 5_000);
     await client.close();
     assert.ok((await outcome) instanceof MoreLoginAbortError);
     const later = await rejection(client.call("listProfiles", { pageNo: 1 }));

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginAuthError, MoreLoginClient, fetchAll } from "../../src/client";
 import { startEmulator } from "../../src/emulator";
 import { clearFaults, clientFor, rejection, requests, resetBeforeEach, useEmulator } from "../support/emulator";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const TOKEN_ROUTE = "open POST /oauth2/token";
 const APPS_ROUTE = "open POST /cloudphone/app/page";
@@ -57,7 +57,7 @@ describe("client: Open API and its token", () => {
         return error;
       });
       const patient = client.call("listApps", { pageNum: 1 });
-      await waitUntil(() => requests(emulator(), TOKEN_ROUTE) === 1, "the token request is under way");
+      await waitUntil(() => requests(emulator(), TOKEN_ROUTE) === 1, "the token request is under way", 5_000);
       controller.abort();
       const error = await cancelled;
       assert.ok(error instanceof MoreLoginAbortError);

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, type MoreLoginClient, type PacedStart } from "../../src/client";
 import type { Emulator } from "../../src/emulator";
 import { resetBeforeEach, useEmulator, usePacedClient } from "../support/emulator";
-import { errorOf, resultOf, track, waitUntil, type Tracked } from "../support/settle";
+import { errorOf, resultOf, track, type Tracked } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 
 /** Longer than the pacing window (60 s) plus the second an answer is counted in. */
 const PAST_WINDOW_MS = 61_000;
@@ -34,8 +35,8 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     await resultOf(list1);
     assert.deepEqual(queued, ["list", "start"], "the second list and the second start wait: the third request of the minute is the close's");
     await paced3.call("closeProfile", { envId: a });
-    assert.equal(list2.settled, false, "the list still waits for the window");
-    assert.equal(startB.settled, false, "the start still waits for the window");
+    assert.equal(list2.ended, false, "the list still waits for the window");
+    assert.equal(startB.ended, false, "the start still waits for the window");
     assert.deepEqual(sent(emulator()), ["start", "list", "close"]);
     assert.equal(emulator().stats.rateLimited, 0);
     await paced3.close();
@@ -52,7 +53,7 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     const startB = track(paced2.call("startProfile", { envId: b }, { onQueued: (queued) => queued && waiting.push("start b") }).then(() => order.push("start b")));
     // A profile started elsewhere: its close has nothing reserved, it waits for the window like the starts.
     const close = track(paced2.call("closeProfile", { envId: x }, { onQueued: (queued) => queued && waiting.push("close x") }).finally(() => order.push("close x")));
-    await waitUntil(() => waiting.length === 3, "all three wait: the window is full");
+    await waitUntil(() => waiting.length === 3, "all three wait: the window is full", 5_000);
     const clock = pacedClients.clock();
     assert.ok(clock);
     clock.advance(PAST_WINDOW_MS);
@@ -60,9 +61,9 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     const nudge = track(paced2.call("listTags"));
     await close.done;
     assert.deepEqual(order, ["close x"], "the close went first; the starts wait for room for their own closes");
-    assert.equal(startA.settled, false);
-    assert.equal(startB.settled, false);
-    assert.equal(nudge.settled, false, "a call that came after the starts waits behind them");
+    assert.equal(startA.ended, false);
+    assert.equal(startB.ended, false);
+    assert.equal(nudge.ended, false, "a call that came after the starts waits behind them");
     assert.deepEqual(sent(emulator()), ["list", "list", "close"]);
   });
 
@@ -95,7 +96,7 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
       ),
     );
     // Five seconds of the budget go at once: five starts and the closes they reserve.
-    await waitUntil(() => sent === 5 && pacedStarts.length === 3, "five starts are sent, three wait on the pace");
+    await waitUntil(() => sent === 5 && pacedStarts.length === 3, "five starts are sent, three wait on the pace", 5_000);
     const next = pacedStarts[0]?.nextStartInMs() ?? -1;
     assert.ok(next > 0 && next <= START_SPACING_MS, `the next start is due within a second or so, not ${next} ms`);
     await Promise.all(calls.map((call) => resultOf(call)));
@@ -118,10 +119,10 @@ describe("client: pacing keeps runs moving (releases first, starts reserve their
     await paced120.call("startProfile", { envId: first });
     const waitingStarts: string[] = [];
     const starts = rest.map((envId) => track(paced120.call("startProfile", { envId }, { onQueued: (queued) => queued && waitingStarts.push(envId) })));
-    await waitUntil(() => waitingStarts.length > 0, "a start waits on the pace");
-    const before = starts.filter((start) => !start.settled).length;
+    await waitUntil(() => waitingStarts.length > 0, "a start waits on the pace", 5_000);
+    const before = starts.filter((start) => !start.ended).length;
     await paced120.call("closeProfile", { envId: first });
-    assert.ok(starts.filter((start) => !start.settled).length > 0, `the close did not wait for the ${before} waiting starts`);
+    assert.ok(starts.filter((start) => !start.ended).length > 0, `the close did not wait for the ${before} waiting starts`);
     await Promise.all(starts.map((start) => resultOf(start)));
   });
 });

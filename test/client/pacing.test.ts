@@ -4,7 +4,8 @@ import { ApiGate } from "../../src/client/api-gate";
 import { RequestWindow } from "../../src/client/request-window";
 import type { Emulator } from "../../src/emulator";
 import { clientFor, marker, rejection, requests, resetBeforeEach, useEmulator, usePacedClient } from "../support/emulator";
-import { errorOf, queuedLog, track, resultOf, waitUntil, type Tracked } from "../support/settle";
+import { errorOf, queuedLog, track, resultOf, type Tracked } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 
 const PAGE = "local POST /api/env/page";
 const TAGS = "local GET /api/envtag/all";
@@ -44,11 +45,11 @@ describe("client: pacing per API (requests per minute)", () => {
     const logs = Array.from({ length: 6 }, () => queuedLog());
     const calls = logs.map((log, index) => track(paced3.call("listProfiles", { envName: `call-${index}` }, { onQueued: log.onQueued })));
     await Promise.all(calls.slice(0, 3).map((call) => resultOf(call)));
-    await waitUntil(() => logs.slice(3).every((log) => log.events[0] === true), "the calls over the limit wait for their turn");
+    await waitUntil(() => logs.slice(3).every((log) => log.events[0] === true), "the calls over the limit wait for their turn", 5_000);
     await marker(emulator(), "marker");
     assert.deepEqual(listedNames(emulator()), ["call-0", "call-1", "call-2", "marker"]);
     assert.deepEqual(
-      calls.map((call) => call.settled),
+      calls.map((call) => call.ended),
       [true, true, true, false, false, false],
     );
     await paced3.close();
@@ -65,11 +66,11 @@ describe("client: pacing per API (requests per minute)", () => {
     const nudges: Tracked<unknown>[] = [];
     for (let index = 1; index < calls.length; index++) {
       const call = calls[index] as Tracked<unknown>;
-      assert.equal(call.settled, false, `${names[index]} waits for the window`);
+      assert.equal(call.ended, false, `${names[index]} waits for the window`);
       assert.equal(requests(emulator(), PAGE), index);
       clock()?.advance(PAST_WINDOW_MS);
       nudges.push(nudge(paced1));
-      await waitUntil(() => call.settled, `${names[index]} is let through`, 60_000);
+      await waitUntil(() => call.ended, `${names[index]} is let through`, 60_000);
       await resultOf(call);
     }
     assert.deepEqual(listedNames(emulator()), names);
@@ -85,7 +86,7 @@ describe("client: pacing per API (requests per minute)", () => {
     // 5 s for its own round trip once let through: a bound for a busy machine, not a race.
     const patientLog = queuedLog();
     const patient = track(paced1.call("listProfiles", { envName: "patient" }, { timeoutMs: 5_000, onQueued: patientLog.onQueued }));
-    await waitUntil(() => patientLog.events[0] === true, "the call waits for its turn");
+    await waitUntil(() => patientLog.events[0] === true, "the call waits for its turn", 5_000);
     // A call with the same 5 s timeout, sent once the patient one waits, to a path that never answers:
     // once it has timed out, a timeout counted from the wait would have run out too.
     emulator().script({ kind: "hang", path: "/api/env/unknown" });
@@ -97,7 +98,7 @@ describe("client: pacing per API (requests per minute)", () => {
       await control.close();
     }
     await marker(emulator(), "marker");
-    assert.equal(patient.settled, false, "still waiting, past its 5 s timeout");
+    assert.equal(patient.ended, false, "still waiting, past its 5 s timeout");
     clock()?.advance(PAST_WINDOW_MS);
     nudge(paced1);
     const result = await resultOf(patient);
@@ -141,7 +142,7 @@ describe("client: pacing per API (requests per minute)", () => {
     const queued = [queuedLog(), queuedLog()];
     const cancelled = track(paced1.call("listProfiles", { envName: "cancelled" }, { signal: controller.signal, onQueued: queued[0]?.onQueued }));
     const behind = track(paced1.call("listProfiles", { envName: "behind" }, { onQueued: queued[1]?.onQueued }));
-    await waitUntil(() => queued.every((log) => log.events[0] === true), "both calls wait for their turn");
+    await waitUntil(() => queued.every((log) => log.events[0] === true), "both calls wait for their turn", 5_000);
     controller.abort();
     const error = await errorOf(cancelled);
     assert.ok(error instanceof MoreLoginAbortError, String(error));
@@ -156,7 +157,7 @@ describe("client: pacing per API (requests per minute)", () => {
     assert.deepEqual(log.events, [], "a call whose signal already fired does not queue");
 
     await marker(emulator(), "marker");
-    assert.equal(behind.settled, false, "the call behind it keeps its place");
+    assert.equal(behind.ended, false, "the call behind it keeps its place");
     assert.deepEqual(queued[1]?.events, [true], "and still waits");
     assert.deepEqual(listedNames(emulator()), ["sent", "marker"]);
   });
@@ -166,7 +167,7 @@ describe("client: pacing per API (requests per minute)", () => {
     await paced1.call("listProfiles", { envName: "sent" });
     const logs = [queuedLog(), queuedLog(), queuedLog()];
     const waiting = logs.map((log, index) => track(paced1.call("listProfiles", { envName: `waiting-${index}` }, { onQueued: log.onQueued })));
-    await waitUntil(() => logs.every((log) => log.events[0] === true), "the three calls wait for their turn");
+    await waitUntil(() => logs.every((log) => log.events[0] === true), "the three calls wait for their turn", 5_000);
     const closing = performance.now();
     await paced1.close();
     for (const call of waiting) assertClosedWhileWaiting(await errorOf(call));
@@ -193,18 +194,18 @@ describe("client: pacing per API (requests per minute)", () => {
     const waiting = track(paced1.call("listProfiles", {}));
     const apps = await paced1.call("listApps", { pageNum: 1 });
     assert.equal(apps.data.dataList.length, 10);
-    assert.equal(waiting.settled, false);
+    assert.equal(waiting.ended, false);
   });
 
   it("paces the Open API by openRpm, its token request included", async () => {
     const paced2 = paced({ localRpm: 0, openRpm: 2 });
     const logs = Array.from({ length: 3 }, () => queuedLog());
     const calls = logs.map((log) => track(paced2.call("listApps", { pageNum: 1 }, { onQueued: log.onQueued })));
-    await waitUntil(() => calls.some((call) => call.settled), "one call has its answer");
-    await waitUntil(() => logs.filter((log) => log.events[0] === true).length === 2, "the other two wait for their turn");
+    await waitUntil(() => calls.some((call) => call.ended), "one call has its answer", 5_000);
+    await waitUntil(() => logs.filter((log) => log.events[0] === true).length === 2, "the other two wait for their turn", 5_000);
     assert.equal(requests(emulator(), TOKEN), 1);
     assert.equal(requests(emulator(), APPS), 1);
-    assert.equal(calls.filter((call) => call.settled && !call.error).length, 1);
+    assert.equal(calls.filter((call) => call.ended && !call.error).length, 1);
     await paced2.call("listTags");
     assert.equal(requests(emulator(), TAGS), 1, "the Local API is not held by it");
   });

@@ -1,17 +1,17 @@
 import assert from "node:assert/strict";
 import sinon from "sinon";
 import { MoreLoginAbortError, MoreLoginError, MoreLoginNetworkError, MoreLoginTimeoutError, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS, pollUntil, type PollOptions } from "../../src/client";
-import { errorOf, resultOf, track, type Tracked } from "../support/settle";
+import { errorOf, resultOf, track, type Tracked } from "../support/tracked-calls";
 
 /** The value of a wait that must have ended by now: on fake time a wait still running would never end. */
 function valueNow<T>(waited: Tracked<T>): Promise<T> {
-  assert.equal(waited.settled, true, "the wait has not ended yet");
+  assert.equal(waited.ended, true, "the wait has not ended yet");
   return resultOf(waited);
 }
 
 /** The error of a wait that must have failed by now. */
 function errorNow(waited: Tracked<unknown>): Promise<Error> {
-  assert.equal(waited.settled, true, "the wait has not ended yet");
+  assert.equal(waited.ended, true, "the wait has not ended yet");
   return errorOf(waited);
 }
 
@@ -47,7 +47,7 @@ describe("client: pollUntil, waiting for a long operation", () => {
     const { read, asked } = reader("running");
     const waited = track(pollUntil(read, options()));
     await clock.tickAsync(0);
-    assert.equal(waited.settled, true, "no pause before the first read");
+    assert.equal(waited.ended, true, "no pause before the first read");
     assert.equal(await valueNow(waited), "running");
     assert.deepEqual(asked, [{ at: 0, timeLeftMs: 60_000 }]);
     await clock.tickAsync(30_000);
@@ -85,7 +85,7 @@ describe("client: pollUntil, waiting for a long operation", () => {
     const { read, asked } = reader("stopped", "starting");
     const waited = track(pollUntil(read, options({ timeoutMs: 2_000, context: { api: "local", path: "/api/cloudphone/info" } })));
     await clock.tickAsync(1_999);
-    assert.equal(waited.settled, false);
+    assert.equal(waited.ended, false);
     await clock.tickAsync(1);
     const error = await errorNow(waited);
     assert.ok(error instanceof MoreLoginTimeoutError, String(error));
@@ -132,7 +132,7 @@ describe("client: pollUntil, waiting for a long operation", () => {
     controller.abort(new MoreLoginAbortError("the node was stopped (a deploy or Node-RED shutting down) while the call was in flight", {}));
     // Microtasks only: the fake clock does not move.
     await clock.tickAsync(0);
-    assert.equal(waited.settled, true, "ended without waiting out the pause");
+    assert.equal(waited.ended, true, "ended without waiting out the pause");
     const error = await errorNow(waited);
     assert.ok(error instanceof MoreLoginAbortError, String(error));
     assert.equal(error.kind, "aborted");
@@ -165,7 +165,7 @@ describe("client: pollUntil, waiting for a long operation", () => {
     };
     const waited = track(pollUntil(read, options({ timeoutMs: 5_000 })));
     await clock.tickAsync(4_999);
-    assert.equal(waited.settled, false);
+    assert.equal(waited.ended, false);
     await clock.tickAsync(1);
     const error = await errorNow(waited);
     assert.ok(error instanceof MoreLoginTimeoutError, String(error));

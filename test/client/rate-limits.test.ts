@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { MoreLoginAbortError, MoreLoginApiError, MoreLoginClient, MoreLoginRateLimitError, RATE_LIMIT_CODES, type ClientSettings } from "../../src/client";
 import { shiftClock } from "../support/clock";
 import { clearFaults, marker, resetBeforeEach, useClients, rejection, requests, useEmulator } from "../support/emulator";
-import { errorOf, queuedLog, resultOf, track, waitUntil, type Tracked } from "../support/settle";
+import { errorOf, queuedLog, resultOf, track, type Tracked } from "../support/tracked-calls";
+import { waitUntil } from "../support/wait-until";
 import { refusal, startStubApi, type StubApi } from "../support/stub-api";
 
 const PAGE = "local POST /api/env/page";
@@ -30,7 +31,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
         logs.push(log);
         return log.onQueued;
       },
-      held: () => waitUntil(() => logs.every((log) => log.events[0] === true), "the client holds the calls"),
+      held: () => waitUntil(() => logs.every((log) => log.events[0] === true), "the client holds the calls", 5_000),
     };
   }
 
@@ -103,7 +104,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
 
       clock.advance((RETRY_AFTER_S * 1000) / 2);
       const late = track(patient.call("listTags"));
-      await waitUntil(() => [refused, ...others].every((call) => call.settled), "the held calls are let through once the pause is over", 30_000);
+      await waitUntil(() => [refused, ...others].every((call) => call.ended), "the held calls are let through once the pause is over", 30_000);
       await Promise.all([refused, ...others, early, late].map((call) => resultOf(call)));
       assert.equal(requests(emulator(), PAGE), 3, "the refused request, the marker, the refused call sent again");
       assert.equal(requests(emulator(), TAGS), 3);
@@ -119,7 +120,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
     emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 60 });
     const started = performance.now();
     const refused = track(capped.call("listProfiles", {}));
-    await waitUntil(() => emulator().stats.faultsInjected.tooMany >= 1, "the refusal was sent");
+    await waitUntil(() => emulator().stats.faultsInjected.tooMany >= 1, "the refusal was sent", 5_000);
     const other = track(capped.call("listTags"));
     await Promise.all([resultOf(refused), resultOf(other)]);
     assert.ok(performance.now() - started < 30_000, "not the 60 s asked for");
@@ -188,13 +189,13 @@ describe("client: rate-limit replies (HTTP 429)", () => {
       emulator().script({ kind: "tooMany", path: "/api/env/page", retryAfterSeconds: 1 });
       const refusedLog = queuedLog();
       const calls = ["refused", "next", "last"].map((envName, index) => track(paced.call("listProfiles", { envName }, index === 0 ? { onQueued: refusedLog.onQueued } : {})));
-      await waitUntil(() => refusedLog.events[0] === true, "the client holds the refused call");
+      await waitUntil(() => refusedLog.events[0] === true, "the client holds the refused call", 5_000);
       const nudges: Tracked<unknown>[] = [];
       for (const call of calls) {
         // Past the hold and the window; a call that arrives makes the gate look again, and waits behind.
         clock.advance(61_000);
         nudges.push(track(paced.call("listTags")));
-        await waitUntil(() => call.settled, "the next call is let through", 60_000);
+        await waitUntil(() => call.ended, "the next call is let through", 60_000);
         await resultOf(call);
       }
       const names = emulator()
@@ -219,7 +220,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
       assert.equal((error as MoreLoginRateLimitError).kind, "rate-limit");
       const otherLog = queuedLog();
       const other = track(impatient.call("listTags", undefined, { onQueued: otherLog.onQueued }));
-      await waitUntil(() => otherLog.events[0] === true, "the client holds the other call");
+      await waitUntil(() => otherLog.events[0] === true, "the client holds the other call", 5_000);
       await marker(emulator(), "marker");
       assert.equal(requests(emulator(), TAGS), 0, "the API asked for a pause");
       clock.advance(30_000);
@@ -229,7 +230,7 @@ describe("client: rate-limit replies (HTTP 429)", () => {
       assert.equal(requests(emulator(), TAGS), 0, "still held halfway through the pause");
       clock.advance(30_000);
       const late = track(impatient.call("listGroups", {}));
-      await waitUntil(() => other.settled, "the other call is let through once the pause is over", 30_000);
+      await waitUntil(() => other.ended, "the other call is let through once the pause is over", 30_000);
       await resultOf(other);
       await Promise.all([resultOf(early), resultOf(late)]);
     } finally {

@@ -4,7 +4,7 @@ import type { Locator } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 import { startRedis, type RunningRedis } from "../support/redis";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const PAGE_PATH = "/dashboard/batch";
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
@@ -37,9 +37,9 @@ describe("dashboard: example 16's batch page, in chromium", function () {
 
   async function until(condition: () => Promise<boolean>, what: string): Promise<void> {
     try {
-      await pollUntil(condition, (holds) => holds, what, 60_000);
+      await waitUntil(condition, what, 60_000);
     } catch (error) {
-      assert.fail(`${what} did not happen within 60 s (the page says "${await runText().catch(() => "?")}"): ${error instanceof Error ? error.message : String(error)}`);
+      assert.fail(`${error instanceof Error ? error.message : String(error)}; the page says "${await runText().catch(() => "?")}"`);
     }
   }
 
@@ -123,14 +123,14 @@ describe("dashboard: example 16's batch page for a batch on a queue (a real Redi
     const inject = dashboard.flow.find((node) => node.type === "inject");
     assert.ok(inject);
     assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
-    await pollUntil(
+    await waitUntil(
       () => widget("Where the run is").innerText(),
       (text) => /\b6 of 6 · done · 0 running, 0 waiting$/.test(text),
       "the page saying the run is done",
       90_000,
     );
     const rows = widget("Workers").locator("tbody tr");
-    await pollUntil(
+    await waitUntil(
       () => rows.count(),
       (count) => count === 1,
       "one row in the workers table",
@@ -138,7 +138,7 @@ describe("dashboard: example 16's batch page for a batch on a queue (a real Redi
     );
     assert.deepEqual(await widget("Workers").locator("thead th").allInnerTexts(), ["Node-RED", "Running", "Done", "Failed"]);
     const cells = async (): Promise<string> => (await rows.first().locator("td").allInnerTexts()).map((text) => text.trim()).join(" | ");
-    await pollUntil(cells, (text) => text === "e2e-worker | 0 | 6 | 0", "the worker's row counting the whole run", 30_000);
+    await waitUntil(cells, (text) => text === "e2e-worker | 0 | 6 | 0", "the worker's row counting the whole run", 30_000);
     assert.equal(dashboard.emulator.requestLog.filter((request) => request.path === "/api/env/start").length, 6, "each profile started once");
     assert.deepEqual(dashboard.errors, []);
   });

@@ -7,7 +7,7 @@ import { packPackage, prepareUserDir, startNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 import { nodeBinary, redJs } from "../support/runtime";
-import { pollUntil, waitUntil as waitUntilWithin } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -89,7 +89,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     const before = polls();
     const cell = stateCell("Profiles", name, state);
     // Bounded by the polls; the time bound is only the suite's.
-    const shown = await pollUntil(
+    const shown = await waitUntil(
       () => cell.count(),
       (count) => count > 0 || polls() >= before + 3,
       `the row of ${name} says ${state}`,
@@ -97,8 +97,6 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     );
     if (shown === 0) assert.fail(`the row of ${name} did not say ${state} within two polls of the watch`);
   }
-
-  const waitUntil = (condition: () => boolean, what: string): Promise<void> => waitUntilWithin(condition, what, 30_000);
 
   const isRunning = (envId: string): boolean => dashboard.emulator.running().some((profile) => profile.envId === envId);
 
@@ -115,7 +113,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     await button("Profiles", profile.envName).click();
     await waitForButton("Profiles", profile.envName, "Starting…");
     await button("Profiles", profile.envName).click();
-    await waitUntil(() => isRunning(profile.id), "the emulator starting the profile");
+    await waitUntil(() => isRunning(profile.id), "the emulator starting the profile", 30_000);
     await waitForStateWithinTwoPolls(profile.envName, "running");
     await waitForButton("Profiles", profile.envName, "Close");
     assert.equal(starts() - startsBefore, 1, "the press made while the start was under way sent nothing");
@@ -135,7 +133,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
     await waitForButton("Profiles", profile.envName, "Close");
 
     await button("Profiles", profile.envName).click();
-    await waitUntil(() => !isRunning(profile.id), "the emulator closing the profile");
+    await waitUntil(() => !isRunning(profile.id), "the emulator closing the profile", 30_000);
     await waitForStateWithinTwoPolls(profile.envName, "stopped");
     await waitForButton("Profiles", profile.envName, "Start");
   });
@@ -181,7 +179,7 @@ describe("dashboard: example 14's control panel, in chromium", function () {
       { widget: tableId(dashboard.flow, "Profiles"), forged: { id: unlisted, name: listed.envName, group: "", state: "stopped", action: "Start" } },
     );
     assert.ok(sent, "the page has its socket");
-    await waitUntil(() => dashboard.nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button");
+    await waitUntil(() => dashboard.nodeRed.output().slice(from).includes("ignored a button for a profile the table did not list"), "the flow refusing the button", 30_000);
     assert.equal(isRunning(unlisted), false);
   });
 

@@ -20,7 +20,7 @@ import {
 } from "./editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
 import { BATCH_TYPE, BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -160,7 +160,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await untilEditorAtRest(page);
     await page.locator("#red-ui-header-button-deploy").click();
     // The editor greys the button as the deploy starts, not when it is done: wait for the runtime's flows to hold the node.
-    const flows = await pollUntil(
+    const flows = await waitUntil(
       async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
       (text) => text.includes(proxyId),
       "the deployed flows hold the proxy node",
@@ -423,7 +423,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await page.locator("#red-ui-header-button-deploy").click();
     // Nodes earlier tests left unconfigured on the workspace make the editor ask first: deploy all the same, as a person would.
     const confirm = page.locator("#red-ui-deploy-dialog-confirm-deploy-deploy");
-    const flows = await pollUntil(
+    const flows = await waitUntil(
       async () => {
         // The dialog fades out after the click: a second look may still see it, and its button go away under the click.
         if (await confirm.isVisible()) await confirm.click({ timeout: 5_000 }).catch(() => undefined);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { call, dataOf, expectError, type PageShape } from "../support/http";
 import type { Emulator } from "../../src/emulator";
 import { bearer, useEmulator } from "../support/emulator";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const STEP_MS = 200;
 /** A step that does not come during a test: a state checked on this emulator lasts, and moves on only by stepAutomationRun. */
@@ -89,10 +89,11 @@ function automationOf(emulator: () => Emulator) {
   const ENDED = [3, 4, 5];
   /** Waits until the schedule's first run has ended (succeeded, failed or cancelled) and returns it. */
   const endedRun = async (taskId: string | number): Promise<RunItem> => {
-    const [run] = await pollUntil(
+    const [run] = await waitUntil(
       () => runsOf(taskId),
       (runs) => ENDED.includes(runs[0]?.taskState ?? -1),
       `the run of schedule ${taskId} ends`,
+      15_000,
     );
     assert.ok(run);
     return run;
@@ -259,10 +260,11 @@ describe("emulator: cloud phone automation (RPA)", () => {
 
     it("/task/cancel refuses a finished schedule, an unknown one and a missing id (99001)", async () => {
       const taskId = await runOnce("Open the app store", {});
-      await pollUntil(
+      await waitUntil(
         () => scheduleOf(taskId),
         (schedule) => schedule?.taskState === 2,
         "the schedule completes",
+        15_000,
       );
       expectError(await local("/task/cancel", { id: taskId }), 200, 99001, `Request parameter error: schedule ${taskId} has finished and cannot be cancelled`);
       expectError(await local("/task/cancel", { id: UNKNOWN }), 200, 99001, `Request parameter error: schedule ${UNKNOWN} does not exist`);

@@ -10,9 +10,13 @@ import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { exitOf, exitUnlessStarted, runCli, waitFor } from "../support/cli";
 import { rejection, useEmulator } from "../support/emulator";
 import { call, dataOf, expectError, refused } from "../support/http";
-import { childrenWith, commandLineOf, isRunning, killAll, processesNaming, userDataDirOf, waitUntil } from "../support/processes";
+import { commandLineOf, isRunning, killAll } from "../../tools/processes";
+import { waitUntil } from "../support/wait-until";
+import { childrenWith, processesNaming, userDataDirOf } from "../support/processes";
 
 const FOLDER_PREFIX = "morelogin-emulator-chromium-";
+/** The pace of this file's waits: they read /proc or the disk, which costs more than reading a variable. */
+const SCAN = { everyMs: 100 };
 
 interface Started {
   envId: string;
@@ -135,10 +139,10 @@ describe("emulator: --browser, a real Chromium behind each started profile", () 
     it("shows a profile whose browser exits by itself as stopped", async () => {
       const browser = await start(emulator(), profileId(3));
       process.kill(browser.pid, "SIGKILL");
-      await waitUntil(() => emulator().running().length === 0, "the profile still counts as running");
+      await waitUntil(() => emulator().running().length === 0, "the profile no longer counts as running", 10_000, SCAN);
       assert.equal((await statusOf(browser.envId)).status, "stopped");
       expectError(await call(emulator().localUrl, "/api/env/close", { body: { envId: browser.envId } }), 200, -1, "Profile is not running");
-      await waitUntil(() => !existsSync(browser.folder), "its folder is still there");
+      await waitUntil(() => !existsSync(browser.folder), "its folder is removed", 10_000, SCAN);
     });
   });
 
@@ -214,7 +218,7 @@ exec sleep 60`);
     try {
       // Long enough for the fake browser, a shell script, to start and write its record on a busy machine.
       const launching = rejection(launchChromium(silent, { startTimeoutMs: 3_000 }));
-      await waitUntil(() => existsSync(record), "the silent browser has started");
+      await waitUntil(() => existsSync(record), "the silent browser has started", 10_000, SCAN);
       const error = await launching;
       assert.ok(error instanceof BrowserStartError);
       assert.match(error.message, /did not report a DevTools port within 3 s/);
@@ -245,9 +249,9 @@ exec sleep 60`);
       const exited = exitOf(child);
       child.kill("SIGKILL");
       await exited;
-      await waitUntil(() => !isRunning(info.pid), `the emulator's Chromium ${info.pid} still runs`);
+      await waitUntil(() => !isRunning(info.pid), `the emulator's Chromium ${info.pid} has ended`, 10_000, SCAN);
       const inFolder = folder;
-      await waitUntil(() => processesNaming(inFolder).length === 0, "a helper process of that Chromium still runs");
+      await waitUntil(() => processesNaming(inFolder).length === 0, "every helper process of that Chromium has ended", 10_000, SCAN);
     } finally {
       child.kill("SIGKILL");
       // Nothing is left to remove the folder of a SIGKILLed emulator.
@@ -272,7 +276,7 @@ exec sleep 60`);
     assert.equal(code, 0, stderr);
     const left = JSON.parse(stdout) as { pid: number; folder: string; socket: string };
     seen.add(left.pid);
-    await waitUntil(() => !isRunning(left.pid), `Chromium ${left.pid} still runs`);
+    await waitUntil(() => !isRunning(left.pid), `Chromium ${left.pid} has ended`, 10_000, SCAN);
     assert.equal(existsSync(left.folder), false, `${left.folder} is still there`);
     assert.equal(existsSync(dirname(left.socket)), false, `${dirname(left.socket)} (its singleton socket's) is still there`);
   });

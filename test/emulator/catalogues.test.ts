@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { call, dataOf, expectError } from "../support/http";
 import { useEmulator } from "../support/emulator";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** The profile catalogues, screens and windows, and the multipart phone upload, as the official CLI's `api` passthrough reaches them. */
 
@@ -85,10 +85,11 @@ describe("emulator: catalogues, windows and the multipart upload", () => {
     expectError(await post("/api/cloudphone/uploadFile", { id: on.id, uploadDest: "/sdcard" }), 200, 99001);
 
     const { downId } = dataOf<{ downId: string }>(await post("/api/cloudphone/download", { id: on.id, filePath: "/sdcard/Download/hello.txt" }));
-    const done = await pollUntil(
+    const done = await waitUntil(
       async () => dataOf<{ status: number; downUrl?: string }>(await post("/api/cloudphone/download/result", { id: on.id, downId })),
       (result) => result.status === 20,
       "the download succeeds",
+      15_000,
     );
     assert.equal(done.downUrl, `data:application/octet-stream;base64,${Buffer.from("multipart bytes").toString("base64")}`);
   });

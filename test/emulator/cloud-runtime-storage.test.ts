@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Emulator } from "../../src/emulator";
 import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { useEmulator } from "../support/emulator";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Endpoints the official CLI (morelogin-local-api-skill) calls: cloud runtimes, cloud storage, the account. */
 
@@ -60,10 +60,11 @@ describe("emulator: cloud runtimes (/api/cloudbrowser)", () => {
     assert.equal(before?.cloudBrowserStatus, "CLOSED");
     assert.equal(before?.cloudBrowserArchiveStatus, null);
     dataOf(await post("/api/cloudbrowser/start", { envId }));
-    const running = await pollUntil(
+    const running = await waitUntil(
       () => runtime(envId),
       (item) => item?.cloudBrowserStatus === "RUNNING",
       "the runtime runs",
+      15_000,
     );
     assert.match(running?.startDate ?? "", /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     const { cdpUrl, accessUrl } = dataOf<{ cdpUrl: string; accessUrl: null }>(await post("/api/cloudbrowser/connect", { envId }));

@@ -3,7 +3,7 @@ import { startEmulator, type Profile } from "../../src/emulator";
 import { generateData } from "../../src/emulator/data";
 import { call, dataOf, type PageShape } from "../support/http";
 import { useEmulator } from "../support/emulator";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const counts = { seed: 42, profiles: 50, cloudPhones: 12, proxies: 8, groups: 5, tags: 6, apps: 30 };
 
@@ -104,10 +104,11 @@ describe("emulator: how many seeded phones are on at start (phonesOn)", () => {
         const wasOn = asDrawn.find((phone) => phone.adbInfo.success === 1);
         assert.ok(wasOn, "a phone on with ADB enabled in the seed");
         dataOf(await call(off.localUrl, "/api/cloudphone/powerOn", { body: { id: wasOn.id } }));
-        await pollUntil(
+        await waitUntil(
           async () => (await listed(off)).find((phone) => phone.id === wasOn.id),
           (phone) => phone?.envStatus === 4,
           "the phone is on",
+          15_000,
         );
         assert.equal((await listed(off)).find((phone) => phone.id === wasOn.id)?.adbInfo.adbIp, wasOn.adbInfo.adbIp);
       } finally {

@@ -3,7 +3,7 @@ import { request } from "node:http";
 import { startEmulator, type FaultKind } from "../../src/emulator";
 import { call, dataOf, envelopeOf, expectError } from "../support/http";
 import { bearer, clearFaults, requests, resetBeforeEach, useEmulator } from "../support/emulator";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Sends a request with node:http and reports how it ended. */
 function rawPost(url: string, body: string): Promise<{ status?: number; error?: string }> {
@@ -188,7 +188,7 @@ describe("emulator: close() with hanging and keep-alive connections", () => {
     const emulator = await startEmulator();
     emulator.script({ kind: "hang" });
     const pending = rawPost(`${emulator.localUrl}/api/env/page`, "{}");
-    await waitUntil(() => emulator.stats.faultsInjected.hang === 1, "the emulator holds the request");
+    await waitUntil(() => emulator.stats.faultsInjected.hang === 1, "the emulator holds the request", 5_000);
     await emulator.close();
     const outcome = await pending;
     assert.equal(outcome.status, undefined);

@@ -4,7 +4,7 @@ import type { App, CloudPhone } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { bearer, useEmulator } from "../support/emulator";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const BOOT_MS = 200;
 const INSTALL_MS = 200;
@@ -55,14 +55,15 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
   };
   const status = async (id: string): Promise<number> => dataOf<{ envStatus: number }>(await local("/info", { id })).envStatus;
   const poweredOn = (id: string) =>
-    pollUntil(
+    waitUntil(
       () => status(id),
       (value) => value === 4,
       `phone ${id} is powered on`,
+      15_000,
     );
   const installedList = async (id: string): Promise<Installed[]> => dataOf<Installed[]>(await local("/app/installedList", { id }));
   /** Waits until the phone's installed list passes `test`, and returns it. */
-  const installedWhen = (id: string, test: (list: Installed[]) => boolean, what: string) => pollUntil(() => installedList(id), test, what);
+  const installedWhen = (id: string, test: (list: Installed[]) => boolean, what: string) => waitUntil(() => installedList(id), test, what, 15_000);
 
   /** The same data, booting and installing for longer than any test: for the states in between. */
   const { emulator: heldEmulator } = useEmulator({ cloudPhones: 24, apps: 5, phoneBootMs: HELD_MS, appInstallMs: HELD_MS });
@@ -296,10 +297,11 @@ describe("emulator: cloud phone ADB, shell, apps and screen", () => {
     const version = app(2).appVersionList[0];
     assert.ok(version);
     assert.equal(dataOf(await open("/app/install", { id, appVersionId: version.id })), true);
-    await pollUntil(
+    await waitUntil(
       async () => dataOf<Installed[]>(await open("/app/installedList", { id })),
       (list) => list.some((i) => i.packageName === app(2).packageName),
       "the install lands, seen on the Open API",
+      15_000,
     );
     assert.equal(dataOf(await open("/app/start", { id, packageName: app(2).packageName })), null);
     assert.equal(dataOf(await open("/app/stop", { id, packageName: app(2).packageName })), true);

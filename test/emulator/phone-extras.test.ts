@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { call, dataOf, envelopeOf, expectError } from "../support/http";
 import { bearer, useEmulator } from "../support/emulator";
 import { phonesOf } from "../support/phones";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Cloud-phone endpoints the official CLI (morelogin-local-api-skill) calls beyond power, apps and ADB. */
 
@@ -52,10 +52,11 @@ describe("emulator: cloud phone screen, ROOT and live streaming", () => {
     await fetch(reserved.presignedUrl, { method: "PUT", body: "mp4" });
     dataOf(await local("/api/cloudstorage/upload/complete", { id: reserved.id }));
     assert.equal(dataOf(await post("/live/start", { phoneId: id, fileId: reserved.id })), true);
-    const live = await pollUntil(
+    const live = await waitUntil(
       async () => dataOf<{ liveStatus: number; writeFileId: string | null }>(await post("/live/status", { phoneId: id })),
       (value) => value.liveStatus === 1,
       "the phone streams",
+      15_000,
     );
     assert.equal(live.writeFileId, reserved.id);
     assert.equal(dataOf(await post("/live/end", { phoneId: id })), true);

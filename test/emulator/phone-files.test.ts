@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { dataOf, expectError } from "../support/http";
 import { useEmulator } from "../support/emulator";
 import { phonesOf } from "../support/phones";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Files to and from a cloud phone, as the official CLI's `api` passthrough reaches them. */
 
@@ -20,18 +20,20 @@ describe("emulator: cloud phone files", () => {
     const upload = dataOf<{ id: string; fileId: string; status: number }>(await post("/upload/file", { id, url: presignedUrl, uploadDest: "/sdcard/Download" }));
     assert.deepEqual([upload.id, upload.status], [id, 0]);
     expectError(await post("/download", { id, filePath: "/sdcard/Download/note.txt" }), 200, 33507);
-    await pollUntil(
+    await waitUntil(
       async () => dataOf<{ status: number } | null>(await post("/upload/file/result", { id, fileId: upload.fileId })),
       (result) => result?.status === 1,
       "the upload lands",
+      15_000,
     );
     assert.equal(dataOf(await post("/upload/file/result", { id, fileId: "123" })), null);
 
     const { downId } = dataOf<{ downId: string }>(await post("/download", { id, filePath: "/sdcard/Download/note.txt" }));
-    const done = await pollUntil(
+    const done = await waitUntil(
       async () => dataOf<{ status: number; downUrl?: string }>(await post("/download/result", { id, downId })),
       (result) => result.status === 20,
       "the download succeeds",
+      15_000,
     );
     assert.equal(done.downUrl, `data:application/octet-stream;base64,${Buffer.from("hello phone").toString("base64")}`);
   });

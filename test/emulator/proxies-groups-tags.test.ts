@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Group, Profile, ProxyInfo, Tag } from "../../src/emulator";
 import { bearer, useEmulator } from "../support/emulator";
 import { call, dataOf, expectError, type PageShape } from "../support/http";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** Proxy, group and tag management, the cloud cache clean and the cloud-phone actions of issue 24. */
 describe("emulator: proxies, groups, tags and the CLI's other writes", () => {
@@ -166,7 +166,7 @@ describe("emulator: the CLI's cloud-phone writes", () => {
     expectError(await local("/api/cloudphone/newMachine", { id }), 200, 33301);
     dataOf(await local("/api/cloudphone/powerOn", { id }));
     const status = async (): Promise<number> => dataOf<{ envStatus: number }>(await local("/api/cloudphone/info", { id })).envStatus;
-    await pollUntil(status, (value) => value === 4, "the phone is on");
+    await waitUntil(status, (value) => value === 4, "the phone is on", 15_000);
     const app = emulator().data.apps[0];
     const version = app?.appVersionList[0];
     assert.ok(app && version);
@@ -181,6 +181,6 @@ describe("emulator: the CLI's cloud-phone writes", () => {
     dataOf(await local("/api/cloudphone/newMachine", { id, brand: "google", modelId: 1 }));
     assert.equal(await status(), 5);
     expectError(await local("/api/cloudphone/powerOff", { id }), 200, 33331);
-    await pollUntil(status, (value) => value === 4, "the new device is on");
+    await waitUntil(status, (value) => value === 4, "the new device is on", 15_000);
   });
 });

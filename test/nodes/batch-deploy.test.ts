@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { Collector, TAB, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 interface Summary {
   total: number;
@@ -42,7 +42,7 @@ describe("nodes: morelogin-batch across a full deploy, without a persistent cont
     back(items.messages[0] as NodeMessage);
     await items.next(2);
     back(items.messages[1] as NodeMessage);
-    await eventually(() => progress.messages.some((msg) => msg.topic === "done"), "the done summary");
+    await waitUntil(() => progress.messages.some((msg) => msg.topic === "done"), "the done summary");
     assert.deepEqual(sent, ["b", "c"], "a is not sent again; b and c are");
     const summary = progress.messages.find((msg) => msg.topic === "done")?.payload as Summary;
     assert.deepEqual({ total: summary.total, done: summary.done, interrupted: summary.interrupted }, { total: 3, done: 2, interrupted: 1 });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
-import { Collector, TAB, helper, loadFlow, ownStatusCalls, settle, useNodeRed, type FlowNode } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { Collector, QUIET_MS, TAB, helper, loadFlow, ownStatusCalls, settle, useNodeRed, type FlowNode } from "../support/node-red";
+import { waitUntil } from "../support/wait-until";
 
 /** The batch node's messages go through the input wrapper every node shares (src/nodes/lib/shell/operation-node.ts). */
 describe("nodes: morelogin-batch, a message in the shared input wrapper", () => {
@@ -24,12 +24,13 @@ describe("nodes: morelogin-batch, a message in the shared input wrapper", () => 
     const completed = new Collector("completed");
     const batch = helper.getNode("b1");
     // The batch shows its status once its journal is open and the flows have started.
-    await eventually(() => ownStatusCalls(batch).length > 0, "the batch's first status");
+    await waitUntil(() => ownStatusCalls(batch).length > 0, "the batch's first status");
     const statusesBefore = ownStatusCalls(batch).length;
     batch.receive({ payload: "not a list" } as NodeMessage);
     const [failed] = await caught.next(1);
     assert.match(String((failed?.error as { message?: unknown } | undefined)?.message), /^batch failed: msg\.payload must be an array/);
-    await settle();
+    // Time for a second outcome, which must not come.
+    await settle(QUIET_MS);
     assert.equal(caught.messages.length, 1, "one error");
     assert.equal(completed.messages.length, 0, "and no done()");
     assert.deepEqual(ownStatusCalls(batch).slice(statusesBefore), [], "no status of its own for the message (no 'requesting', no 'failed')");

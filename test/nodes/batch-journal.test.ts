@@ -5,7 +5,7 @@ import type { NodeMessage } from "node-red";
 import type { BatchProgress } from "../../src/batch";
 import { commitMarker } from "../../src/journal";
 import { Collector, TAB, helper, loadFlow, stateDir, useNodeRed, type FlowNode } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 const JOURNAL = join(stateDir, "batch-b1.jsonl");
 
@@ -46,7 +46,7 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     assert.match(readFileSync(JOURNAL, "utf8"), /"items":\["a","b"\]/, "the list is in the journal");
     const withoutBatch: FlowNode[] = [{ id: TAB, type: "tab", label: "test" }];
     await helper.setFlows(withoutBatch, "full");
-    await eventually(() => !existsSync(JOURNAL), "the journal removed with its node");
+    await waitUntil(() => !existsSync(JOURNAL), "the journal removed with its node");
   });
 
   it("cancel ends the running batch and every list waiting; msg.batch narrows it to one", async () => {
@@ -56,21 +56,21 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     send({ payload: ["d"] });
     const [first] = await items.next(1);
     send({ command: "status" });
-    await eventually(() => progress.messages.some((msg) => (payloadOf(msg).queued ?? []).length === 2), "the status lists the two lists waiting");
+    await waitUntil(() => progress.messages.some((msg) => (payloadOf(msg).queued ?? []).length === 2), "the status lists the two lists waiting");
     const status = progress.messages.find((msg) => (payloadOf(msg).queued ?? []).length === 2);
     const [idC, idD] = payloadOf(status).queued ?? [];
     assert.ok(idC && idD);
 
     send({ command: "cancel", batch: idC });
-    await eventually(() => progress.messages.some((msg) => msg.topic === "done" && payloadOf(msg).id === idC), "the done of the list cancelled by its ID");
+    await waitUntil(() => progress.messages.some((msg) => msg.topic === "done" && payloadOf(msg).id === idC), "the done of the list cancelled by its ID");
     const doneC = payloadOf(progress.messages.find((msg) => msg.topic === "done" && payloadOf(msg).id === idC));
     assert.deepEqual({ total: doneC.total, cancelled: doneC.cancelled, done: doneC.done }, { total: 1, cancelled: 1, done: 0 });
 
     send({ command: "cancel" });
-    await eventually(() => progress.messages.some((msg) => msg.topic === "done" && payloadOf(msg).id === idD), "the done of the other list waiting");
+    await waitUntil(() => progress.messages.some((msg) => msg.topic === "done" && payloadOf(msg).id === idD), "the done of the other list waiting");
     assert.ok(first);
     send(first as Record<string, unknown>);
-    await eventually(() => progress.messages.filter((msg) => msg.topic === "done").length === 3, "the running batch ends too");
+    await waitUntil(() => progress.messages.filter((msg) => msg.topic === "done").length === 3, "the running batch ends too");
     const running = payloadOf(progress.messages.filter((msg) => msg.topic === "done").at(-1));
     assert.deepEqual({ total: running.total, done: running.done, cancelled: running.cancelled }, { total: 2, done: 1, cancelled: 1 });
     assert.deepEqual(
@@ -106,7 +106,7 @@ describe("nodes: morelogin-batch's journal and commands", () => {
     send({ payload: [{ row: 1 }, { row: 2 }], morelogin: { batch: { id: "gone", item: "x", index: 0, total: 1, attempt: 1 } } });
     // The item out, back with an array payload: done.
     send({ ...(out as Record<string, unknown>), payload: [{ row: 1 }] });
-    await eventually(() => progress.messages.some((msg) => msg.topic === "done"), "the batch's done");
+    await waitUntil(() => progress.messages.some((msg) => msg.topic === "done"), "the batch's done");
     const done = payloadOf(progress.messages.find((msg) => msg.topic === "done"));
     assert.deepEqual({ total: done.total, done: done.done }, { total: 1, done: 1 });
     assert.equal(items.messages.length, 1, "no batch started over the array payloads");

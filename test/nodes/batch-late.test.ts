@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { Collector, TAB, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 interface Summary {
   done: number;
@@ -29,7 +29,7 @@ describe("nodes: morelogin-batch, an item back after its timeout", () => {
     assert.equal(quick?.topic, "quick");
     batch.receive(slow as NodeMessage);
     batch.receive(quick as NodeMessage);
-    await eventually(() => progress.messages.some((msg) => msg.topic === "done"), "the done summary");
+    await waitUntil(() => progress.messages.some((msg) => msg.topic === "done"), "the done summary");
     const summary = progress.messages.find((msg) => msg.topic === "done")?.payload as Summary;
     assert.deepEqual({ done: summary.done, timedOut: summary.timedOut }, { done: 1, timedOut: 1 });
     assert.deepEqual(summary.failures, [{ id: "slow", attempt: 1, error: "timed out after 0.2 s" }]);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, startWithFileContext } from "../support/batch-flow";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
 
@@ -63,7 +63,7 @@ describe("nodes: morelogin-batch at the API's pace (emulator rate limit on)", fu
     emulator.resetStats();
     const ids = emulator.data.profiles.map((profile) => profile.id);
     await sendIn(nodeRed, p, { payload: ids });
-    await eventually(() => doneOf(reported(recorder, p)).length === 1, "the batch ends");
+    await waitUntil(() => doneOf(reported(recorder, p)).length === 1, "the batch ends");
     const [summary] = doneOf(reported(recorder, p));
     assert.equal(summary?.done, ids.length);
     assert.equal(emulator.stats.rateLimited, 0, "the API refused nothing");

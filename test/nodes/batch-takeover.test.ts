@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { join } from "node:path";
 import { deployAndStart, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startWithFileContext } from "../support/batch-flow";
-import { eventually, eventuallyAsync } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { startRecorder, type Recorder } from "../support/recorder";
 
 /**
@@ -41,9 +41,9 @@ describe("nodes: morelogin-batch takes a 0.4 batch over from the context store",
     );
 
     nodeRed = await startWithFileContext(work);
-    await eventually(() => reported(recorder, p).out.length === 1, "the item waiting goes out");
+    await waitUntil(() => reported(recorder, p).out.length === 1, "the item waiting goes out");
     assert.deepEqual(reported(recorder, p).out, ["d#1"]);
-    await eventuallyAsync(async () => {
+    await waitUntil(async () => {
       await release(nodeRed as RunningNodeRed, p);
       return doneOf(reported(recorder, p)).length === 1;
     }, "the batch ends");
@@ -59,7 +59,7 @@ describe("nodes: morelogin-batch takes a 0.4 batch over from the context store",
     await deployAndStart(nodeRed, batchFlow(recorder.url, { prefix: p, batch: { parallel: "1" } }));
     const progressBefore = reported(recorder, p).progress.length;
     await sendIn(nodeRed, p, { command: "status" });
-    await eventually(() => reported(recorder, p).progress.length > progressBefore, "the answer to status (the node has read its journal)");
+    await waitUntil(() => reported(recorder, p).progress.length > progressBefore, "the answer to status (the node has read its journal)");
     assert.equal(reported(recorder, p).progress.at(-1)?.payload.id, "b04", "the last batch is the one taken over");
     assert.deepEqual(reported(recorder, p).out, ["d#1"]);
     assert.equal(doneOf(reported(recorder, p)).length, 1);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, release, reported, sendIn, startCloseWork, startWithFileContext, type BatchPayload, type Reported } from "../support/batch-flow";
-import { eventually, eventuallyAsync } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
 
@@ -51,11 +51,11 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
   const bodies = (path: string): string[] => emulator.requestLog.filter((entry) => entry.path === path).map((entry) => String((entry.body as { envId?: unknown }).envId));
   const report = (p: string): Reported => reported(recorder, p);
   const waitForDone = async (p: string, dones = 1): Promise<BatchPayload[]> => {
-    await eventually(() => doneOf(report(p)).length >= dones, `${dones} done message(s) of ${p}`);
+    await waitUntil(() => doneOf(report(p)).length >= dones, `${dones} done message(s) of ${p}`);
     return doneOf(report(p));
   };
   const waitForProgress = async (p: string, accept: (payload: BatchPayload) => boolean, what: string): Promise<BatchPayload> => {
-    await eventually(() => report(p).progress.some((message) => accept(message.payload)), what);
+    await waitUntil(() => report(p).progress.some((message) => accept(message.payload)), what);
     const found = report(p).progress.find((message) => accept(message.payload));
     assert.ok(found);
     return found.payload;
@@ -79,11 +79,11 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.deepEqual(bodies("/api/env/close").sort(), [...ids].sort(), "each profile closed once");
     assert.ok(emulator.stats.peakRunningProfiles <= 3, `at most 3 running (peak ${emulator.stats.peakRunningProfiles})`);
     assert.ok(emulator.stats.peakRunningProfiles >= 2, "items ran side by side");
-    await eventually(() => report(p).status.some((status) => status.text === "12 of 12" && status.fill === "green"), "the status says 12 of 12, green");
+    await waitUntil(() => report(p).status.some((status) => status.text === "12 of 12" && status.fill === "green"), "the status says 12 of 12, green");
 
     await sendIn(running(), p, { payload: "not a list" });
     await sendIn(running(), p, { command: "jump" });
-    await eventually(() => report(p).errors.length >= 2, "two errors");
+    await waitUntil(() => report(p).errors.length >= 2, "two errors");
     assert.match(report(p).errors[0] ?? "", /^batch failed: msg\.payload must be an array/);
     assert.match(report(p).errors[1] ?? "", /^batch failed: msg\.command must be one of pause, resume, cancel, status, not "jump"/);
   });
@@ -139,17 +139,17 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     const p = "pause";
     await deploy(batchFlow(recorder.url, { prefix: p, batch: { parallel: "2" } }));
     await sendIn(running(), p, { payload: ["i1", "i2", "i3", "i4", "i5", "i6"] });
-    await eventually(() => report(p).out.length === 2, "two items out");
+    await waitUntil(() => report(p).out.length === 2, "two items out");
     await sendIn(running(), p, { command: "pause" });
     await release(running(), p);
     await sendIn(running(), p, { command: "status" });
     const paused = await waitForProgress(p, (payload) => payload.done === 2, "the two released items counted");
     assert.deepEqual({ running: paused.running, waiting: paused.waiting }, { running: 0, waiting: 4 }, "nothing new went out while paused");
     assert.equal(paused.etaMs, null);
-    await eventually(() => report(p).status.some((status) => status.fill === "yellow" && status.text === "paused · 2 of 6"), "a yellow paused status");
+    await waitUntil(() => report(p).status.some((status) => status.fill === "yellow" && status.text === "paused · 2 of 6"), "a yellow paused status");
 
     await sendIn(running(), p, { command: "resume" });
-    await eventually(() => report(p).out.length === 4, "two more items out");
+    await waitUntil(() => report(p).out.length === 4, "two more items out");
     await sendIn(running(), p, { command: "cancel" });
     await release(running(), p);
     const [summary] = await waitForDone(p);
@@ -164,13 +164,13 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     await deploy(batchFlow(recorder.url, { prefix: p, batch: { parallel: "2" } }));
     await sendIn(running(), p, { payload: [{ envId: "a1" }, { envId: "a2" }] });
     await sendIn(running(), p, { payload: [{ id: "b1" }] });
-    await eventually(() => report(p).out.length === 2, "the first list's items out");
+    await waitUntil(() => report(p).out.length === 2, "the first list's items out");
     await sendIn(running(), p, { command: "status" });
     const first = await waitForProgress(p, (payload) => payload.total === 2 && payload.running === 2, "the first batch running");
     assert.equal(first.total, 2);
     assert.deepEqual(report(p).out.sort(), ["a1#1", "a2#1"], "the second list waits");
     await release(running(), p);
-    await eventually(() => report(p).out.length === 3, "the second list's item out");
+    await waitUntil(() => report(p).out.length === 3, "the second list's item out");
     await release(running(), p);
     const dones = await waitForDone(p, 2);
     const byTotal = new Map(dones.map((summary) => [summary.total, summary]));
@@ -188,9 +188,9 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     await deploy([...batchFlow(recorder.url, { prefix: kept, batch: { parallel: "2" } }), ...batchFlow(recorder.url, { prefix: again, batch: { parallel: "2", resend: true } })]);
     for (const p of [kept, again]) await sendIn(running(), p, { payload: items });
     for (const p of [kept, again]) {
-      await eventually(() => report(p).out.length === 2, `${p}: two items out`);
+      await waitUntil(() => report(p).out.length === 2, `${p}: two items out`);
       await release(running(), p);
-      await eventually(() => report(p).out.length === 4, `${p}: two more items out`);
+      await waitUntil(() => report(p).out.length === 4, `${p}: two more items out`);
     }
     // r1 and r2 are done, r3 and r4 are out when Node-RED stops.
     await running().stop();
@@ -198,7 +198,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     nodeRed = await startWithFileContext(work);
 
     for (const p of [kept, again]) {
-      await eventuallyAsync(async () => {
+      await waitUntil(async () => {
         await release(running(), p);
         return doneOf(report(p)).length === 1;
       }, `${p}: the batch ends after the restart`);
@@ -215,7 +215,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
       ],
       "the done names the items that were out at the restart",
     );
-    await eventually(
+    await waitUntil(
       () => report(kept).status.some((status) => status.fill === "yellow" && status.shape === "ring" && status.text === "6 of 6 · 2 interrupted"),
       "the end shows the interrupted items, not green",
     );
@@ -230,7 +230,7 @@ describe("nodes: morelogin-batch in a real runtime (localfilesystem context stor
     assert.deepEqual({ done: againSummary.done, interrupted: againSummary.interrupted }, { done: 6, interrupted: 0 });
     assertAddsUp(againSummary);
     assert.deepEqual(againSummary.interruptions, []);
-    await eventually(() => report(again).status.some((status) => status.fill === "green" && status.text === "6 of 6"), "every item done: green");
+    await waitUntil(() => report(again).status.some((status) => status.fill === "green" && status.text === "6 of 6"), "every item done: green");
     assert.deepEqual(report(again).out.sort(), ["r1#1", "r2#1", "r3#1", "r3#2", "r4#1", "r4#2", "r5#1", "r6#1"], "r3 and r4 again as attempt 2, r1 and r2 never");
   });
 });

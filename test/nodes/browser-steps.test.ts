@@ -10,7 +10,8 @@ import { useChromiumProfiles } from "../support/browser-suite";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
 import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, stateDir, TAB, type FlowNode, type Msg } from "../support/node-red";
-import { eventually, infoOf, OUTCOME_MS } from "../support/outcome";
+import { waitUntil, OUTCOME_MS } from "../support/wait-until";
+import { infoOf } from "../support/outcome";
 import { PEOPLE, serveStepsPage, type Seen } from "../support/steps-page";
 
 /** Node-RED's own nodes an example uses, from the Node-RED under test. */
@@ -136,7 +137,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
     const outs = chains.map((_, c) => new Collector(`out${c}`));
     const caught = new Collector("caught");
     for (const [c, chain] of chains.entries()) helper.getNode(`c${c}s0`).receive(chain.input as NodeMessage);
-    await eventually(() => outs.reduce((sum, out) => sum + out.messages.length, 0) + caught.messages.length >= chains.length, "every chain's message came out or was caught");
+    await waitUntil(() => outs.reduce((sum, out) => sum + out.messages.length, 0) + caught.messages.length >= chains.length, "every chain's message came out or was caught");
     return chains.map((_, c) => ({
       out: outs[c]?.messages as Msg[],
       errors: (caught.messages as Msg[])
@@ -367,7 +368,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
       const own = emulator().data.profiles.find((profile) => profile.envName === list.envName);
       assert.ok(own, `example 17's profile, ${String(list.envName)}, is one of the emulator's`);
       helper.getNode(list.id).receive({ payload: "" } as NodeMessage);
-      await eventually(() => saved.messages.length + failed.messages.length > 0, "the file was saved, or a step failed");
+      await waitUntil(() => saved.messages.length + failed.messages.length > 0, "the file was saved, or a step failed");
       assert.deepEqual(failed.messages, []);
       const products = rows.messages[0]?.payload as Array<Record<string, unknown>>;
       assert.equal(products.length, 8);

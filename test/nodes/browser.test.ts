@@ -5,9 +5,10 @@ import type { Node, NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
 import { browserPid, tabsOf, type Tab } from "../support/chromium";
-import { isRunning } from "../support/processes";
+import { isRunning } from "../../tools/processes";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, drainDeliveries, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
-import { eventually, eventuallyAsync, infoOf, NO_PACING, OUTCOME_MS } from "../support/outcome";
+import { waitUntil, OUTCOME_MS } from "../support/wait-until";
+import { infoOf, NO_PACING } from "../support/outcome";
 
 /** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
 async function closedPort(): Promise<number> {
@@ -84,7 +85,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     const out = new Collector("out");
     const caught = new Collector("caught");
     helper.getNode(options.start === false ? "b1" : "start").receive(input as NodeMessage);
-    await eventually(() => out.messages.length + caught.messages.length > 0, "the message came out or was caught");
+    await waitUntil(() => out.messages.length + caught.messages.length > 0, "the message came out or was caught");
     // Its one outcome; what else the nodes sent or threw before it has arrived once the queued deliveries ran.
     await drainDeliveries();
     const errors = (caught.messages as Msg[]).map((msg) => {
@@ -408,7 +409,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       const out = new Collector("out");
       const caught = new Collector("caught");
       helper.getNode("b1").receive({ payload: { webSocketDebuggerUrl } } as NodeMessage);
-      await eventually(() => out.messages.length + caught.messages.length > 0, "the first message came out");
+      await waitUntil(() => out.messages.length + caught.messages.length > 0, "the first message came out");
       assert.equal(caught.messages.length, 0, "the first message went through");
 
       process.kill(await browserPid(emulator(), envId), "SIGKILL");
@@ -441,8 +442,8 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
         ended.push(error instanceof Error ? error.message : String(error));
       };
       node.receive({ payload: { webSocketDebuggerUrl } } as NodeMessage);
-      await eventually(() => statusCalls(node).some((status) => status.fill === "blue"), "the step is under way");
-      await eventuallyAsync(
+      await waitUntil(() => statusCalls(node).some((status) => status.fill === "blue"), "the step is under way");
+      await waitUntil(
         async () =>
           (
             await tabsOf(
@@ -457,7 +458,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       );
       await helper.unload();
       // The stop reaches the message through the step's abort: wait for that outcome, then make sure it is the only one.
-      await eventually(() => ended.length > 0, "the redeploy has ended the message");
+      await waitUntil(() => ended.length > 0, "the redeploy has ended the message");
       await new Promise((resolve) => setImmediate(resolve));
       assert.equal(ended.length, 1, "the redeploy has ended the message once");
       assert.match(ended[0] as string, /stopped/);

@@ -5,7 +5,7 @@ import { requests, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, type FlowNode, type Msg } from "../support/node-red";
 import { useProfileRuntime } from "../support/profile-runtime";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const START = "local POST /api/env/start";
 const POWER_ON = "local POST /api/cloudphone/powerOn";
@@ -33,7 +33,11 @@ function statusTexts(node: Node): string[] {
 
 /** Waits until the node's status has shown `text`. */
 function statusShown(node: Node, text: string): Promise<void> {
-  return waitUntil(() => statusTexts(node).includes(text), `the status showed "${text}" (it showed ${JSON.stringify(statusTexts(node).slice(-3))})`, FEW_SECONDS_MS);
+  return waitUntil(
+    () => statusTexts(node).includes(text),
+    () => `the status showed "${text}" (it showed ${JSON.stringify(statusTexts(node).slice(-3))})`,
+    FEW_SECONDS_MS,
+  );
 }
 
 /** The errors of the messages a redeploy ends: the helper drops its spies before it stops the flows. */
@@ -138,7 +142,7 @@ describe("nodes: maxProfiles, a cap on running profiles", () => {
     await statusShown(start, "2 waiting for a free profile, 1 of 1 running");
     const ended = recordErrors(start);
     await helper.unload();
-    await waitUntil(() => ended.length >= 2, "the redeploy ended the waiting messages");
+    await waitUntil(() => ended.length >= 2, "the redeploy ended the waiting messages", 5_000);
     assert.deepEqual(ended, [`start profile failed: ${STOPPED}`, `start profile failed: ${STOPPED}`]);
     assert.equal(requests(emulator(), START), 1);
   });
@@ -231,7 +235,7 @@ describe("nodes: maxPhones, a cap on powered-on cloud phones", () => {
 
     const ended = recordErrors(powerOn);
     await helper.unload();
-    await waitUntil(() => ended.length >= 1, "the redeploy ended the waiting message");
+    await waitUntil(() => ended.length >= 1, "the redeploy ended the waiting message", 5_000);
     assert.deepEqual(ended, [`cloud phone failed: ${STOPPED}`]);
     assert.equal(requests(emulator(), POWER_ON), 2);
   });

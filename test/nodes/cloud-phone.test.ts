@@ -6,7 +6,8 @@ import { solidPng } from "../../src/emulator/png";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
-import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, eventuallyAsync, failed, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
+import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, failed, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
 import { startWiretap } from "../support/wiretap";
 
 const PHONE = "morelogin-cloud-phone";
@@ -75,7 +76,7 @@ describe("nodes: cloud phone", () => {
       assertInfo(msg, { api: "local", path: "/api/cloudphone/powerOn" });
       assert.equal(requestsAt(emulator(), "/api/cloudphone/info").length, 0, "no wait: no status polls");
       assert.ok([BOOTING, ON].includes(phone.envStatus), `envStatus ${phone.envStatus}`);
-      await eventually(() => phone.envStatus === ON, "the phone runs");
+      await waitUntil(() => phone.envStatus === ON, "the phone runs");
     });
 
     it("powerOn with wait over the Open API polls info until the phone runs, and replies its info", async () => {
@@ -203,14 +204,14 @@ describe("nodes: cloud phone", () => {
       assert.deepEqual(onlyBodyAt(emulator(), "/cloudphone/app/install"), { id: phone.id, appVersionId: app.versionId });
       assert.equal(msg.payload, true);
       assertInfo(msg, { api: "open", path: "/cloudphone/app/install" });
-      await eventuallyAsync(async () => (await installed(phone.id)).includes(app.app.packageName), "the app is in the installed list");
+      await waitUntil(async () => (await installed(phone.id)).includes(app.app.packageName), "the app is in the installed list");
     });
 
     it("startApp and stopApp start and stop an installed app (Local API)", async () => {
       const phone = take((p) => p.envStatus === ON);
       const { app, versionId } = appOf(3);
       await local("/app/install", { id: phone.id, appVersionId: versionId });
-      await eventuallyAsync(async () => (await installed(phone.id)).includes(app.packageName), "the app is installed");
+      await waitUntil(async () => (await installed(phone.id)).includes(app.packageName), "the app is installed");
       const pid = async (): Promise<string> => dataOf<string>(await call(emulator().localUrl, "/api/cloudphone/exeCommand", { body: { id: phone.id, command: `pidof ${app.packageName}` } }));
       assert.equal(await pid(), "");
       emulator().resetStats();

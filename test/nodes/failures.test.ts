@@ -9,7 +9,7 @@ import type { ScriptedFault } from "../../src/emulator";
 import { CONFIG_ID, Collector, credentialsFor, flowWith, helper, loadFlow, sendAndCollect, sendTo, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { freePort } from "../../tools/sandbox";
 import { clearFaults, useEmulator } from "../support/emulator";
-import { OUTCOME_MS, eventually } from "../support/outcome";
+import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 import { SecretScanner } from "../support/secrets";
 import { BUSY_UPDATE_MS } from "../../src/nodes/lib/shell/status";
 
@@ -296,7 +296,7 @@ describe("nodes: errors, status, secrets and lifecycle", () => {
       node.error = (error: unknown): void => resolve(String(error));
     });
     node.receive({ payload: "" } as NodeMessage);
-    await eventually(() => emulator().stats.faultsInjected.hang === 1, "the call is in flight (the emulator holds it)");
+    await waitUntil(() => emulator().stats.faultsInjected.hang === 1, "the call is in flight (the emulator holds it)");
     await helper.unload();
     assert.equal(client.isClosed, true);
     assert.equal(await ended, "list profiles failed: the node was stopped (a deploy or Node-RED shutting down) while the call was in flight");

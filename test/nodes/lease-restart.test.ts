@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { nodeBinary, redJs } from "../support/runtime";
 
 const CLOSE = "local POST /api/env/close";
@@ -62,7 +62,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     assert.equal(response.status, 200, await response.text());
   };
   const warned = (envId: string, lease: string): Promise<void> =>
-    eventually(() => new RegExp(`lease of ${lease} on profile ${envId} ran out`).test(nodeRed?.output() ?? ""), "the start node's warning names the profile and its lease");
+    waitUntil(() => new RegExp(`lease of ${lease} on profile ${envId} ran out`).test(nodeRed?.output() ?? ""), "the start node's warning names the profile and its lease");
 
   it("closes what ran out while Node-RED was down soon after it starts again; the others keep their deadlines; a session started by hand meanwhile runs on", async () => {
     const port = await freePort();
@@ -79,7 +79,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     nodeRed = undefined;
 
     // Down past the short lease's end: nobody closed anything.
-    await eventually(() => Date.now() > shortEnds + 500, "the short lease's end has passed while Node-RED is down");
+    await waitUntil(() => Date.now() > shortEnds + 500, "the short lease's end has passed while Node-RED is down");
     assert.equal(running(short), true);
     assert.equal(closes(), 0);
     // Meanwhile someone closes one profile by hand and starts it again: a session of their own.
@@ -88,7 +88,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
 
     nodeRed = await start(port);
     const restarted = Date.now();
-    await eventually(() => !running(short), "the lease that ran out while down closed its profile");
+    await waitUntil(() => !running(short), "the lease that ran out while down closed its profile");
     assert.ok(Date.now() - restarted <= SOON_MS, `soon after the restart (${Date.now() - restarted} ms)`);
     assert.equal(running(long), true, "the 600 s lease keeps its deadline");
     // The warning follows the close's reply: wait for it in the log, as a person reading it would.
@@ -114,7 +114,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     assert.equal(running(envId), true);
 
     nodeRed = await start(port);
-    await eventually(() => !running(envId), "the lease granted before the crash closed its profile");
+    await waitUntil(() => !running(envId), "the lease granted before the crash closed its profile");
     assert.ok(Date.now() >= ends, "not before its deadline");
     await warned(envId, "2 s");
     assert.equal(closes(), 1);
@@ -139,7 +139,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
     const settings = { contextStorage: { default: { module: "localfilesystem" } }, morelogin: { stateDir } };
 
     nodeRed = await start(port, settings);
-    await eventually(() => !running(envId), "the lease taken over from the context closed its profile");
+    await waitUntil(() => !running(envId), "the lease taken over from the context closed its profile");
     await warned(envId, "30 s");
     await nodeRed.stop();
     nodeRed = undefined;

@@ -8,7 +8,7 @@ import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow
 import { phonesOf } from "../support/phones";
 import { redeploy, whileStopped } from "../support/redeploy";
 import { useProfileRuntime } from "../support/profile-runtime";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const START = "local POST /api/env/start";
 const CLOSE = "local POST /api/env/close";

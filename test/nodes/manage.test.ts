@@ -4,8 +4,8 @@ import { useEmulator } from "../support/emulator";
 import { call, dataOf, type PageShape } from "../support/http";
 import type { Emulator } from "../../src/emulator";
 import { credentialsFor, flowWith, helper, sendAndCollect, statusCalls, useNodeRed } from "../support/node-red";
+import { waitUntil } from "../support/wait-until";
 import { NO_PACING, assertNothingSent, failed, onlyBodyAt, refused, run as runOnce, succeeded } from "../support/outcome";
-import { pollUntil } from "../support/settle";
 
 const PROXY = "morelogin-proxy";
 const PASSWORD = "s3cret-proxy-pw";
@@ -143,7 +143,7 @@ describe("nodes: proxy, group and tag management (and cleanCloud, newMachine, ap
     await call(emulator().localUrl, "/api/cloudphone/powerOff", { body: { id: phone.id } });
     await local("/api/cloudphone/powerOn", { id: phone.id });
     const status = async (): Promise<number> => (await local<{ envStatus: number }>("/api/cloudphone/info", { id: phone.id })).envStatus;
-    await pollUntil(status, (value) => value === 4, "the phone is on");
+    await waitUntil(status, (value) => value === 4, "the phone is on", 15_000);
     const app = emulator().data.apps[0];
     assert.ok(app);
     const node = { type: "morelogin-cloud-phone", api: "local", phoneId: phone.id, phoneIdType: "str", packageName: app.packageName, packageNameType: "str" };

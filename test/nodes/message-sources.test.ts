@@ -7,7 +7,7 @@ import { useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { HTTP_RESPONSE_ID, HttpNodeServer, SOURCE_IDS, SOURCE_MODULES, SOURCES, sourceNodes, type Source } from "../support/message-sources";
 import { CONFIG_ID, NODE_MODULES, TAB, catchNode, configNode, credentialsFor, helper, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
-import { OUTCOME_MS } from "../support/settle";
+import { OUTCOME_MS } from "../support/wait-until";
 
 /**
  * Issue 37: the same msg.payload, built the five ways users build one, must make every node send the same

@@ -15,7 +15,7 @@ import { profileBody, requireProfile, whyNotAProfile } from "../../src/nodes/lib
 import { overlay } from "../../src/nodes/lib/shell/properties";
 import type { BatchProgress } from "../../src/batch/progress";
 import { translator } from "../support/catalog";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 /**
  * The node layer's checks of msg.payload with values a function node builds: Node-RED runs its code in a
@@ -172,14 +172,14 @@ describe("nodes: msg.payload built in a function node", () => {
       });
       runner.begin();
       await runner.add(["a", "b"], {});
-      await eventually(() => sent.length === 2, "both items out");
+      await waitUntil(() => sent.length === 2, "both items out");
       const tagOf = (msg: Record<string, unknown> | undefined): BatchTag => {
         assert.ok(msg, "an item went out");
         return (msg.morelogin as { batch: BatchTag }).batch;
       };
       runner.back(tagOf(sent[0]), fromFunctionNode('new Error("the shop refused")'));
       runner.back(tagOf(sent[1]), fromFunctionNode('({ message: "no stock" })'));
-      await eventually(() => done.length === 1, "the done summary");
+      await waitUntil(() => done.length === 1, "the done summary");
       runner.stop();
       await work.close();
       rmSync(folder, { recursive: true, force: true });

@@ -10,9 +10,9 @@ import { modelsOf } from "../../src/emulator/phone-models";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, ownStatusCalls, stateDir, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { dataOf, type PageShape } from "../support/http";
+import { waitUntil } from "../support/wait-until";
 import { NO_PACING, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
 import { phonesOf } from "../support/phones";
-import { pollUntil, waitUntil } from "../support/settle";
 
 const PHONE = "morelogin-cloud-phone";
 const OFF = 2;
@@ -195,10 +195,11 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
           assert.deepEqual(up.poll, { path: resultPath, bodies: [{ id, fileId: upload.fileId }] });
           const target = join(dir, "copy.xml");
           // The phone has the file once the upload's result says done (1): polled as a flow would (the state is shared by both APIs).
-          await pollUntil(
+          await waitUntil(
             async () => dataOf<{ status: number }>(await phones.local("/upload/file/result", { id, fileId: upload.fileId })).status,
             (status) => status === 1,
             "the upload is done",
+            15_000,
           );
           const down = succeeded(
             await next(() => run(emulator(), { type: PHONE, api, action: "downloadFile", phoneId: id, filePath: "/Download/keybox.xml", wait: true, saveTo: target }, { payload: "" })),
@@ -398,7 +399,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       for (let i = 0; i < 5; i++) node.receive({ payload: "" } as NodeMessage);
       // The token request counts too: two creates fit in this minute, the other three wait.
       await out.next(2);
-      await waitUntil(() => statusCalls(node).at(-1)?.text === "3 queued", "three creates are queued");
+      await waitUntil(() => statusCalls(node).at(-1)?.text === "3 queued", "three creates are queued", 5_000);
       assert.equal(requestsAt(emulator(), "/cloudphone/create").length, 2);
     });
 

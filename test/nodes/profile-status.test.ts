@@ -3,7 +3,8 @@ import type { NodeMessage } from "node-red";
 import { Collector, NODE_MODULES, catchNode, completeNode, credentialsFor, flowWith, helper, type FlowNode, type Msg, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 import { call, dataOf, getJson } from "../support/http";
-import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, eventually, failed, infoOf, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
+import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, failed, infoOf, onlyBodyAt, redeployWhilePolling, refused, requestsAt, run, succeeded } from "../support/outcome";
 
 const STATUS = "/api/env/status";
 const changeNode = require(require.resolve("@node-red/nodes/core/function/15-change.js", { paths: [require.resolve("node-red/package.json")] })) as (RED: unknown) => void;
@@ -81,7 +82,7 @@ describe("nodes: profile status, and the profile a message carries", () => {
   it("waitFor running polls until the profile runs, and replies it running", async () => {
     const envId = freshProfile();
     const pending = run(emulator(), { type: "morelogin-profile-status", envId, envIdType: "str", waitFor: "running", timeout: "60", timeoutType: "num" }, { payload: "" });
-    await eventually(() => requestsAt(emulator(), STATUS).length >= 1, "the node has asked for the status");
+    await waitUntil(() => requestsAt(emulator(), STATUS).length >= 1, "the node has asked for the status");
     assert.ok(!isRunning(envId));
     const browser = await startOutside(envId);
     const msg = succeeded(await pending);
@@ -99,7 +100,7 @@ describe("nodes: profile status, and the profile a message carries", () => {
     await startOutside(envId);
     emulator().resetStats();
     const pending = run(emulator(), { type: "morelogin-profile-status", envId, envIdType: "str", waitFor: "stopped" }, { payload: "" });
-    await eventually(() => requestsAt(emulator(), STATUS).length >= 1, "the node has asked for the status");
+    await waitUntil(() => requestsAt(emulator(), STATUS).length >= 1, "the node has asked for the status");
     await local("/api/env/close", { envId });
     const msg = succeeded(await pending);
     assert.deepEqual(msg.payload, { envId, status: "stopped", localStatus: "stopped", debugPort: "", webdriver: "" });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, statusCalls, useNodeRed, type Msg } from "../support/node-red";
 import { clearFaults, marker, requests, useEmulator } from "../support/emulator";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 const PAGE = "local POST /api/env/page";
 
@@ -51,7 +51,7 @@ describe("nodes: pacing, timeouts and whole replies (the real API's behaviour)",
     const node = helper.getNode("n1");
     for (let i = 0; i < 4; i++) node.receive({ payload: "", topic: `m${i}` } as NodeMessage);
     await out.next(2);
-    await eventually(() => statusCalls(node).at(-1)?.text === "2 queued", "the other two show as queued");
+    await waitUntil(() => statusCalls(node).at(-1)?.text === "2 queued", "the other two show as queued");
     await marker(emulator(), "marker");
     assert.equal(out.messages.length, 2, "two of four messages went through in this minute");
     assert.equal(requests(emulator(), PAGE), 3, "the other two were not sent (two and the marker)");

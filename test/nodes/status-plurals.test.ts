@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { translator } from "../support/catalog";
 import { useEmulator } from "../support/emulator";
 import { CONFIG_ID, TAB, helper, loadFlow, statusCalls, useNodeRed, configNode, credentialsFor, sendTo } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 /** Every status text that counts something, with the values it is shown with. */
 const COUNTED: Array<[string, Record<string, unknown>]> = [
@@ -51,7 +51,7 @@ describe("nodes: status texts follow each language's plural rules", () => {
         credentialsFor(emulator()),
       );
       const watch = helper.getNode("watch1");
-      await eventually(() => statusCalls(watch).some((status) => status.fill === "green"), "the watch's first poll");
+      await waitUntil(() => statusCalls(watch).some((status) => status.fill === "green"), "the watch's first poll");
       assert.match(String(statusCalls(watch).find((status) => status.fill === "green")?.text), /^1 profile running · \d\d:\d\d:\d\d$/);
     });
   });

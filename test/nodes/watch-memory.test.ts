@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { requests, useEmulator } from "../support/emulator";
 import { call } from "../support/http";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { redeploy } from "../support/redeploy";
 
 const DEBUG_INFO = "local POST /api/env/getAllDebugInfo";
@@ -24,7 +24,7 @@ describe("nodes: a watch's memory ends with its runtime", () => {
   ];
   const local = (path: string, envId: string): Promise<unknown> => call(emulator().localUrl, path, { body: { envId } });
   const polls = (): number => requests(emulator(), DEBUG_INFO);
-  const firstPoll = (): Promise<void> => eventually(() => statusCalls(helper.getNode("watch1")).some((status) => status.fill === "green"), "the watch's first poll");
+  const firstPoll = (): Promise<void> => waitUntil(() => statusCalls(helper.getNode("watch1")).some((status) => status.fill === "green"), "the watch's first poll");
   const event = (msg: Msg | undefined): [unknown, unknown] => [msg?.topic, (msg?.payload as { event?: unknown } | undefined)?.event];
 
   it("a profile that stopped between two runtimes is not sent by the next runtime's watch of the same ID; a redeploy within one runtime does send it", async () => {
@@ -52,7 +52,7 @@ describe("nodes: a watch's memory ends with its runtime", () => {
     const out = new Collector("out");
     await firstPoll();
     const target = polls() + 2;
-    await eventually(() => polls() >= target, "a poll after the first");
+    await waitUntil(() => polls() >= target, "a poll after the first");
     assert.deepEqual(
       out.messages.map((msg) => event(msg as Msg)),
       [],

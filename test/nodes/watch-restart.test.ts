@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { call } from "../support/http";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
 import { nodeBinary, redJs } from "../support/runtime";
@@ -53,26 +53,26 @@ describe("nodes: watch across a Node-RED restart (localfilesystem context store)
     nodeRed = await start(port);
     await deployAndStart(nodeRed, flows);
     const seen = polls();
-    await eventually(() => polls() >= seen + 2, "the watch has polled");
+    await waitUntil(() => polls() >= seen + 2, "the watch has polled");
     await nodeRed.stop();
     nodeRed = undefined;
 
     await call(emulator.localUrl, "/api/env/start", { body: { envId } });
     nodeRed = await start(port);
-    await eventually(() => changes().length >= 1, "the change made while Node-RED was down");
+    await waitUntil(() => changes().length >= 1, "the change made while Node-RED was down");
     assert.deepEqual(
       received().map(({ event, id }) => ({ event, id })),
       [{ event: "started", id: envId }],
     );
     const after = polls();
-    await eventually(() => polls() >= after + 2, "two more polls");
+    await waitUntil(() => polls() >= after + 2, "two more polls");
     assert.equal(changes().length, 1, "sent once");
 
     // And a restart with nothing changed sends nothing.
     await nodeRed.stop();
     nodeRed = await start(port);
     const restarted = polls();
-    await eventually(() => polls() >= restarted + 2, "the restarted watch has polled");
+    await waitUntil(() => polls() >= restarted + 2, "the restarted watch has polled");
     assert.equal(changes().length, 1, "a restart with nothing changed sends nothing");
   });
 });

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Node } from "node-red";
 import { requests, useEmulator } from "../support/emulator";
 import { CONFIG_ID, Collector, TAB, configNode, credentialsFor, helper, loadFlow, statusCalls, useNodeRed, type Msg } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 
 const DEBUG_INFO = "local POST /api/env/getAllDebugInfo";
 
@@ -34,7 +34,7 @@ describe("nodes: watches on one config node share their polls", () => {
     const fastOut = new Collector("fastOut");
     const twinOut = new Collector("twinOut");
     const slowOut = new Collector("slowOut");
-    await eventually(() => pollsShown(fast) >= 1 && pollsShown(slow) >= 1, "both watches' first polls");
+    await waitUntil(() => pollsShown(fast) >= 1 && pollsShown(slow) >= 1, "both watches' first polls");
 
     const envId = emulator().data.profiles[1]?.id;
     assert.ok(envId);
@@ -53,7 +53,7 @@ describe("nodes: watches on one config node share their polls", () => {
     // Counted in the fast watch's own polls: the slow one never adds a request of its own.
     const sent = requests(emulator(), DEBUG_INFO);
     const [fastBefore, slowBefore] = [pollsShown(fast), pollsShown(slow)];
-    await eventually(() => pollsShown(fast) >= fastBefore + 4 && pollsShown(slow) >= slowBefore + 2, "four more polls of the fast watch, two of the slow one");
+    await waitUntil(() => pollsShown(fast) >= fastBefore + 4 && pollsShown(slow) >= slowBefore + 2, "four more polls of the fast watch, two of the slow one");
     const polled = requests(emulator(), DEBUG_INFO) - sent;
     assert.ok(polled <= pollsShown(fast) - fastBefore + 1, `${polled} getAllDebugInfo requests for ${pollsShown(fast) - fastBefore} polls of the fast watch`);
   });

@@ -4,7 +4,7 @@ import { DEFAULT_RETRY } from "../../src/client";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { requests, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { redeploy, whileStopped } from "../support/redeploy";
 
 const WATCH = "morelogin-watch";
@@ -42,7 +42,7 @@ describe("nodes: watch", () => {
   /** Waits until `count` more polls have ended (the next one has begun: polls never overlap). */
   const afterPolls = async (count: number, path = DEBUG_INFO): Promise<void> => {
     const target = polls(path) + count + 1;
-    await eventually(() => polls(path) >= target, `${count} more polls of ${path}`);
+    await waitUntil(() => polls(path) >= target, `${count} more polls of ${path}`);
   };
 
   beforeEach(async () => {
@@ -83,7 +83,7 @@ describe("nodes: watch", () => {
     it("a start and a stop made elsewhere each give exactly one message within interval + 2 s; a start carries the browser's address", async () => {
       const envId = profileId(0);
       const { out, caught, node } = await deployWatch({});
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       assert.equal(out.messages.length, 0, "the first poll only learns what runs");
 
       await startElsewhere(envId);
@@ -127,7 +127,7 @@ describe("nodes: watch", () => {
       const envId = profileId(8);
       await startElsewhere(envId);
       const { out, node } = await deployWatch({});
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       const firstPort = emulator()
         .running()
         .find((profile) => profile.envId === envId)?.debugPort;
@@ -146,7 +146,7 @@ describe("nodes: watch", () => {
     it("one getAllDebugInfo call per poll, whatever the number of running profiles", async () => {
       for (let index = 0; index < 6; index++) await startElsewhere(profileId(index));
       const { node } = await deployWatch({});
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       emulator().resetStats();
       await afterPolls(2);
       const seen = Object.entries(emulator().stats.requests).filter(([route]) => route !== `local POST ${DEBUG_INFO}`);
@@ -159,7 +159,7 @@ describe("nodes: watch", () => {
     it("ids sends only the changes of those profiles", async () => {
       const [watched, other] = [profileId(1), profileId(2)];
       const { out, node } = await deployWatch({ ids: ` ${watched}, `, idsType: "str" });
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       await startElsewhere(other);
       await startElsewhere(watched);
       const [first] = (await out.next(1, DETECT_MS)) as Msg[];
@@ -174,7 +174,7 @@ describe("nodes: watch", () => {
     it("events sends only the chosen changes", async () => {
       const envId = profileId(3);
       const { out, node } = await deployWatch({ events: ["stopped"] });
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       await startElsewhere(envId);
       await afterPolls(1);
       assert.equal(out.messages.length, 0, "no started message");
@@ -199,7 +199,7 @@ describe("nodes: watch", () => {
       await helper.unload();
 
       const without = await deployWatch({});
-      await eventually(() => greenShown(without.node()), "the first poll");
+      await waitUntil(() => greenShown(without.node()), "the first poll");
       await afterPolls(1);
       assert.equal(without.out.messages.length, 0);
     });
@@ -207,7 +207,7 @@ describe("nodes: watch", () => {
     it("a redeploy that changes nothing sends nothing; a change made while the flows were stopped is sent once", async () => {
       const envId = profileId(5);
       const deployed = await deployWatch({});
-      await eventually(() => greenShown(deployed.node()), "the first poll");
+      await waitUntil(() => greenShown(deployed.node()), "the first poll");
       await startElsewhere(envId);
       await deployed.out.next(1, DETECT_MS);
 
@@ -231,13 +231,13 @@ describe("nodes: watch", () => {
   it("failing polls: one Catch and a red status per run of failures, then it recovers and sends what changed meanwhile", async () => {
     const envId = profileId(6);
     const { out, caught, node } = await deployWatch({});
-    await eventually(() => greenShown(node()), "the first poll");
+    await waitUntil(() => greenShown(node()), "the first poll");
     const failedPolls = 5;
     // Each failed poll is the client's every attempt at a read that keeps failing with 503.
     const faults = failedPolls * DEFAULT_RETRY.attempts;
     const before = polls();
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: faults });
-    await eventually(() => polls() >= before + faults, "five failed polls");
+    await waitUntil(() => polls() >= before + faults, "five failed polls");
     await startElsewhere(envId);
     const [started] = (await out.next(1, DETECT_MS + 10_000)) as Msg[];
     // When the first message is not this start, the whole list says what came instead (a memory from elsewhere sends "stopped").
@@ -255,7 +255,7 @@ describe("nodes: watch", () => {
     assert.equal(statuses.at(-1)?.fill, "green", "the next good poll cleared it");
 
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: DEFAULT_RETRY.attempts });
-    await eventually(() => caught.messages.length === 2, "a new run of failures reaches Catch again");
+    await waitUntil(() => caught.messages.length === 2, "a new run of failures reaches Catch again");
     await afterPolls(1);
     assert.equal(out.messages.length, 1);
   });
@@ -263,12 +263,12 @@ describe("nodes: watch", () => {
   it("nothing is sent after close, even from the poll in flight", async () => {
     const envId = profileId(7);
     const { flow, out, node } = await deployWatch({});
-    await eventually(() => greenShown(node()), "the first poll");
+    await waitUntil(() => greenShown(node()), "the first poll");
     const before = polls();
     // Slow for this poll and the new watch's first, so the old one's answer comes first.
     emulator().script({ kind: "latency", api: "local", path: DEBUG_INFO, latencyMs: 1500, times: 2 });
     await startElsewhere(envId);
-    await eventually(() => polls() > before, "a slow poll in flight");
+    await waitUntil(() => polls() > before, "a slow poll in flight");
     // Deploying only the changed watch keeps the config node and its client: the old watch's poll
     // in flight must end without a message. Its wires lead nowhere then: watch its own send().
     const closing = node();
@@ -303,7 +303,7 @@ describe("nodes: watch", () => {
     assert.match(texts.find((text) => text.includes("interval")) ?? "", /^watch failed: interval must be a number of seconds from 2 to 86400, not "1"$/);
     assert.match(texts.find((text) => text.includes("events")) ?? "", /"started" is not an event of a phones watch/);
     assert.match(texts.find((text) => text.includes("ids")) ?? "", /^watch failed: ids/);
-    await eventually(() => greenShown(helper.getNode(`good${deployments}`)), "the good watch polls");
+    await waitUntil(() => greenShown(helper.getNode(`good${deployments}`)), "the good watch polls");
     assert.equal(statusesOf(helper.getNode("n1")).at(-1)?.fill, "red");
   });
 
@@ -315,11 +315,11 @@ describe("nodes: watch", () => {
       return counts;
     };
     const deployed = await deployWatch({});
-    await eventually(() => greenShown(deployed.node()), "the first poll");
+    await waitUntil(() => greenShown(deployed.node()), "the first poll");
     await afterPolls(1);
     const baseline = resources();
     for (let round = 0; round < 100; round++) await redeploy(deployed.flow, credentialsFor(emulator()));
-    await eventually(() => greenShown(deployed.node()), "the last watch's first poll");
+    await waitUntil(() => greenShown(deployed.node()), "the last watch's first poll");
     emulator().resetStats();
     await afterPolls(2);
     assert.ok(polls() <= 4, `one watch polls, not many: ${polls()} polls in two intervals`);
@@ -343,7 +343,7 @@ describe("nodes: watch", () => {
         const path = api === "local" ? "/api/cloudphone/page" : "/cloudphone/page";
         const pollsOf = (): number => requests(emulator(), `${api} POST ${path}`);
         const { out, node } = await deployWatch({ watch: "phones", api, ids: target.id, events: ["running", "stopped"] });
-        await eventually(() => greenShown(node()), "the first poll");
+        await waitUntil(() => greenShown(node()), "the first poll");
         await local("/api/cloudphone/powerOn", { id: target.id });
         const [running] = (await out.next(1, DETECT_MS + 1000)) as Msg[];
         assert.equal(payloadOf(running).event, "running");
@@ -356,7 +356,7 @@ describe("nodes: watch", () => {
         assert.equal(payloadOf(stopped).event, "stopped");
         assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
         const target2 = pollsOf() + 2;
-        await eventually(() => pollsOf() >= target2, "two more polls");
+        await waitUntil(() => pollsOf() >= target2, "two more polls");
         assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
         await helper.unload();
       }
@@ -365,7 +365,7 @@ describe("nodes: watch", () => {
     it("runs: a run that ends after the watch began is sent once, with its end state", async () => {
       const target = phone(2);
       const { out, node } = await deployWatch({ watch: "runs" });
-      await eventually(() => greenShown(node()), "the first poll");
+      await waitUntil(() => greenShown(node()), "the first poll");
       const templates = await local<{ dataList: Array<{ id: string }> }>("/api/cloudphone/rpa/template/market/page", { pageNo: 1, pageSize: 10 });
       const templateId = templates.dataList[0]?.id;
       assert.ok(templateId);

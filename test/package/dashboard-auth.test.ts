@@ -6,7 +6,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { CONTROL_PANEL_PATH, controlPanelFlow, tableId } from "../support/control-panel";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const USER = "panel";
 const PASSWORD = "panel-password";
@@ -49,13 +49,11 @@ async function openSocket(base: string): Promise<PanelSocket> {
  * from that answer or from the table's next update.
  */
 async function waitForRow(socket: PanelSocket, table: string, id: string): Promise<void> {
-  const deadline = Date.now() + 60_000;
   await socket.emit("widget-load", table);
-  for (;;) {
-    const events = await socket.read();
-    if (events.some(([event, ...args]) => (event === `widget-load:${table}` || event === `msg-input:${table}`) && JSON.stringify(args).includes(`"${id}"`))) return;
-    if (Date.now() > deadline) assert.fail(`the table ${table} did not list ${id}`);
-  }
+  const listed = (events: Array<[string, ...unknown[]]>): boolean =>
+    events.some(([event, ...args]) => (event === `widget-load:${table}` || event === `msg-input:${table}`) && JSON.stringify(args).includes(`"${id}"`));
+  // No pause between reads: each one is a long poll that waits for Node-RED's next packets.
+  await waitUntil(() => socket.read(), listed, `the table ${table} lists ${id}`, 60_000, { everyMs: 0 });
 }
 
 describe(`package: the control panel behind httpNodeAuth (${runtimeLabel})`, function () {

@@ -12,7 +12,7 @@ import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
 import { CHROMIUM } from "../support/chromium";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
-import { pollUntil, waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** A message of a Debug node, as the editor's Debug sidebar gets it. */
 interface DebugMessage {
@@ -65,10 +65,10 @@ class DebugSidebar {
   }
 }
 
-/** support/settle's pollUntil over the Debug sidebar, failing with `failure` (given what it shows) when the time runs out. */
+/** support/wait-until's waitUntil over the Debug sidebar, failing with `failure` (given what it shows) when the time runs out. */
 async function sidebarUntil(shown: () => DebugMessage[], accept: (messages: DebugMessage[]) => boolean, timeoutMs: number, failure: (messages: DebugMessage[]) => string): Promise<DebugMessage[]> {
   try {
-    return await pollUntil(async () => shown(), accept, "the sidebar shows it", timeoutMs);
+    return await waitUntil(shown, accept, "the sidebar shows it", timeoutMs, { everyMs: 20 });
   } catch {
     return assert.fail(failure(shown()));
   }
@@ -656,7 +656,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         "16": closed(own.get("16") ?? []),
         "17": shown("17", "saved").length > 0,
       });
-      await pollUntil(
+      await waitUntil(
         async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
         (ended) => ended,
         "every example pressed has ended",
@@ -767,7 +767,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
       const from = sidebar.mark();
       const logFrom = nodeRed.output().length;
       await Promise.all(together.map(press));
-      await pollUntil(
+      await waitUntil(
         async () => errors().length > 0 || warnings().length > 0 || Object.values(outcomes()).every(Boolean),
         (ended) => ended,
         "every example pressed has ended",

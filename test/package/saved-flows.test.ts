@@ -7,7 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { NODE_DECLARATIONS } from "../../src/nodes/lib/declarations/node-declarations";
 import { deployAndStart, freePort, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 /** The example flows exactly as version 0.1 shipped them: flows users saved from them must keep working. */
 const SAVED = join(__dirname, "..", "fixtures", "flows-0.1");

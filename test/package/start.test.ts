@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pollUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 import { untilPrinted } from "../support/processes";
 
 const ROOT = join(__dirname, "..", "..");
@@ -186,13 +186,8 @@ describe("npm start: the user folder is kept between starts; --fresh starts over
       ],
     };
     await json(`${first.editor}/flow`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(flow) });
-    await pollUntil(
-      () => fetch(`${first.editor}/inject/user-inject`, { method: "POST" }).then((response) => response.ok),
-      (ran) => ran,
-      "the user's inject node runs",
-      60_000,
-    );
-    await pollUntil(
+    await waitUntil(() => fetch(`${first.editor}/inject/user-inject`, { method: "POST" }).then((response) => response.ok), "the user's inject node runs", 60_000);
+    await waitUntil(
       () => mark(first.editor),
       (value) => value === "kept",
       "the function wrote the global context",

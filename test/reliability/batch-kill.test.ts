@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { batchFlow, batchUserDir, doneOf, reported, sendIn, startCloseWork, type BatchPayload } from "../support/batch-flow";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { tearDown } from "../support/suite-teardown";
 import { nodeBinary, redJs } from "../support/runtime";
@@ -62,7 +62,7 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
     for (let kill = 0; kill < KILLS; kill++) {
       threshold += between(5, 14);
       const at = threshold;
-      await eventually(() => allStarts() >= at, `${at} profile starts before kill ${kill + 1}`);
+      await waitUntil(() => allStarts() >= at, `${at} profile starts before kill ${kill + 1}`);
       const extraMs = between(0, 60);
       // A random moment on purpose: the kill must land anywhere between a start and the next, not on an event.
       await new Promise((resolve) => setTimeout(resolve, extraMs));
@@ -77,7 +77,7 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
     );
     const where = `kills ${moments.join(", ")}`;
 
-    await eventually(() => doneOf(reported(recorder, "plain")).length >= 1 && doneOf(reported(recorder, "again")).length >= 1, `both batches end (${where})`);
+    await waitUntil(() => doneOf(reported(recorder, "plain")).length >= 1 && doneOf(reported(recorder, "again")).length >= 1, `both batches end (${where})`);
     const addsUp = (summary: BatchPayload): void => {
       assert.equal(summary.total, PER_BATCH);
       assert.equal(summary.running + summary.waiting, 0);
@@ -98,7 +98,7 @@ describe("reliability: morelogin-batch across kill -9 on Node-RED's default sett
       [],
       "each named once, each of the list",
     );
-    await eventually(
+    await waitUntil(
       () => reported(recorder, "plain").status.some((status) => status.fill === "yellow" && status.text === `${PER_BATCH} of ${PER_BATCH} · ${plain.interrupted} interrupted`),
       `the end is not green: it shows the interrupted items (${where})`,
     );

@@ -5,7 +5,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { scaled } from "../../tools/test-limits";
 import { batchUserDir, sendIn } from "../support/batch-flow";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { defaultWorkerName, openGate, queueFlow, reportedWithQueue, serverConfig, type QueuePayload, type QueueSettings } from "../support/queue-flow";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { requireRedisServer, startRedis, type RunningRedis } from "../support/redis";
@@ -124,7 +124,10 @@ describe("reliability: one batch over several Node-REDs through Redis", function
 
   /** Waits until each Node-RED has `PARALLEL` items out (held at its gate): every one of them took part of the list. */
   async function eachHasItemsOut(batch: Case): Promise<void> {
-    await eventually(() => batch.parts.every(({ prefix }) => outsOf(prefix).length >= PARALLEL), `each Node-RED has ${PARALLEL} items out (${where(batch)})`);
+    await waitUntil(
+      () => batch.parts.every(({ prefix }) => outsOf(prefix).length >= PARALLEL),
+      () => `each Node-RED has ${PARALLEL} items out (${where(batch)})`,
+    );
     for (const { prefix } of batch.parts) assert.equal(outsOf(prefix).length, PARALLEL, `${prefix} takes at most parallel = ${PARALLEL} at a time (${where(batch)})`);
   }
 
@@ -137,7 +140,7 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     for (const { nodeRed, prefix } of batch.parts) {
       const before = reportOf(prefix).progress.length;
       await sendIn(nodeRed, prefix, { command: "status" });
-      await eventually(() => reportOf(prefix).progress.length > before, `${prefix} answers the status command`);
+      await waitUntil(() => reportOf(prefix).progress.length > before, `${prefix} answers the status command`);
       const answer = reportOf(prefix)
         .progress.slice(before)
         .find((message) => message.topic === "progress");
@@ -152,8 +155,11 @@ describe("reliability: one batch over several Node-REDs through Redis", function
    * Redis, a moment behind); its counts add up, and every Node-RED has the same figures.
    */
   async function theOneDone(batch: Case, total: number): Promise<QueuePayload> {
-    await eventually(() => donesOf(batch).length >= 1, `the batch ends (${where(batch)})`);
-    const answers = await eventuallyAnswers(batch, (answer) => answer.endedAt !== null);
+    await waitUntil(
+      () => donesOf(batch).length >= 1,
+      () => `the batch ends (${where(batch)})`,
+    );
+    const answers = await answersUntil(batch, (answer) => answer.endedAt !== null);
     for (const answer of answers) assert.equal(answer.total, total, "each Node-RED counts the whole batch");
     const dones = donesOf(batch);
     assert.equal(dones.length, 1, `exactly one Node-RED sends done, once: ${dones.length} (${where(batch)})`);
@@ -190,9 +196,9 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       assert.ok(first);
       await sendIn(first.nodeRed, first.prefix, { payload: ids });
       await eachHasItemsOut(batch);
-      await eventually(
+      await waitUntil(
         () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => new RegExp(`\\b${count} workers\\b`).test(status.text ?? ""))),
-        `each status says ${count} workers (${where(batch)})`,
+        () => `each status says ${count} workers (${where(batch)})`,
       );
       for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
 
@@ -234,7 +240,10 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       await openGate(first.nodeRed, first.prefix);
       await openGate(second.nodeRed, second.prefix);
 
-      await eventually(() => donesOf(survivors).length >= 1, `the batch ends without the killed Node-RED (${where(survivors)})`);
+      await waitUntil(
+        () => donesOf(survivors).length >= 1,
+        () => `the batch ends without the killed Node-RED (${where(survivors)})`,
+      );
       const tookMs = Date.now() - killedAt;
       // The rest of the list takes the survivors a moment; the killed one's items are what the end waits for.
       const bound = scaled(SHORT_WORKER_TIMEOUT_S * 1000 + 5_000);
@@ -317,13 +326,19 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     assert.ok(first && frozen);
     await sendIn(first.nodeRed, first.prefix, { payload: ids });
     await eachHasItemsOut(batch);
-    await eventually(() => reportOf(first.prefix).status.some((status) => /\b2 workers\b/.test(status.text ?? "")), `the first says 2 workers (${where(batch)})`);
+    await waitUntil(
+      () => reportOf(first.prefix).status.some((status) => /\b2 workers\b/.test(status.text ?? "")),
+      () => `the first says 2 workers (${where(batch)})`,
+    );
     const held = outsOf(frozen.prefix).map((entry) => entry.replace(/#\d+$/, ""));
     await openGate(first.nodeRed, first.prefix);
     const frozenAt = Date.now();
     const freezing = frozen.nodeRed.freeze(SHORT_WORKER_TIMEOUT_S * 2500);
     const alone: Case = { ...batch, parts: [first] };
-    await eventually(() => donesOf(alone).length >= 1, `the first ends the batch while the other is frozen (${where(batch)})`);
+    await waitUntil(
+      () => donesOf(alone).length >= 1,
+      () => `the first ends the batch while the other is frozen (${where(batch)})`,
+    );
     const firstName = defaultWorkerName(first.nodeRed);
     const frozenName = defaultWorkerName(frozen.nodeRed);
     const [done] = donesOf(alone);
@@ -336,10 +351,10 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     );
     const early = held.flatMap((id) => outTimes(alone, `${id}#2`)).filter((at) => at < frozenAt + SHORT_WORKER_TIMEOUT_S * 1000);
     assert.deepEqual(early, [], "nothing was taken before workerTimeout had passed");
-    await eventually(() => reportOf(first.prefix).status.some((status) => /\b1 worker\b/.test(status.text ?? "")), "the frozen one leaves the first's status once unheard for workerTimeout");
+    await waitUntil(() => reportOf(first.prefix).status.some((status) => /\b1 worker\b/.test(status.text ?? "")), "the frozen one leaves the first's status once unheard for workerTimeout");
     // The status posts are concurrent requests: the last to reach the recorder need not be the last sent.
     const endStatus = new RegExp(`^${ids.length} of ${ids.length} · ${PARALLEL} worked twice\\b`);
-    await eventually(
+    await waitUntil(
       () => reportOf(first.prefix).status.some((status) => status.fill === "yellow" && endStatus.test(status.text ?? "")),
       `the end is not green: items went out twice (${JSON.stringify(reportOf(first.prefix).status.slice(-3))})`,
     );
@@ -347,7 +362,7 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     assert.ok(!statuses.some((status) => status.fill === "green"), "never green");
 
     await freezing;
-    await eventually(() => /lost its items/.test(frozen.nodeRed.output()), "the woken Node-RED says it lost its items");
+    await waitUntil(() => /lost its items/.test(frozen.nodeRed.output()), "the woken Node-RED says it lost its items");
     const said =
       frozen.nodeRed
         .output()
@@ -356,9 +371,9 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     for (const id of held) assert.ok(said.includes(id), `the warning names ${id}: ${said}`);
     // It stops nothing it cannot: the items it held go on (their profiles start a second time), and count once.
     await openGate(frozen.nodeRed, frozen.prefix);
-    await eventually(() => reportOf(frozen.prefix).back.length >= held.length, "the woken one's held items come back to its batch node");
+    await waitUntil(() => reportOf(frozen.prefix).back.length >= held.length, "the woken one's held items come back to its batch node");
     // The woken one follows Redis a moment behind (a progress it sent on waking can still be on its way).
-    const answers = await eventuallyAnswers(batch, (answer) => answer.endedAt !== null);
+    const answers = await answersUntil(batch, (answer) => answer.endedAt !== null);
     for (const answer of answers)
       assert.deepEqual(
         countsOf(answer),
@@ -381,13 +396,19 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     await sendIn(first.nodeRed, first.prefix, { payload: ids });
     await eachHasItemsOut(batch);
     await sendIn(first.nodeRed, first.prefix, { command: "pause" });
-    await eventually(() => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => /^paused\b/.test(status.text ?? ""))), `every Node-RED's status says paused (${where(batch)})`);
+    await waitUntil(
+      () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => /^paused\b/.test(status.text ?? ""))),
+      () => `every Node-RED's status says paused (${where(batch)})`,
+    );
 
     // The items out come back; a paused batch sends no new one in their place.
     for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
     const out = NODE_REDS * PARALLEL;
-    await eventually(() => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out, `the ${out} items out come back (${where(batch)})`);
-    const answers = await eventuallyAnswers(batch, (answer) => answer.done === out && answer.running === 0);
+    await waitUntil(
+      () => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out,
+      () => `the ${out} items out come back (${where(batch)})`,
+    );
+    const answers = await answersUntil(batch, (answer) => answer.done === out && answer.running === 0);
     for (const answer of answers) assert.equal(answer.waiting, ids.length - out, "the rest waits");
     assert.equal(allOuts(batch).length, out, `while paused, no Node-RED sent a new item (${where(batch)})`);
 
@@ -397,15 +418,15 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     eachOnce(batch, ids);
   });
 
-  /** Asks each Node-RED for its status until every answer satisfies `holds` (the batch's counts travel through Redis). */
-  async function eventuallyAnswers(batch: Case, holds: (answer: QueuePayload) => boolean): Promise<QueuePayload[]> {
-    const deadline = Date.now() + scaled(30_000);
-    for (;;) {
-      const answers = await statusOfEach(batch);
-      if (answers.every(holds)) return answers;
-      if (Date.now() > deadline) assert.fail(`the Node-REDs' answers to status: ${JSON.stringify(answers.map(countsOf))} (${where(batch)})`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
+  /** Asks each Node-RED for its status until every answer satisfies `holds` (the batch's counts travel through Redis); every 200 ms, as each ask is a command to each Node-RED. */
+  function answersUntil(batch: Case, holds: (answer: QueuePayload) => boolean): Promise<QueuePayload[]> {
+    return waitUntil(
+      () => statusOfEach(batch),
+      (answers) => answers.every(holds),
+      () => `every Node-RED's answer to status holds (${where(batch)})`,
+      30_000,
+      { everyMs: 200 },
+    );
   }
 
   it("Redis stopped and started mid-batch: the status says it is unreachable (no password), nothing new goes out, the items out are counted when it is back", async () => {
@@ -427,19 +448,22 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     await eachHasItemsOut(batch);
 
     await outage.shutdown();
-    await eventually(
+    await waitUntil(
       () => batch.parts.every(({ prefix }) => reportOf(prefix).status.some((status) => status.fill === "red" && status.shape === "ring" && /^Redis unreachable: ECONNREFUSED/.test(status.text ?? ""))),
-      `every Node-RED's status says "Redis unreachable: ECONNREFUSED" (${where(batch)})`,
+      () => `every Node-RED's status says "Redis unreachable: ECONNREFUSED" (${where(batch)})`,
     );
     // A list sent now is refused at once with the reason (a Catch sees it), not left waiting on Redis.
     await sendIn(first.nodeRed, first.prefix, { payload: profiles(1) });
-    await eventually(
+    await waitUntil(
       () => reportOf(first.prefix).errors.some((error) => /its queue on redis:\/\/127\.0\.0\.1:\d+\/0 cannot take it now \(ECONNREFUSED\): nothing was added/.test(error)),
       `a list sent while Redis is down is refused with the reason (${reportOf(first.prefix).errors.join("; ")})`,
     );
     for (const { nodeRed, prefix } of batch.parts) await openGate(nodeRed, prefix);
     const out = 2 * PARALLEL;
-    await eventually(() => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out, `the ${out} items out come back while Redis is down (${where(batch)})`);
+    await waitUntil(
+      () => batch.parts.reduce((sum, { prefix }) => sum + reportOf(prefix).back.length, 0) === out,
+      () => `the ${out} items out come back while Redis is down (${where(batch)})`,
+    );
     assert.equal(allOuts(batch).length, out, `while Redis was down, no new item went out (${where(batch)})`);
     await outage.restart();
 
@@ -466,11 +490,11 @@ describe("reliability: one batch over several Node-REDs through Redis", function
     await sendIn(nodeRed, part.prefix, { payload: profiles(2) });
     await sendIn(nodeRed, inUrl.prefix, { payload: profiles(2) });
 
-    await eventually(
+    await waitUntil(
       () => reportOf(part.prefix).status.some((status) => status.fill === "red" && status.shape === "ring" && status.text === "Redis refused the login"),
-      `the status says "Redis refused the login" (${where(wrong)})`,
+      () => `the status says "Redis refused the login" (${where(wrong)})`,
     );
-    await eventually(() => /\[error\] \[morelogin-(batch|queue)\b/.test(log()), `the node logs an error (its log: ${log()})`);
+    await waitUntil(() => /\[error\] \[morelogin-(batch|queue)\b/.test(log()), `the node logs an error (its log: ${log()})`);
     const errors = log()
       .split("\n")
       .filter((line) => line.includes("[error]"));
@@ -479,7 +503,7 @@ describe("reliability: one batch over several Node-REDs through Redis", function
       `the error says Redis refused the login: ${errors.join("\n")}`,
     );
     // Refused before it connects: its list ends with the reason (its red status comes as the node starts, before a Status node can see it).
-    await eventually(
+    await waitUntil(
       () => reportOf(inUrl.prefix).errors.some((error) => /URL holds a password/.test(error)),
       `the list sent to the queue with a password in its URL ends with the reason (${reportOf(inUrl.prefix).errors.join("; ")})`,
     );

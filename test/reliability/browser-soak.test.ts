@@ -7,6 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { browserSkipReason, CHROMIUM } from "../support/chromium";
 import { descendsFromThisProcess, processesNaming } from "../support/processes";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, settle, useNodeRed, type FlowNode } from "../support/node-red";
+import { waitUntil } from "../support/wait-until";
 import { heavySlot } from "../../tools/test-limits";
 
 setFlagsFromString("--expose-gc");
@@ -61,7 +62,9 @@ function connectionsTo(ports: ReadonlySet<number>): number {
 
 /** How much the process's memory may stay above where it was after the warm-up, and how long it has to get there. */
 const RSS_GROWTH_MB = 20;
-const RSS_SETTLE_MS = 10_000;
+const RSS_COMES_BACK_MS = 10_000;
+/** How long Chromium's processes and the connections to them may take to end after the unload, at most. */
+const BROWSERS_END_MS = 10_000;
 
 function rssMb(): number {
   gc();
@@ -149,12 +152,14 @@ describe(`reliability: browser steps on real Chromium, 300 messages over ${PROFI
     await settle(500);
 
     await helper.unload();
-    // A pause on purpose: Chromium's processes and connections end after the unload with no event here to wait for.
-    await settle(500);
+    // Chromium's processes and connections end a moment after the unload: wait for that (the figures and
+    // the assertions below say what is left when it does not happen).
+    await waitUntil(() => chromiumProcesses().length === 0 && connectionsTo(debugPorts) === 0, "every Chromium and every connection to one has ended", BROWSERS_END_MS, { everyMs: 250 }).catch(
+      () => undefined,
+    );
     // Memory comes back as the closed sockets, pages and buffers are let go, later on a busy machine: read
     // it until it is back within the bound or 10 s have passed; a leak never comes back.
-    let rssAfter = rssMb();
-    for (const until = Date.now() + RSS_SETTLE_MS; rssAfter - rssAfterWarmUp >= RSS_GROWTH_MB && Date.now() < until; rssAfter = rssMb()) await settle(250);
+    const rssAfter = await waitUntil(rssMb, (rss) => rss - rssAfterWarmUp < RSS_GROWTH_MB, "RSS back within its bound", RSS_COMES_BACK_MS, { everyMs: 250 }).catch(() => rssMb());
     const figures = {
       messages: sent,
       out: [...outcomes.values()].filter((list) => list[0] === "out").length,

@@ -7,7 +7,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { SecretScanner } from "../support/secrets";
 import { linkedUserDir } from "../support/user-dir";
-import { waitUntil } from "../support/settle";
+import { waitUntil } from "../support/wait-until";
 
 const LOCAL_TOKEN = "secrets-local-token-7731";
 const API_KEY = "secrets-api-key-4409-do-not-log";
@@ -108,29 +108,24 @@ describe("reliability: secrets in a real Node-RED (log, debug sidebar, flows.jso
       const response = await fetch(`${nodeRed.url}/inject/inject`, { method: "POST" });
       assert.equal(response.status, 200, nodeRed.output());
     };
-    const settleUntil = async (predicate: () => boolean, what: string): Promise<void> => {
-      try {
-        await waitUntil(predicate, what, 20_000);
-      } catch (error) {
-        throw new Error(`${error instanceof Error ? error.message : String(error)}:\n${nodeRed.output().slice(-4000)}`);
-      }
-    };
+    /** waitUntil, whose error ends with Node-RED's log as it was when the wait ran out. */
+    const waitShowingLog = (predicate: () => boolean, what: string): Promise<void> => waitUntil(predicate, () => `${what}; Node-RED's log ends:\n${nodeRed.output().slice(-4000)}\n`, 20_000);
     const caughtErrors = (): number => (nodeRed.output().match(/\n {2}error: \{\n {4}message: /g) ?? []).length;
 
     emulator.script({ kind: "echo", api: "local", path: ECHO_LOCAL, times: 2 });
     emulator.script({ kind: "echo", api: "open", path: ECHO_OPEN, times: 2 });
     await trigger();
-    await settleUntil(() => caughtErrors() >= 5, "five caught errors");
+    await waitShowingLog(() => caughtErrors() >= 5, "five caught errors");
     // The Open API token is revoked: the next round gets 401, fetches a new token and carries on.
     emulator.revokeAllTokens();
     await trigger();
-    await settleUntil(() => caughtErrors() >= 10, "ten caught errors");
-    await settleUntil(() => emulator.stats.tokensGranted >= 2, "a second token, fetched after the revocation");
+    await waitShowingLog(() => caughtErrors() >= 10, "ten caught errors");
+    await waitShowingLog(() => emulator.stats.tokensGranted >= 2, "a second token, fetched after the revocation");
     // The editor's socket sends batches: arrays of {topic, data}.
     const published = (): Array<{ topic?: string }> => frames.flatMap((frame) => [JSON.parse(frame) as { topic?: string } | Array<{ topic?: string }>].flat());
     const debugFrames = (): number => published().filter((item) => item.topic === "debug").length;
     const statusFrames = (): number => published().filter((item) => item.topic?.startsWith("status/")).length;
-    await settleUntil(() => debugFrames() >= 20 && statusFrames() >= 10, "the debug sidebar's messages and the status texts");
+    await waitShowingLog(() => debugFrames() >= 20 && statusFrames() >= 10, "the debug sidebar's messages and the status texts");
 
     const log = nodeRed.output();
     assert.match(log, /API authentication failed \(code 35002\)/, "the wrong Local token is reported");

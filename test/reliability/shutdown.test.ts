@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import { useEmulator } from "../support/emulator";
-import { credentialsFor, flowWith, helper, loadFlow, settle, useNodeRed } from "../support/node-red";
-import { OUTCOME_MS, waitUntil } from "../support/settle";
+import { credentialsFor, flowWith, helper, loadFlow, useNodeRed } from "../support/node-red";
+import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 
 const REDEPLOYS = 100;
 const IN_FLIGHT = 5;
@@ -27,8 +27,8 @@ describe("reliability: redeploys with requests in flight", function () {
     // Warm up once so lazily created, long-lived runtime resources exist before the baseline.
     await loadFlow(flowWith(emulator(), { type: "morelogin-list-profiles" }), credentialsFor(emulator()));
     await helper.unload();
-    // No event says the runtime has finished creating what it creates lazily: a pause before the baseline.
-    await settle(300);
+    // The unload's own file and close requests end a moment after it returns: the baseline comes once none is pending.
+    await waitUntil(() => !process.getActiveResourcesInfo().some((kind) => kind === "CloseReq" || kind.startsWith("FSReq")), "no file or close request of the unload is pending", 5_000);
     const baseline = handles();
     /** No more sockets or timers than at the baseline: what a redeploy left behind has closed. */
     const backToBaseline = (): boolean => ["TCPSocketWrap", "Timeout"].every((kind) => (handles()[kind] ?? 0) <= (baseline[kind] ?? 0));
@@ -56,7 +56,7 @@ describe("reliability: redeploys with requests in flight", function () {
       const received = requestsSeen();
       for (let m = 0; m < IN_FLIGHT; m++) node.receive({ payload: "" } as NodeMessage);
       // The first request (a start, or the Open API token the list waits for) is at the emulator, held by its latency.
-      await waitUntil(() => requestsSeen() > received, "a request of this round is in flight at the emulator");
+      await waitUntil(() => requestsSeen() > received, "a request of this round is in flight at the emulator", 5_000);
       const closing = Date.now();
       await helper.unload();
       slowest = Math.max(slowest, Date.now() - closing);

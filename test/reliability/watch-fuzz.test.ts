@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Node, NodeMessage } from "node-red";
 import { useEmulator } from "../support/emulator";
 import { CONFIG_ID, TAB, configNode, credentialsFor, helper, loadFlow, useNodeRed, type FlowNode } from "../support/node-red";
-import { eventually } from "../support/outcome";
+import { waitUntil } from "../support/wait-until";
 import { redeploy } from "../support/redeploy";
 import { SecretScanner } from "../support/secrets";
 import { hostileValues, mulberry32 } from "./hostile-values";
@@ -72,7 +72,7 @@ describe("reliability: hostile watch settings", function () {
           return spy.args.filter((_, index) => spy.thisValues[index] === node).map((args) => args[0] as { fill?: string; text?: string });
         };
         const watching = (id: string): boolean => statusesOf(helper.getNode(id)).some((status) => status.fill === "green");
-        await eventually(() => watchIds.every((id) => watching(id) || errors.has(id)), `every watch of round ${round} watches or refused its settings`);
+        await waitUntil(() => watchIds.every((id) => watching(id) || errors.has(id)), `every watch of round ${round} watches or refused its settings`);
 
         for (const id of watchIds) {
           const node = helper.getNode(id);

@@ -7,7 +7,7 @@ import { deployAndStart, type FlowNode, type RunningNodeRed } from "../../tools/
 import { launchChromium } from "../e2e/editor-session";
 import { scaled } from "../../tools/test-limits";
 import { browserSkipReason } from "./chromium";
-import { pollUntil } from "./settle";
+import { waitUntil } from "./wait-until";
 
 const RESULTS = join(__dirname, "..", "..", "test-results");
 
@@ -149,7 +149,7 @@ export async function assertTablesFit(page: Page, options: { tables: number; pho
   try {
     await page.setViewportSize({ width: 390, height: 844 });
     // The tables switch to cards once they have measured their new width: wait for that.
-    await pollUntil(
+    await waitUntil(
       () => tableLayout(page),
       (phone) => phone.every(fits),
       "every table fits at 390 px",

@@ -7,7 +7,7 @@ import type { Emulator } from "../../src/emulator";
 import { translator } from "./catalog";
 import { resetBeforeEach, sleep, type EmulatorReset } from "./emulator";
 import { NODE_TYPES } from "./node-types";
-import { OUTCOME_MS } from "./settle";
+import { OUTCOME_MS } from "./wait-until";
 
 /** The Node-RED under test: this project's (4.x), or another one named by MORELOGIN_NODE_RED (tools/test-all.ts). */
 const nodeRedDir = process.env.MORELOGIN_NODE_RED || dirname(require.resolve("node-red/package.json"));
@@ -121,8 +121,13 @@ export class Collector {
   }
 }
 
-/** Lets queued message deliveries and status updates run. */
-export function settle(ms = 100): Promise<void> {
+/**
+ * A quiet period on purpose, the one fixed pause a test may take: waits `ms` so that what must NOT happen
+ * (a second outcome of a message, a request sent again, a poll after a redeploy) has the time to show,
+ * as no event can say it did not. What does happen is waited for instead: queued deliveries with
+ * drainDeliveries(), messages with a Collector, a state with waitUntil (test/support/wait-until.ts).
+ */
+export function settle(ms: number): Promise<void> {
   return sleep(ms);
 }
 

@@ -2,9 +2,9 @@
 import assert from "node:assert/strict";
 import type { Node, NodeMessage } from "node-red";
 import type { Emulator, LoggedRequest } from "../../src/emulator";
-import { credentialsFor, flowWith, helper, loadFlow, sendAndCollect, type FlowNode, type Msg, type Outcome } from "./node-red";
+import { credentialsFor, flowWith, helper, loadFlow, sendAndCollect, settle, type FlowNode, type Msg, type Outcome } from "./node-red";
 import { sleep } from "./emulator";
-import { OUTCOME_MS, waitUntil } from "./settle";
+import { OUTCOME_MS, waitUntil } from "./wait-until";
 
 /** What a node puts in `msg.morelogin`. */
 export interface Info {
@@ -23,8 +23,6 @@ export interface Info {
  */
 // biome-ignore lint/correctness/noPrecisionLoss: the lost digits are what the tests check a node refuses
 export const UNSAFE_ID = 1993244721490239488;
-
-export { OUTCOME_MS } from "./settle";
 
 /** The config node of these suites: pacing off, so a test's polls and lists are never held back. */
 export const NO_PACING = { localRpm: "0", openRpm: "0" };
@@ -143,24 +141,10 @@ export async function redeployWhile(flow: FlowNode[], credentials: Record<string
 export async function redeployWhilePolling(emulator: Emulator, flow: FlowNode[], pollPath: string, pollName: string): Promise<string[]> {
   const polls = (): number => requestsAt(emulator, pollPath).length;
   const ended = await redeployWhile(flow, credentialsFor(emulator), { payload: "" }, () => polls() >= 2, "the node is polling");
-  await eventually(() => ended.length > 0, "the message has ended");
+  await waitUntil(() => ended.length > 0, "the message has ended");
   const polled = polls();
   // Longer than the poll's longest pause so far: a poll that went on would show.
-  await sleep(4_000);
+  await settle(4_000);
   assert.equal(polls(), polled, `no ${pollName} after the redeploy`);
   return ended;
-}
-
-/** Polls (never a fixed sleep) until `condition` holds. */
-export function eventually(condition: () => boolean, what: string): Promise<void> {
-  return waitUntil(condition, what, OUTCOME_MS);
-}
-
-/** Polls an asynchronous check until it holds. */
-export async function eventuallyAsync(condition: () => Promise<boolean>, what: string): Promise<void> {
-  const deadline = performance.now() + OUTCOME_MS;
-  while (!(await condition())) {
-    if (performance.now() > deadline) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { CloudPhone, Emulator } from "../../src/emulator";
 import { call, dataOf, type PageShape } from "./http";
-import { pollUntil } from "./settle";
+import { waitUntil } from "./wait-until";
 
 /** Requests to one emulator's cloud-phone routes, and its seeded phones handed out one per test. */
 export function phonesOf(emulator: () => Emulator) {
@@ -19,10 +19,11 @@ export function phonesOf(emulator: () => Emulator) {
   /** Waits until the phone is in `envStatus`; returns how long that took. */
   const reaches = async (id: string, envStatus: number): Promise<number> => {
     const from = performance.now();
-    await pollUntil(
+    await waitUntil(
       () => status(id),
       (value) => value === envStatus,
       `phone ${id} is in state ${envStatus}`,
+      15_000,
     );
     return performance.now() - from;
   };

@@ -40,7 +40,7 @@ async function run(folder: string, total: number): Promise<Written> {
   return { listBytes: Buffer.byteLength(JSON.stringify(items)), bytesWritten: stats.bytesWritten, syncs: stats.syncs, compactions: stats.compactions, fileBytes: statSync(file).size };
 }
 
-describe("nodes: morelogin-batch at 100,000 items", function () {
+describe("batch: a runner on its journal at 100,000 items", function () {
   this.timeout(180_000);
   let folder: string;
   before(() => {
