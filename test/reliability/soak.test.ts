@@ -210,8 +210,13 @@ describe("reliability: soak under faults", function () {
 
   it("gives every message exactly one outcome, keeps reads above 99 %, never repeats a start or close, and does not grow", async () => {
     emulator().setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1, tokenFailure: 1 });
-    // Token grants fail for the first second, then recover.
-    const recover = setTimeout(() => emulator().setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 }), 1_000);
+    // Token grants fail until one has failed, then recover: an event, not a time, so that a busy machine
+    // that sends its first token request late still meets the failure.
+    const recover = setInterval(() => {
+      if (!emulator().stats.faultsInjected.tokenFailure) return;
+      clearInterval(recover);
+      emulator().setFaults({ latencyMs: [0, 20], http503: 0.05, reset: 0.02, malformed: 0.02, http502html: 0.01, tooMany: 0.03, retryAfterSeconds: 1 });
+    }, 10);
     const statsOf = () => ({
       faults: { ...emulator().stats.faultsInjected },
       rateLimited: emulator().stats.rateLimited,
@@ -226,7 +231,7 @@ describe("reliability: soak under faults", function () {
       () => totals.push(statsOf()),
       () => emulator().revokeAllTokens(),
     );
-    clearTimeout(recover);
+    clearInterval(recover);
     // The round has ended with its quiet period after its last outcome, and heapMb() collects twice: no pause here.
     const heapAfterFirst = heapMb();
 
