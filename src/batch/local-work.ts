@@ -1,3 +1,4 @@
+import { asError } from "../client";
 import { Journal } from "../journal";
 import { itemIdOf } from "./items";
 import type { LedgerCounts } from "./ledger";
@@ -213,7 +214,7 @@ export class LocalBatchWork implements BatchWork {
   private report(error: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    this.options.onError(error instanceof Error ? error : new Error(String(error)));
+    this.options.onError(asError(error));
   }
 
   private compactSoon(): void {

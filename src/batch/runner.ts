@@ -1,3 +1,4 @@
+import { asError } from "../client";
 import { ApiPace, batchEta, type ItemRequests } from "./api-pace";
 import { itemIdOf } from "./items";
 import { Pace } from "./pace";
@@ -214,7 +215,7 @@ export class BatchRunner {
     if (this.stopped || this.broken) return;
     this.broken = true;
     this.clearTimers();
-    this.ports.failed(error instanceof Error ? error : new Error(String(error)));
+    this.ports.failed(asError(error));
   }
 
   private pump(): void {
