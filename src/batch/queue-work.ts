@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
-import type { LedgerCounts } from "./ledger";
+import { endedOf, NO_COUNTS, type LedgerCounts } from "./ledger";
 import { batchKeys, DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT, type BatchKeys } from "./queue-scripts";
 import { itemIdOf } from "./items";
 import { queueTimingOf, type QueueTiming } from "./queue-timing";
@@ -71,7 +71,6 @@ interface ListMeta {
   origin: Record<string, unknown>;
 }
 
-const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
 /** The mirror while no batch runs: only the lists waiting and the last summary. */
 function noBatch(waiting: Mirror["waiting"], last: BatchProgress | undefined): Mirror {
   return { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
@@ -535,9 +534,9 @@ export class QueueBatchWork implements BatchWork {
     const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
     const ended = countsOf(counts);
     const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
-    if (!batch.cancelled && ended.done + ended.failed + ended.timedOut + ended.interrupted + active.length + queued < batch.total) await this.countInterrupted(current);
+    const endedSum = endedOf(ended);
+    if (!batch.cancelled && endedSum + active.length + queued < batch.total) await this.countInterrupted(current);
     const running = active.length;
-    const endedSum = ended.done + ended.failed + ended.timedOut + ended.interrupted;
     const figures: LedgerCounts = batch.cancelled
       ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
       : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
@@ -721,7 +720,7 @@ function repliesOf(replies: Array<[Error | null, unknown]> | null): unknown[] {
 
 function countsOf(hash: Record<string, string>): LedgerCounts {
   const of = (key: string): number => Number(hash[key] ?? 0) || 0;
-  return { done: of("done"), failed: of("failed"), timedOut: of("timedOut"), interrupted: of("interrupted"), cancelled: 0, running: 0, waiting: 0 };
+  return { ...NO_COUNTS, done: of("done"), failed: of("failed"), timedOut: of("timedOut"), interrupted: of("interrupted") };
 }
 
 function cancelledCounts(counts: LedgerCounts): LedgerCounts {

@@ -4,7 +4,7 @@ import { itemIdOf } from "./items";
 import { Pace } from "./pace";
 import { statusOf, type BatchStatus } from "./progress";
 import type { BatchHeader, BatchProgress, BatchSettings, Translate } from "./types";
-import type { LedgerCounts } from "./ledger";
+import { endedOf } from "./ledger";
 import type { BatchWork, Ending, TakenItem } from "./work";
 
 /** What `msg.morelogin.batch` holds on an item message. */
@@ -398,10 +398,6 @@ export class BatchRunner {
     else if (last) this.ports.status(statusOf(last, false, this.ports.t));
     else this.ports.status({});
   }
-}
-
-function endedOf(counts: LedgerCounts): number {
-  return counts.done + counts.failed + counts.timedOut + counts.interrupted;
 }
 
 function errorText(error: unknown): string {
