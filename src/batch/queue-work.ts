@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { endedOf, NO_COUNTS, type LedgerCounts } from "./ledger";
-import { batchKeys, DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT, type BatchKeys } from "./queue-scripts";
+import { batchKeys, PREFIX, queueNameOf, type BatchKeys } from "./queue/keys";
+import { DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT } from "./queue/scripts";
 import { itemIdOf } from "./items";
 import { queueTimingOf, type QueueTiming } from "./queue-timing";
 import type { BatchFailure, BatchHandover, BatchHeader, BatchInterruption, BatchProgress, QueuedList, WorkerFigures } from "./types";
@@ -75,8 +76,6 @@ interface ListMeta {
 function noBatch(waiting: Mirror["waiting"], last: BatchProgress | undefined): Mirror {
   return { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
 }
-/** BullMQ's key prefix; our own records are under `<prefix>:<queue>:batch:`. */
-const PREFIX = "morelogin";
 /** The records of a batch that ended stay this long (for a late `status`), then Redis drops them. */
 const KEEP_ENDED_SECONDS = 7 * 24 * 3600;
 /** Items added to BullMQ per call when a list starts. */
@@ -91,7 +90,7 @@ const CLOSE_WAIT_MS = 2000;
 /**
  * A batch worked by several Node-REDs through Redis: BullMQ holds the items to send (one job each, taken
  * by whichever Node-RED has a free place, locked while it is out, failed as stalled when that Node-RED is
- * gone), and a few records beside them (src/batch/queue-scripts.ts) hold the lists, the counts and the end.
+ * gone), and a few records beside them (src/batch/queue/scripts.ts) hold the lists, the counts and the end.
  * What the runner reads is a mirror of Redis, refreshed on every change any Node-RED announces.
  */
 export class QueueBatchWork implements BatchWork {
@@ -136,7 +135,7 @@ export class QueueBatchWork implements BatchWork {
     private readonly queue: Queue<ItemJob>,
     private readonly worker: Worker<ItemJob>,
   ) {
-    this.keys = batchKeys(`${PREFIX}:${options.queue}:batch:`);
+    this.keys = batchKeys(options.queue);
     this.timing = queueTimingOf(options.workerTimeoutMs);
     this.renewTimer = setInterval(() => void this.renew(), this.timing.renewEveryMs);
     this.renewTimer.unref();
@@ -224,7 +223,7 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
-    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
+    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, this.keys.prefix, startedAt)) as string | null;
     if (!answer) return undefined;
     if (answer.startsWith("started:")) {
       // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
@@ -671,11 +670,6 @@ export class QueueBatchWork implements BatchWork {
     const current = this.mirror.header?.id;
     for (const [index, entry] of this.held) if (entry.job.data.batch !== current) this.held.delete(index);
   }
-}
-
-/** BullMQ refuses a colon in a queue's name. */
-export function queueNameOf(name: string): string {
-  return name.replace(/:/g, "_");
 }
 
 function jobIdOf(batchId: string, index: number, attempt: number): string {
