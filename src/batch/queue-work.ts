@@ -3,6 +3,26 @@ import { type Job, Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { endedOf, NO_COUNTS, type LedgerCounts } from "./ledger";
 import { batchKeys, PREFIX, queueNameOf, type BatchKeys } from "./queue/keys";
+import {
+  decodeCounts,
+  decodeFailures,
+  decodeHandovers,
+  decodeHeader,
+  decodeInterruptions,
+  decodeItems,
+  decodeListMeta,
+  decodeSummary,
+  decodeWorkerCounts,
+  encodeEntry,
+  encodeItems,
+  encodeListMeta,
+  encodeSummary,
+  headerFlag,
+  itemJob,
+  startedHeaderArgs,
+  type ItemJob,
+  type ListMeta,
+} from "./queue/redis-records";
 import { DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT } from "./queue/scripts";
 import { itemIdOf } from "./items";
 import { queueTimingOf, type QueueTiming } from "./queue-timing";
@@ -38,14 +58,6 @@ export interface LostItems {
   unheardMs: number;
 }
 
-/** What a BullMQ job of ours carries. */
-interface ItemJob {
-  batch: string;
-  index: number;
-  attempt: number;
-  item: unknown;
-}
-
 interface Held {
   job: Job<ItemJob>;
   token: string;
@@ -64,12 +76,6 @@ interface Mirror {
   workers: WorkerFigures[];
   waiting: Array<Pick<QueuedList, "id" | "origin"> & { total: number }>;
   last: BatchProgress | undefined;
-}
-
-interface ListMeta {
-  id: string;
-  total: number;
-  origin: Record<string, unknown>;
 }
 
 /** The mirror while no batch runs: only the lists waiting and the last summary. */
@@ -213,8 +219,8 @@ export class QueueBatchWork implements BatchWork {
     const meta: ListMeta = { id: list.id, total: list.items.length, origin: list.origin };
     await this.client
       .multi()
-      .set(this.keys.list(list.id), JSON.stringify(list.items))
-      .set(this.keys.meta(list.id), JSON.stringify(meta))
+      .set(this.keys.list(list.id), encodeItems(list.items))
+      .set(this.keys.meta(list.id), encodeListMeta(meta))
       .rpush(this.keys.waiting, list.id)
       .publish(this.keys.changed, "add")
       .exec()
@@ -223,7 +229,7 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
-    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, this.keys.prefix, startedAt)) as string | null;
+    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, this.keys.prefix, ...startedHeaderArgs(startedAt))) as string | null;
     if (!answer) return undefined;
     if (answer.startsWith("started:")) {
       // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
@@ -249,7 +255,7 @@ export class QueueBatchWork implements BatchWork {
         if (data.batch === header.id) {
           const worker = (await this.client.hget(this.keys.out(header.id), String(data.index))) ?? "";
           const interruption: BatchInterruption = { id: itemIdOf(data.item, data.index), attempt: data.attempt + Math.max(0, (job.stalledCounter ?? 1) - 1), ...(worker ? { worker } : {}) };
-          await this.record(header.id, data.index, "interrupted", worker, JSON.stringify(interruption));
+          await this.record(header.id, data.index, "interrupted", worker, encodeEntry(interruption));
         }
         await job.moveToCompleted(null, token, false).catch(() => undefined);
         await this.client.publish(this.keys.changed, "interrupted");
@@ -297,7 +303,7 @@ export class QueueBatchWork implements BatchWork {
       const from = before[at] ?? "";
       if (from === me) return;
       const handover: BatchHandover = { id: itemIdOf(item.item, item.index), attempt: item.attempt, from, to: me };
-      transaction.rpush(this.keys.workedTwice(batchId), JSON.stringify(handover));
+      transaction.rpush(this.keys.workedTwice(batchId), encodeEntry(handover));
     });
     await transaction.exec().catch(causeOf);
   }
@@ -312,11 +318,11 @@ export class QueueBatchWork implements BatchWork {
     if (ending.state === "retry") {
       this.leaveRunning();
       this.mirror.counts = { ...this.mirror.counts, waiting: this.mirror.counts.waiting + 1 };
-      const next: ItemJob = { ...held.job.data, attempt: attempt + 1 };
-      await this.queue.add("item", next, { jobId: jobIdOf(header.id, index, attempt + 1), removeOnComplete: true, removeOnFail: false });
+      const next = itemJob({ ...held.job.data, attempt: attempt + 1 });
+      await this.queue.add(next.name, next.data, next.opts);
     } else {
-      const failure = ending.state === "done" ? "" : JSON.stringify({ id: itemIdOf(held.job.data.item, index), attempt, error: ending.error } satisfies BatchFailure);
-      const counted = await this.record(header.id, index, ending.state, this.options.worker, failure);
+      const failure: BatchFailure | undefined = ending.state === "done" ? undefined : { id: itemIdOf(held.job.data.item, index), attempt, error: ending.error };
+      const counted = await this.record(header.id, index, ending.state, this.options.worker, failure ? encodeEntry(failure) : "");
       this.leaveRunning();
       if (counted) this.countHere(ending.state, failure);
     }
@@ -327,7 +333,7 @@ export class QueueBatchWork implements BatchWork {
   async pause(paused: boolean): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
-    await this.client.hset(this.keys.header(header.id), "paused", paused ? "1" : "0");
+    await this.client.hset(this.keys.header(header.id), headerFlag("paused", paused));
     if (paused) await this.queue.pause();
     else await this.queue.resume();
     this.mirror.header = { ...header, paused };
@@ -337,7 +343,7 @@ export class QueueBatchWork implements BatchWork {
   async cancelCurrent(): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
-    await this.client.hset(this.keys.header(header.id), "cancelled", "1");
+    await this.client.hset(this.keys.header(header.id), headerFlag("cancelled", true));
     await this.queue.drain();
     if (header.paused) await this.queue.resume();
     this.mirror.header = { ...header, cancelled: true };
@@ -372,7 +378,7 @@ export class QueueBatchWork implements BatchWork {
       workers: this.mirror.workers.map((figures) => ({ ...figures })),
     };
     const announced =
-      (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
+      (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, encodeSummary(ended), String(KEEP_ENDED_SECONDS))) === 1;
     if (announced) {
       const id = header.id;
       await this.client
@@ -504,8 +510,8 @@ export class QueueBatchWork implements BatchWork {
       string | null,
     ];
     const metas = waitingIds.length > 0 ? await this.client.mget(...waitingIds.map((id) => this.keys.meta(id))) : [];
-    const waiting = metas.flatMap((json) => (json ? [JSON.parse(json) as ListMeta] : []));
-    const last = lastJson ? (JSON.parse(lastJson) as BatchProgress) : undefined;
+    const waiting = metas.flatMap((json, at) => (json ? [decodeListMeta(this.keys.meta(waitingIds[at] ?? ""), json)] : []));
+    const last = lastJson ? decodeSummary(this.keys.last, lastJson) : undefined;
     if (!current) {
       this.mirror = noBatch(waiting, last);
       return;
@@ -523,15 +529,15 @@ export class QueueBatchWork implements BatchWork {
         .exec()
         .catch(causeOf),
     ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[], string[], string[]];
-    if (!header.meta) {
+    const stored = decodeHeader(this.keys.header(current), current, header);
+    if (!stored) {
       this.mirror = noBatch(waiting, last);
       return;
     }
-    const meta = JSON.parse(header.meta) as ListMeta;
-    const batch: BatchHeader = { id: current, total: meta.total, startedAt: header.startedAt ?? "", paused: header.paused === "1", cancelled: header.cancelled === "1", origin: meta.origin };
-    if (header.enqueued !== "1") await this.enqueue(batch);
+    const batch = stored.batch;
+    if (!stored.enqueued) await this.enqueue(batch);
     const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
-    const ended = countsOf(counts);
+    const ended = decodeCounts(this.keys.counts(current), counts);
     const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
     const endedSum = endedOf(ended);
     if (!batch.cancelled && endedSum + active.length + queued < batch.total) await this.countInterrupted(current);
@@ -539,14 +545,14 @@ export class QueueBatchWork implements BatchWork {
     const figures: LedgerCounts = batch.cancelled
       ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
       : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
-    const workers = workersOf(workersDone, workersFailed, active);
+    const workers = workersOf(decodeWorkerCounts(this.keys.workersDone(current), workersDone), decodeWorkerCounts(this.keys.workersFailed(current), workersFailed), active);
     const present = workers.length > 0 ? await this.client.mget(...workers.map((figures) => this.keys.alive(figures.name))) : [];
     this.mirror = {
       header: batch,
       counts: figures,
-      failures: failures.map((json) => JSON.parse(json) as BatchFailure),
-      interruptions: interruptions.map((json) => JSON.parse(json) as BatchInterruption),
-      workedTwice: workedTwice.map((json) => JSON.parse(json) as BatchHandover),
+      failures: decodeFailures(this.keys.failures(current), failures),
+      interruptions: decodeInterruptions(this.keys.interruptions(current), interruptions),
+      workedTwice: decodeHandovers(this.keys.workedTwice(current), workedTwice),
       workers: workers.map((figures, at) => (present[at] === null && figures.name !== this.options.worker ? { ...figures, gone: true } : figures)),
       waiting,
       last,
@@ -559,15 +565,12 @@ export class QueueBatchWork implements BatchWork {
     const locked = await this.client.set(this.keys.enqueuing(id), this.options.worker, "PX", ENQUEUE_LOCK_MS, "NX");
     if (locked !== "OK") return;
     const json = await this.client.get(this.keys.list(id));
-    const items = json ? (JSON.parse(json) as unknown[]) : [];
+    const items = json ? decodeItems(this.keys.list(id), json) : [];
     for (let start = 0; start < items.length; start += ENQUEUE_CHUNK) {
-      const chunk = items.slice(start, start + ENQUEUE_CHUNK).map((item, offset) => {
-        const index = start + offset;
-        return { name: "item", data: { batch: id, index, attempt: 1, item }, opts: { jobId: jobIdOf(id, index, 1), removeOnComplete: true, removeOnFail: false } };
-      });
+      const chunk = items.slice(start, start + ENQUEUE_CHUNK).map((item, offset) => itemJob({ batch: id, index: start + offset, attempt: 1, item }));
       await this.queue.addBulk(chunk);
     }
-    await this.client.multi().hset(this.keys.header(id), "enqueued", "1").del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec().catch(causeOf);
+    await this.client.multi().hset(this.keys.header(id), headerFlag("enqueued", true)).del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec().catch(causeOf);
   }
 
   /** Items BullMQ failed as stalled (their Node-RED was gone for workerTimeout) count as interrupted, once. */
@@ -599,12 +602,12 @@ export class QueueBatchWork implements BatchWork {
     this.countWorker({ running: -1 });
   }
 
-  private countHere(state: Exclude<Ending["state"], "retry">, failure: string): void {
+  private countHere(state: Exclude<Ending["state"], "retry">, failure: BatchFailure | undefined): void {
     const counts = { ...this.mirror.counts };
     counts[state] += 1;
     this.mirror.counts = counts;
     this.countWorker(state === "done" ? { done: 1 } : { failed: 1 });
-    if (failure) this.mirror.failures = [...this.mirror.failures, JSON.parse(failure) as BatchFailure];
+    if (failure) this.mirror.failures = [...this.mirror.failures, failure];
   }
 
   /**
@@ -672,10 +675,6 @@ export class QueueBatchWork implements BatchWork {
   }
 }
 
-function jobIdOf(batchId: string, index: number, attempt: number): string {
-  return `${batchId}-${index}-${attempt}`;
-}
-
 function connect(options: QueueWorkOptions): Redis {
   const secure = options.url.startsWith("rediss:");
   return new Redis(options.url, {
@@ -712,22 +711,17 @@ function repliesOf(replies: Array<[Error | null, unknown]> | null): unknown[] {
   });
 }
 
-function countsOf(hash: Record<string, string>): LedgerCounts {
-  const of = (key: string): number => Number(hash[key] ?? 0) || 0;
-  return { ...NO_COUNTS, done: of("done"), failed: of("failed"), timedOut: of("timedOut"), interrupted: of("interrupted") };
-}
-
 function cancelledCounts(counts: LedgerCounts): LedgerCounts {
   return { ...counts, cancelled: counts.cancelled + counts.waiting, waiting: 0 };
 }
 
-function workersOf(done: Record<string, string>, failed: Record<string, string>, active: Job[]): WorkerFigures[] {
-  const names = new Set<string>([...Object.keys(done), ...Object.keys(failed), ...active.flatMap((job) => (job.processedBy ? [job.processedBy] : []))]);
+function workersOf(done: ReadonlyMap<string, number>, failed: ReadonlyMap<string, number>, active: Job[]): WorkerFigures[] {
+  const names = new Set<string>([...done.keys(), ...failed.keys(), ...active.flatMap((job) => (job.processedBy ? [job.processedBy] : []))]);
   names.delete("");
   return [...names].sort().map((name) => ({
     name,
     running: active.filter((job) => job.processedBy === name).length,
-    done: Number(done[name] ?? 0),
-    failed: Number(failed[name] ?? 0),
+    done: done.get(name) ?? 0,
+    failed: failed.get(name) ?? 0,
   }));
 }

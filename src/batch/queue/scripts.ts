@@ -24,9 +24,10 @@ return 1
 `;
 
 /**
- * KEYS current, waiting; ARGV key prefix, startedAt. The running batch's ID: the one running (`running:<id>`),
- * else the first waiting list, which becomes the running batch, its header written (`started:<id>`). Nil
- * when nothing waits.
+ * KEYS current, waiting; ARGV key prefix, the header's field for the list's meta, then the header's other
+ * fields and their values (src/batch/queue/redis-records.ts, startedHeaderArgs). The running batch's ID: the
+ * one running (`running:<id>`), else the first waiting list, which becomes the running batch, its header
+ * written (`started:<id>`). Nil when nothing waits.
  */
 export const START_NEXT = `
 local current = redis.call('GET', KEYS[1])
@@ -36,7 +37,7 @@ if not id then return false end
 local meta = redis.call('GET', ARGV[1] .. 'meta:' .. id)
 if not meta then return false end
 redis.call('SET', KEYS[1], id)
-redis.call('HSET', ARGV[1] .. 'header:' .. id, 'meta', meta, 'startedAt', ARGV[2], 'paused', '0', 'cancelled', '0', 'enqueued', '0')
+redis.call('HSET', ARGV[1] .. 'header:' .. id, ARGV[2], meta, unpack(ARGV, 3))
 return 'started:' .. id
 `;
 
