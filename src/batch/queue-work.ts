@@ -486,10 +486,10 @@ export class QueueBatchWork implements BatchWork {
     this.refreshTimer.unref();
   }
 
-  /** Reads the running batch, the lists waiting and the last summary from Redis into the mirror. */
+  /** Brings the mirror up to Redis: one refresh at a time. */
   private async refresh(): Promise<void> {
     while (this.refreshing) await this.refreshing;
-    this.refreshing = this.read();
+    this.refreshing = this.follow();
     try {
       await this.refreshing;
       this.forgetHeldOfEndedBatches();
@@ -503,7 +503,18 @@ export class QueueBatchWork implements BatchWork {
     }
   }
 
-  private async read(): Promise<void> {
+  /**
+   * Reads Redis into the mirror. A running batch whose items are not in BullMQ yet gets them from this
+   * Node-RED if none is adding them (the one that started it may have died doing so).
+   */
+  private async follow(): Promise<void> {
+    const reading = await this.read();
+    if (reading.enqueuePending !== undefined) await this.enqueue(reading.enqueuePending);
+    this.mirror = reading.mirror;
+  }
+
+  /** The running batch, the lists waiting and the last summary as Redis holds them. It writes nothing. */
+  private async read(): Promise<{ mirror: Mirror; enqueuePending: string | undefined }> {
     const [current, waitingIds, lastJson] = repliesOf(await this.client.multi().get(this.keys.current).lrange(this.keys.waiting, 0, -1).get(this.keys.last).exec().catch(causeOf)) as [
       string | null,
       string[],
@@ -512,10 +523,7 @@ export class QueueBatchWork implements BatchWork {
     const metas = waitingIds.length > 0 ? await this.client.mget(...waitingIds.map((id) => this.keys.meta(id))) : [];
     const waiting = metas.flatMap((json, at) => (json ? [decodeListMeta(this.keys.meta(waitingIds[at] ?? ""), json)] : []));
     const last = lastJson ? decodeSummary(this.keys.last, lastJson) : undefined;
-    if (!current) {
-      this.mirror = noBatch(waiting, last);
-      return;
-    }
+    if (!current) return { mirror: noBatch(waiting, last), enqueuePending: undefined };
     const [header, counts, workersDone, workersFailed, failures, interruptions, workedTwice] = repliesOf(
       await this.client
         .multi()
@@ -530,24 +538,18 @@ export class QueueBatchWork implements BatchWork {
         .catch(causeOf),
     ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[], string[], string[]];
     const stored = decodeHeader(this.keys.header(current), current, header);
-    if (!stored) {
-      this.mirror = noBatch(waiting, last);
-      return;
-    }
+    if (!stored) return { mirror: noBatch(waiting, last), enqueuePending: undefined };
     const batch = stored.batch;
-    if (!stored.enqueued) await this.enqueue(batch);
     const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
     const ended = decodeCounts(this.keys.counts(current), counts);
-    const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
     const endedSum = endedOf(ended);
-    if (!batch.cancelled && endedSum + active.length + queued < batch.total) await this.countInterrupted(current);
     const running = active.length;
     const figures: LedgerCounts = batch.cancelled
       ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
       : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
     const workers = workersOf(decodeWorkerCounts(this.keys.workersDone(current), workersDone), decodeWorkerCounts(this.keys.workersFailed(current), workersFailed), active);
     const present = workers.length > 0 ? await this.client.mget(...workers.map((figures) => this.keys.alive(figures.name))) : [];
-    this.mirror = {
+    const mirror: Mirror = {
       header: batch,
       counts: figures,
       failures: decodeFailures(this.keys.failures(current), failures),
@@ -557,11 +559,11 @@ export class QueueBatchWork implements BatchWork {
       waiting,
       last,
     };
+    return { mirror, enqueuePending: stored.enqueued ? undefined : current };
   }
 
   /** A list that became the running batch: its items go into BullMQ (once: one Node-RED at a time, job IDs fixed). */
-  private async enqueue(batch: BatchHeader): Promise<void> {
-    const id = batch.id;
+  private async enqueue(id: string): Promise<void> {
     const locked = await this.client.set(this.keys.enqueuing(id), this.options.worker, "PX", ENQUEUE_LOCK_MS, "NX");
     if (locked !== "OK") return;
     const json = await this.client.get(this.keys.list(id));
@@ -571,17 +573,6 @@ export class QueueBatchWork implements BatchWork {
       await this.queue.addBulk(chunk);
     }
     await this.client.multi().hset(this.keys.header(id), headerFlag("enqueued", true)).del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec().catch(causeOf);
-  }
-
-  /** Items BullMQ failed as stalled (their Node-RED was gone for workerTimeout) count as interrupted, once. */
-  private async countInterrupted(batchId: string): Promise<void> {
-    const failed = await this.queue.getFailed(0, -1);
-    for (const job of failed) {
-      const data = job.data as ItemJob | undefined;
-      if (data?.batch !== batchId) continue;
-      await this.record(batchId, data.index, "interrupted", job.processedBy ?? "", "");
-      await job.remove().catch(() => undefined);
-    }
   }
 
   private async record(batchId: string, index: number, state: string, worker: string, failure: string): Promise<boolean> {
