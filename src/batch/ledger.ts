@@ -18,6 +18,14 @@ export interface LedgerCounts {
   waiting: number;
 }
 
+/** The counts of no batch. */
+export const NO_COUNTS: Readonly<LedgerCounts> = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
+
+/** Items that came to an end of their own: done, failed, timed out or interrupted (not cancelled). */
+export function endedOf(counts: Pick<LedgerCounts, "done" | "failed" | "timedOut" | "interrupted">): number {
+  return counts.done + counts.failed + counts.timedOut + counts.interrupted;
+}
+
 export const STATE_CODE: Record<ItemState, number> = Object.fromEntries(ITEM_STATES.map((state, code) => [state, code])) as Record<ItemState, number>;
 
 export class Ledger {

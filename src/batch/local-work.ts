@@ -1,6 +1,7 @@
+import { asError } from "../client";
 import { Journal } from "../journal";
 import { itemIdOf } from "./items";
-import type { LedgerCounts } from "./ledger";
+import { NO_COUNTS, type LedgerCounts } from "./ledger";
 import { apply, change, emptyState, snapshotOf, type BatchRecord, type BatchState } from "./records";
 import type { BatchFailure, BatchHeader, BatchInterruption, BatchProgress, QueuedList } from "./types";
 import type { BatchWork, DroppedList, Ending, TakenItem } from "./work";
@@ -13,8 +14,6 @@ const COMPACT_MIN_BYTES = 1024 * 1024;
 const COMPACT_WHEN_LIVE_TIMES = 4;
 /** When a batch ends, its list goes: a journal past this size is compacted then. */
 const COMPACT_AT_END_BYTES = 64 * 1024;
-
-const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
 
 export interface LocalWorkOptions {
   /** Items out when the node last stopped (or crashed) are sent again as a new attempt, instead of counted interrupted. */
@@ -213,7 +212,7 @@ export class LocalBatchWork implements BatchWork {
   private report(error: unknown): void {
     if (this.failed) return;
     this.failed = true;
-    this.options.onError(error instanceof Error ? error : new Error(String(error)));
+    this.options.onError(asError(error));
   }
 
   private compactSoon(): void {

@@ -1,3 +1,4 @@
+import { endedOf } from "./ledger";
 import type { BatchProgress, Translate } from "./types";
 
 export type { BatchProgress } from "./types";
@@ -12,7 +13,7 @@ const NUMBER = new Intl.NumberFormat("en-US");
 
 /** "1,234 of 5,000 · 3 failed · 2 interrupted · ETA 2 h 10 min", in the runtime's language. */
 export function statusOf(progress: BatchProgress, paused: boolean, t: Translate): BatchStatus {
-  const ended = progress.done + progress.failed + progress.timedOut + progress.interrupted + progress.cancelled;
+  const ended = endedOf(progress) + progress.cancelled;
   const failed = progress.failed + progress.timedOut;
   const parts = [t("morelogin-batch.status.of", { ended: NUMBER.format(ended), total: NUMBER.format(progress.total) })];
   if (failed > 0) parts.push(t("morelogin-batch.status.failed", { count: NUMBER.format(failed) }));

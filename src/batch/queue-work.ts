@@ -1,19 +1,19 @@
-import { randomUUID } from "node:crypto";
-import { type Job, Queue, Worker } from "bullmq";
-import { Redis } from "ioredis";
 import type { LedgerCounts } from "./ledger";
-import { batchKeys, DROP_WAITING, FINISH, RECORD_ENDING, START_NEXT, type BatchKeys } from "./queue-scripts";
+import { addList, announce, claimEnd, dropWaitingLists, enqueueItems, recordEnding, requeue, setCancelled, setPaused, startNextList } from "./queue/bookkeeping";
+import { closeLink, openLink, type QueueLink, type RedisLogin } from "./queue/connection";
+import { batchKeys, queueNameOf } from "./queue/keys";
+import { markCancelled, markEnded, markRetried, markTaken, noBatch, signatureOf, type Mirror } from "./queue/mirror";
+import { readQueue } from "./queue/reading";
+import { troubleOf } from "./queue/redis-errors";
+import { encodeEntry } from "./queue/redis-records";
+import { takeItems, type Held } from "./queue/taking";
 import { itemIdOf } from "./items";
 import { queueTimingOf, type QueueTiming } from "./queue-timing";
 import type { BatchFailure, BatchHandover, BatchHeader, BatchInterruption, BatchProgress, QueuedList, WorkerFigures } from "./types";
 import type { BatchWork, DroppedList, Ending, TakenItem, Trouble } from "./work";
 
 /** Where the queue is and who this Node-RED is in it. */
-export interface QueueWorkOptions {
-  /** `redis://` or `rediss://` (TLS); a password belongs in `password`, not here. */
-  url: string;
-  username?: string;
-  password?: string;
+export interface QueueWorkOptions extends RedisLogin {
   /** The queue's name: the batch node's name, else its ID (the same on every Node-RED that shares it). */
   queue: string;
   /** This Node-RED's name in the batch's `workers`. */
@@ -37,66 +37,17 @@ export interface LostItems {
   unheardMs: number;
 }
 
-/** What a BullMQ job of ours carries. */
-interface ItemJob {
-  batch: string;
-  index: number;
-  attempt: number;
-  item: unknown;
-}
-
-interface Held {
-  job: Job<ItemJob>;
-  token: string;
-  attempt: number;
-  /** Its lock lapsed while this Node-RED was unheard (said once). */
-  lost?: boolean;
-}
-
-interface Mirror {
-  header: BatchHeader | undefined;
-  counts: LedgerCounts;
-  failures: BatchFailure[];
-  interruptions: BatchInterruption[];
-  workedTwice: BatchHandover[];
-  /** Every Node-RED with a share of the batch, those unheard for the worker timeout marked `gone`. */
-  workers: WorkerFigures[];
-  waiting: Array<Pick<QueuedList, "id" | "origin"> & { total: number }>;
-  last: BatchProgress | undefined;
-}
-
-interface ListMeta {
-  id: string;
-  total: number;
-  origin: Record<string, unknown>;
-}
-
-const NO_COUNTS: LedgerCounts = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
-/** The mirror while no batch runs: only the lists waiting and the last summary. */
-function noBatch(waiting: Mirror["waiting"], last: BatchProgress | undefined): Mirror {
-  return { header: undefined, counts: NO_COUNTS, failures: [], interruptions: [], workedTwice: [], workers: [], waiting, last };
-}
-/** BullMQ's key prefix; our own records are under `<prefix>:<queue>:batch:`. */
-const PREFIX = "morelogin";
-/** The records of a batch that ended stay this long (for a late `status`), then Redis drops them. */
-const KEEP_ENDED_SECONDS = 7 * 24 * 3600;
-/** Items added to BullMQ per call when a list starts. */
-const ENQUEUE_CHUNK = 500;
-/** Another Node-RED that starts adding a list's items holds this long before a second may try. */
-const ENQUEUE_LOCK_MS = 120_000;
 /** Refreshes from Redis at least this often (to see what no message announces: a dead worker's items), and at most this often on messages. */
 const REFRESH_EVERY_MS = 1000;
 const REFRESH_AT_MOST_EVERY_MS = 100;
-const CLOSE_WAIT_MS = 2000;
 
 /**
  * A batch worked by several Node-REDs through Redis: BullMQ holds the items to send (one job each, taken
- * by whichever Node-RED has a free place, locked while it is out, failed as stalled when that Node-RED is
- * gone), and a few records beside them (src/batch/queue-scripts.ts) hold the lists, the counts and the end.
- * What the runner reads is a mirror of Redis, refreshed on every change any Node-RED announces.
+ * by whichever Node-RED has a free place, locked while it is out, handed back as stalled when that
+ * Node-RED is gone), and a few records beside them (src/batch/queue/) hold the lists, the counts and the
+ * end. What the runner reads is a mirror of Redis, refreshed on every change any Node-RED announces.
  */
 export class QueueBatchWork implements BatchWork {
-  private readonly keys: BatchKeys;
   private readonly held = new Map<number, Held>();
   private mirror: Mirror = noBatch([], undefined);
   private problem: Trouble | undefined;
@@ -107,24 +58,6 @@ export class QueueBatchWork implements BatchWork {
   private refreshAgain = false;
   private refreshTimer: NodeJS.Timeout | undefined;
   private lastRefreshAt = 0;
-  /** What the runner would show of the mirror: a refresh that changes none of it does not wake the runner. */
-  private get signature(): string {
-    const { header, counts, workers, waiting, last, failures, interruptions, workedTwice } = this.mirror;
-    return JSON.stringify([
-      header?.id,
-      header?.paused,
-      header?.cancelled,
-      counts,
-      workers,
-      waiting.map((list) => list.id),
-      last?.id,
-      failures.length,
-      interruptions.length,
-      workedTwice.length,
-      this.held.size,
-    ]);
-  }
-  private readonly timing: QueueTiming;
   /** When this Node-RED last renewed its presence in Redis. */
   private heardAt = Date.now();
   private readonly renewTimer: NodeJS.Timeout;
@@ -132,13 +65,9 @@ export class QueueBatchWork implements BatchWork {
 
   private constructor(
     private readonly options: QueueWorkOptions,
-    private readonly client: Redis,
-    private readonly subscriber: Redis,
-    private readonly queue: Queue<ItemJob>,
-    private readonly worker: Worker<ItemJob>,
+    private readonly link: QueueLink,
+    private readonly timing: QueueTiming,
   ) {
-    this.keys = batchKeys(`${PREFIX}:${options.queue}:batch:`);
-    this.timing = queueTimingOf(options.workerTimeoutMs);
     this.renewTimer = setInterval(() => void this.renew(), this.timing.renewEveryMs);
     this.renewTimer.unref();
     this.pollTimer = setInterval(() => this.refreshSoon(), REFRESH_EVERY_MS);
@@ -148,20 +77,9 @@ export class QueueBatchWork implements BatchWork {
   /** Connects (in the background: Redis may come later) and starts following the queue. */
   static open(options: QueueWorkOptions): QueueBatchWork {
     const queueName = queueNameOf(options.queue);
-    const client = connect(options);
-    const subscriber = client.duplicate();
     const timing = queueTimingOf(options.workerTimeoutMs);
-    const queue = new Queue<ItemJob>(queueName, { connection: client, prefix: PREFIX });
-    const worker = new Worker<ItemJob>(queueName, null, {
-      connection: client,
-      prefix: PREFIX,
-      name: options.worker,
-      autorun: false,
-      lockDuration: timing.lockMs,
-      stalledInterval: timing.stalledCheckMs,
-      maxStalledCount: options.resend ? 1 : 0,
-    });
-    const work = new QueueBatchWork({ ...options, queue: queueName }, client, subscriber, queue, worker);
+    const link = openLink(options, queueName, batchKeys(queueName), options.worker, options.resend, timing);
+    const work = new QueueBatchWork({ ...options, queue: queueName }, link, timing);
     work.listen();
     return work;
   }
@@ -212,26 +130,11 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async add(list: QueuedList): Promise<void> {
-    const meta: ListMeta = { id: list.id, total: list.items.length, origin: list.origin };
-    await this.client
-      .multi()
-      .set(this.keys.list(list.id), JSON.stringify(list.items))
-      .set(this.keys.meta(list.id), JSON.stringify(meta))
-      .rpush(this.keys.waiting, list.id)
-      .publish(this.keys.changed, "add")
-      .exec()
-      .catch(causeOf);
-    this.mirror.waiting.push(meta);
+    this.mirror.waiting.push(await addList(this.link, list));
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
-    const answer = (await this.client.eval(START_NEXT, 2, this.keys.current, this.keys.waiting, `${PREFIX}:${this.options.queue}:batch:`, startedAt)) as string | null;
-    if (!answer) return undefined;
-    if (answer.startsWith("started:")) {
-      // A batch that ended while paused (its last items were out) left BullMQ's queue paused.
-      await this.queue.resume();
-      await this.client.publish(this.keys.changed, "start");
-    }
+    if (!(await startNextList(this.link, startedAt))) return undefined;
     await this.refresh();
     return this.mirror.header;
   }
@@ -239,69 +142,9 @@ export class QueueBatchWork implements BatchWork {
   async take(count: number): Promise<TakenItem[]> {
     const header = this.mirror.header;
     if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
-    const taken: TakenItem[] = [];
-    const handedOver: TakenItem[] = [];
-    while (taken.length < count) {
-      const token = randomUUID();
-      const job = (await this.worker.getNextJob(token, { block: false })) as Job<ItemJob> | undefined;
-      if (!job) break;
-      const data = job.data;
-      if (job.deferredFailure) {
-        // Out on a Node-RED that was gone for workerTimeout (BullMQ's stalled job, past its limit): interrupted, not sent again.
-        if (data.batch === header.id) {
-          const worker = (await this.client.hget(this.keys.out(header.id), String(data.index))) ?? "";
-          const interruption: BatchInterruption = { id: itemIdOf(data.item, data.index), attempt: data.attempt + Math.max(0, (job.stalledCounter ?? 1) - 1), ...(worker ? { worker } : {}) };
-          await this.record(header.id, data.index, "interrupted", worker, JSON.stringify(interruption));
-        }
-        await job.moveToCompleted(null, token, false).catch(() => undefined);
-        await this.client.publish(this.keys.changed, "interrupted");
-        continue;
-      }
-      if (data.batch !== header.id) {
-        // A batch this node does not know yet (its mirror is behind): the job waits for it, or for another Node-RED.
-        if ((await this.client.get(this.keys.current)) === data.batch) {
-          await job.moveToWait(token).catch(() => undefined);
-          this.refreshSoon();
-          break;
-        }
-        await job.moveToCompleted(null, token, false).catch(() => undefined);
-        continue;
-      }
-      const stale = this.held.has(data.index) || (await this.client.hexists(this.keys.ended(header.id), String(data.index))) === 1;
-      if (stale) {
-        await job.moveToCompleted(null, token, false).catch(() => undefined);
-        continue;
-      }
-      const attempt = data.attempt + (job.stalledCounter ?? 0);
-      this.held.set(data.index, { job, token, attempt });
-      const item: TakenItem = { index: data.index, attempt, item: data.item };
-      taken.push(item);
-      if ((job.stalledCounter ?? 0) > 0) handedOver.push(item);
-    }
-    if (taken.length > 0) {
-      await this.recordOut(header.id, taken, handedOver);
-      this.shift(taken.length);
-    }
+    const taken = await takeItems(this.link, header, count, this.held, () => this.refreshSoon());
+    if (taken.length > 0) markTaken(this.mirror, taken.length);
     return taken;
-  }
-
-  /**
-   * Which Node-RED has each item out, so that one that goes unheard can be named; an item that went out
-   * before on a Node-RED unheard since (BullMQ's stalled job, sent again with `resend`) is recorded as
-   * worked twice, from that one to this.
-   */
-  private async recordOut(batchId: string, taken: TakenItem[], handedOver: TakenItem[]): Promise<void> {
-    const me = this.options.worker;
-    const outKey = this.keys.out(batchId);
-    const before = handedOver.length > 0 ? await this.client.hmget(outKey, ...handedOver.map((item) => String(item.index))) : [];
-    const transaction = this.client.multi().hset(outKey, Object.fromEntries(taken.map((item) => [String(item.index), me])));
-    handedOver.forEach((item, at) => {
-      const from = before[at] ?? "";
-      if (from === me) return;
-      const handover: BatchHandover = { id: itemIdOf(item.item, item.index), attempt: item.attempt, from, to: me };
-      transaction.rpush(this.keys.workedTwice(batchId), JSON.stringify(handover));
-    });
-    await transaction.exec().catch(causeOf);
   }
 
   async settle(index: number, attempt: number, ending: Ending): Promise<void> {
@@ -309,55 +152,46 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     if (!held || held.attempt !== attempt || !header) return;
     this.held.delete(index);
-    // The item leaves `running` and takes its place (waiting again, or ended) in one step: between two awaits the
-    // runner may look, and an item in neither let it end the batch one item short (seen: done 11 of 12).
+    // The item leaves `running` and takes its place (waiting again, or ended) in one step: between two awaits
+    // the runner may look, and an item in neither lets it end the batch one item short.
+    const me = this.options.worker;
     if (ending.state === "retry") {
-      this.leaveRunning();
-      this.mirror.counts = { ...this.mirror.counts, waiting: this.mirror.counts.waiting + 1 };
-      const next: ItemJob = { ...held.job.data, attempt: attempt + 1 };
-      await this.queue.add("item", next, { jobId: jobIdOf(header.id, index, attempt + 1), removeOnComplete: true, removeOnFail: false });
+      markRetried(this.mirror, me);
+      await requeue(this.link, { ...held.job.data, attempt: attempt + 1 });
     } else {
-      const failure = ending.state === "done" ? "" : JSON.stringify({ id: itemIdOf(held.job.data.item, index), attempt, error: ending.error } satisfies BatchFailure);
-      const counted = await this.record(header.id, index, ending.state, this.options.worker, failure);
-      this.leaveRunning();
-      if (counted) this.countHere(ending.state, failure);
+      const failure: BatchFailure | undefined = ending.state === "done" ? undefined : { id: itemIdOf(held.job.data.item, index), attempt, error: ending.error };
+      const counted = await recordEnding(this.link, header.id, index, ending.state, me, failure ? encodeEntry(failure) : "");
+      markEnded(this.mirror, me, ending.state, failure, counted);
     }
     await held.job.moveToCompleted(null, held.token, false).catch(() => undefined);
-    await this.client.publish(this.keys.changed, "settle");
+    await announce(this.link, "settle");
   }
 
   async pause(paused: boolean): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
-    await this.client.hset(this.keys.header(header.id), "paused", paused ? "1" : "0");
-    if (paused) await this.queue.pause();
-    else await this.queue.resume();
+    await setPaused(this.link, header.id, paused);
     this.mirror.header = { ...header, paused };
-    await this.client.publish(this.keys.changed, paused ? "pause" : "resume");
+    await announce(this.link, paused ? "pause" : "resume");
   }
 
   async cancelCurrent(): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
-    await this.client.hset(this.keys.header(header.id), "cancelled", "1");
-    await this.queue.drain();
-    if (header.paused) await this.queue.resume();
-    this.mirror.header = { ...header, cancelled: true };
-    this.mirror.counts = cancelledCounts(this.mirror.counts);
-    await this.client.publish(this.keys.changed, "cancel");
+    await setCancelled(this.link, header.id, header.paused);
+    markCancelled(this.mirror, header);
+    await announce(this.link, "cancel");
   }
 
   async dropWaiting(id?: string): Promise<DroppedList[]> {
     const candidates = this.mirror.waiting.filter((list) => id === undefined || list.id === id);
     if (candidates.length === 0) return [];
-    const dropped = (await this.client.eval(DROP_WAITING, 1, this.keys.waiting, ...candidates.map((list) => list.id))) as string[];
-    const lists = candidates.filter((list) => dropped.includes(list.id));
-    if (lists.length > 0) {
-      await this.client.del(...lists.flatMap((list) => [this.keys.list(list.id), this.keys.meta(list.id)]));
-      await this.client.publish(this.keys.changed, "drop");
-    }
+    const dropped = await dropWaitingLists(
+      this.link,
+      candidates.map((list) => list.id),
+    );
     this.mirror.waiting = this.mirror.waiting.filter((list) => !dropped.includes(list.id));
-    return lists.map((list) => ({ id: list.id, total: list.total }));
+    return candidates.filter((list) => dropped.includes(list.id)).map((list) => ({ id: list.id, total: list.total }));
   }
 
   async finish(summary: BatchProgress): Promise<BatchProgress | undefined> {
@@ -373,26 +207,7 @@ export class QueueBatchWork implements BatchWork {
       workedTwice: this.mirror.workedTwice.slice(),
       workers: this.mirror.workers.map((figures) => ({ ...figures })),
     };
-    const announced =
-      (await this.client.eval(FINISH, 3, this.keys.current, this.keys.announced(header.id), this.keys.last, header.id, this.options.worker, JSON.stringify(ended), String(KEEP_ENDED_SECONDS))) === 1;
-    if (announced) {
-      const id = header.id;
-      await this.client
-        .multi()
-        .expire(this.keys.header(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.ended(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.counts(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.workersDone(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.workersFailed(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.failures(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.interruptions(id), KEEP_ENDED_SECONDS)
-        .expire(this.keys.workedTwice(id), KEEP_ENDED_SECONDS)
-        .del(this.keys.list(id), this.keys.meta(id), this.keys.out(id))
-        .publish(this.keys.changed, "end")
-        .exec()
-        .catch(causeOf);
-      await this.queue.clean(0, 0, "failed").catch(() => undefined);
-    }
+    const announced = await claimEnd(this.link, header.id, ended);
     await this.refresh();
     return announced ? ended : undefined;
   }
@@ -403,13 +218,10 @@ export class QueueBatchWork implements BatchWork {
     clearInterval(this.renewTimer);
     clearInterval(this.pollTimer);
     if (this.refreshTimer) clearTimeout(this.refreshTimer);
+    const { client, keys } = this.link;
     // Stopped on purpose: it leaves `workers` now, not after the worker timeout.
-    const leave = this.client.status === "ready" ? this.client.del(this.keys.alive(this.options.worker)).catch(() => undefined) : Promise.resolve();
-    const quit = leave.then(() => Promise.allSettled([this.worker.close(true), this.queue.close(), this.subscriber.quit(), this.client.quit()]));
-    const timer = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
-    await Promise.race([quit, timer]);
-    this.subscriber.disconnect();
-    this.client.disconnect();
+    const leaving = client.status === "ready" ? client.del(keys.alive(this.options.worker)).catch(() => undefined) : Promise.resolve();
+    await closeLink(this.link, leaving);
   }
 
   /** The batch stays in Redis for the other Node-REDs: deleting the node here only lets go of it. */
@@ -418,6 +230,7 @@ export class QueueBatchWork implements BatchWork {
   }
 
   private listen(): void {
+    const { client, subscriber, queue, worker, keys } = this.link;
     const trouble = (error: Error): void => {
       const next = troubleOf(error);
       if (next.kind === "refused") {
@@ -425,17 +238,17 @@ export class QueueBatchWork implements BatchWork {
         return;
       }
       // BullMQ's own errors while the connection is up (a lock lost) are not the store going away.
-      if (next.kind === "unreachable" && this.client.status === "ready" && this.subscriber.status === "ready") return;
+      if (next.kind === "unreachable" && client.status === "ready" && subscriber.status === "ready") return;
       if (next.kind === "unreachable" && !this.reached && this.options.where) next.waitingAt = this.options.where;
       if (this.problem?.kind === next.kind && this.problem.reason === next.reason) return;
       this.problem = next;
       this.options.onChange();
     };
-    this.client.on("error", trouble);
-    this.subscriber.on("error", trouble);
-    this.queue.on("error", trouble);
-    this.worker.on("error", trouble);
-    this.client.on("ready", () => {
+    client.on("error", trouble);
+    subscriber.on("error", trouble);
+    queue.on("error", trouble);
+    worker.on("error", trouble);
+    client.on("ready", () => {
       this.reached = true;
       if (this.problem) {
         this.problem = undefined;
@@ -444,9 +257,9 @@ export class QueueBatchWork implements BatchWork {
       void this.renew();
       this.refreshSoon();
     });
-    this.subscriber.on("message", () => this.refreshSoon());
-    this.subscriber.subscribe(this.keys.changed).catch(() => undefined);
-    this.worker.startStalledCheckTimer().catch(() => undefined);
+    subscriber.on("message", () => this.refreshSoon());
+    subscriber.subscribe(keys.changed).catch(() => undefined);
+    worker.startStalledCheckTimer().catch(() => undefined);
     this.refreshSoon();
   }
 
@@ -470,22 +283,22 @@ export class QueueBatchWork implements BatchWork {
     const wait = Math.max(0, this.lastRefreshAt + REFRESH_AT_MOST_EVERY_MS - Date.now());
     this.refreshTimer = setTimeout(() => {
       this.refreshTimer = undefined;
-      const before = this.signature;
+      const before = signatureOf(this.mirror, this.held.size);
       this.refresh()
         .then(() => {
           const refused = this.problem?.kind === "refused";
           if (refused) this.problem = undefined;
-          if (refused || this.signature !== before) this.options.onChange();
+          if (refused || signatureOf(this.mirror, this.held.size) !== before) this.options.onChange();
         })
         .catch((error: unknown) => this.refusedBy(error));
     }, wait);
     this.refreshTimer.unref();
   }
 
-  /** Reads the running batch, the lists waiting and the last summary from Redis into the mirror. */
+  /** Brings the mirror up to Redis: one refresh at a time. */
   private async refresh(): Promise<void> {
     while (this.refreshing) await this.refreshing;
-    this.refreshing = this.read();
+    this.refreshing = this.follow();
     try {
       await this.refreshing;
       this.forgetHeldOfEndedBatches();
@@ -499,135 +312,14 @@ export class QueueBatchWork implements BatchWork {
     }
   }
 
-  private async read(): Promise<void> {
-    const [current, waitingIds, lastJson] = repliesOf(await this.client.multi().get(this.keys.current).lrange(this.keys.waiting, 0, -1).get(this.keys.last).exec().catch(causeOf)) as [
-      string | null,
-      string[],
-      string | null,
-    ];
-    const metas = waitingIds.length > 0 ? await this.client.mget(...waitingIds.map((id) => this.keys.meta(id))) : [];
-    const waiting = metas.flatMap((json) => (json ? [JSON.parse(json) as ListMeta] : []));
-    const last = lastJson ? (JSON.parse(lastJson) as BatchProgress) : undefined;
-    if (!current) {
-      this.mirror = noBatch(waiting, last);
-      return;
-    }
-    const [header, counts, workersDone, workersFailed, failures, interruptions, workedTwice] = repliesOf(
-      await this.client
-        .multi()
-        .hgetall(this.keys.header(current))
-        .hgetall(this.keys.counts(current))
-        .hgetall(this.keys.workersDone(current))
-        .hgetall(this.keys.workersFailed(current))
-        .lrange(this.keys.failures(current), 0, -1)
-        .lrange(this.keys.interruptions(current), 0, -1)
-        .lrange(this.keys.workedTwice(current), 0, -1)
-        .exec()
-        .catch(causeOf),
-    ) as [Record<string, string>, Record<string, string>, Record<string, string>, Record<string, string>, string[], string[], string[]];
-    if (!header.meta) {
-      this.mirror = noBatch(waiting, last);
-      return;
-    }
-    const meta = JSON.parse(header.meta) as ListMeta;
-    const batch: BatchHeader = { id: current, total: meta.total, startedAt: header.startedAt ?? "", paused: header.paused === "1", cancelled: header.cancelled === "1", origin: meta.origin };
-    if (header.enqueued !== "1") await this.enqueue(batch);
-    const active = (await this.queue.getActive()).filter((job) => (job.data as ItemJob | undefined)?.batch === current);
-    const ended = countsOf(counts);
-    const queued = batch.cancelled ? 0 : await this.queue.getJobCountByTypes("waiting", "prioritized", "delayed");
-    if (!batch.cancelled && ended.done + ended.failed + ended.timedOut + ended.interrupted + active.length + queued < batch.total) await this.countInterrupted(current);
-    const running = active.length;
-    const endedSum = ended.done + ended.failed + ended.timedOut + ended.interrupted;
-    const figures: LedgerCounts = batch.cancelled
-      ? { ...ended, running, waiting: 0, cancelled: Math.max(0, batch.total - endedSum - running) }
-      : { ...ended, running, waiting: Math.max(0, batch.total - endedSum - running), cancelled: 0 };
-    const workers = workersOf(workersDone, workersFailed, active);
-    const present = workers.length > 0 ? await this.client.mget(...workers.map((figures) => this.keys.alive(figures.name))) : [];
-    this.mirror = {
-      header: batch,
-      counts: figures,
-      failures: failures.map((json) => JSON.parse(json) as BatchFailure),
-      interruptions: interruptions.map((json) => JSON.parse(json) as BatchInterruption),
-      workedTwice: workedTwice.map((json) => JSON.parse(json) as BatchHandover),
-      workers: workers.map((figures, at) => (present[at] === null && figures.name !== this.options.worker ? { ...figures, gone: true } : figures)),
-      waiting,
-      last,
-    };
-  }
-
-  /** A list that became the running batch: its items go into BullMQ (once: one Node-RED at a time, job IDs fixed). */
-  private async enqueue(batch: BatchHeader): Promise<void> {
-    const id = batch.id;
-    const locked = await this.client.set(this.keys.enqueuing(id), this.options.worker, "PX", ENQUEUE_LOCK_MS, "NX");
-    if (locked !== "OK") return;
-    const json = await this.client.get(this.keys.list(id));
-    const items = json ? (JSON.parse(json) as unknown[]) : [];
-    for (let start = 0; start < items.length; start += ENQUEUE_CHUNK) {
-      const chunk = items.slice(start, start + ENQUEUE_CHUNK).map((item, offset) => {
-        const index = start + offset;
-        return { name: "item", data: { batch: id, index, attempt: 1, item }, opts: { jobId: jobIdOf(id, index, 1), removeOnComplete: true, removeOnFail: false } };
-      });
-      await this.queue.addBulk(chunk);
-    }
-    await this.client.multi().hset(this.keys.header(id), "enqueued", "1").del(this.keys.enqueuing(id)).publish(this.keys.changed, "enqueued").exec().catch(causeOf);
-  }
-
-  /** Items BullMQ failed as stalled (their Node-RED was gone for workerTimeout) count as interrupted, once. */
-  private async countInterrupted(batchId: string): Promise<void> {
-    const failed = await this.queue.getFailed(0, -1);
-    for (const job of failed) {
-      const data = job.data as ItemJob | undefined;
-      if (data?.batch !== batchId) continue;
-      await this.record(batchId, data.index, "interrupted", job.processedBy ?? "", "");
-      await job.remove().catch(() => undefined);
-    }
-  }
-
-  private async record(batchId: string, index: number, state: string, worker: string, failure: string): Promise<boolean> {
-    const keys = [this.keys.ended(batchId), this.keys.counts(batchId), this.keys.workersDone(batchId), this.keys.workersFailed(batchId), this.keys.failures(batchId), this.keys.interruptions(batchId)];
-    return (await this.client.eval(RECORD_ENDING, keys.length, ...keys, String(index), state, worker, failure)) === 1;
-  }
-
-  /** Items this node took: from waiting to running in the mirror until the next refresh reads them. */
-  private shift(count: number): void {
-    const counts = this.mirror.counts;
-    // Not in this worker's figures: the next refresh adds them, and that change wakes the runner to show them.
-    this.mirror.counts = { ...counts, running: counts.running + count, waiting: Math.max(0, counts.waiting - count) };
-  }
-
-  /** One item of this Node-RED's is no longer out. */
-  private leaveRunning(): void {
-    this.mirror.counts = { ...this.mirror.counts, running: Math.max(0, this.mirror.counts.running - 1) };
-    this.countWorker({ running: -1 });
-  }
-
-  private countHere(state: Exclude<Ending["state"], "retry">, failure: string): void {
-    const counts = { ...this.mirror.counts };
-    counts[state] += 1;
-    this.mirror.counts = counts;
-    this.countWorker(state === "done" ? { done: 1 } : { failed: 1 });
-    if (failure) this.mirror.failures = [...this.mirror.failures, JSON.parse(failure) as BatchFailure];
-  }
-
   /**
-   * This Node-RED's own figures in the mirror's `workers`, changed with the counts until the next refresh
-   * reads them: the summary a batch ends with must add up, workers and counts alike.
+   * Reads Redis into the mirror. A running batch whose items are not in BullMQ yet gets them from this
+   * Node-RED if none is adding them (the one that started it may have died doing so).
    */
-  private countWorker(change: Partial<Record<"running" | "done" | "failed", number>>): void {
-    const name = this.options.worker;
-    const workers = this.mirror.workers.some((figures) => figures.name === name) ? this.mirror.workers : [...this.mirror.workers, { name, running: 0, done: 0, failed: 0 }];
-    this.mirror.workers = workers
-      .map((figures) =>
-        figures.name === name
-          ? {
-              ...figures,
-              running: Math.max(0, figures.running + (change.running ?? 0)),
-              done: figures.done + (change.done ?? 0),
-              failed: figures.failed + (change.failed ?? 0),
-            }
-          : figures,
-      )
-      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  private async follow(): Promise<void> {
+    const reading = await readQueue(this.link);
+    if (reading.enqueuePending !== undefined) await enqueueItems(this.link, reading.enqueuePending);
+    this.mirror = reading.mirror;
   }
 
   /**
@@ -635,15 +327,16 @@ export class QueueBatchWork implements BatchWork {
    * locks lapsed while it was unheard (a pause, a starved CPU) have moved on: said once, not stopped.
    */
   private async renew(): Promise<void> {
-    if (this.closed || this.client.status !== "ready") return;
+    const { client, keys, worker } = this.link;
+    if (this.closed || client.status !== "ready") return;
     const unheardMs = Date.now() - this.heardAt;
     try {
-      await this.client.set(this.keys.alive(this.options.worker), String(Date.now()), "PX", this.timing.presenceMs);
+      await client.set(keys.alive(this.options.worker), String(Date.now()), "PX", this.timing.presenceMs);
       const held = [...this.held.values()].filter((entry) => !entry.lost);
       const lapsed =
         held.length === 0
           ? []
-          : await this.worker.extendJobLocks(
+          : await worker.extendJobLocks(
               held.map((entry) => entry.job.id ?? ""),
               held.map((entry) => entry.token),
               this.timing.lockMs,
@@ -672,69 +365,4 @@ export class QueueBatchWork implements BatchWork {
     const current = this.mirror.header?.id;
     for (const [index, entry] of this.held) if (entry.job.data.batch !== current) this.held.delete(index);
   }
-}
-
-/** BullMQ refuses a colon in a queue's name. */
-export function queueNameOf(name: string): string {
-  return name.replace(/:/g, "_");
-}
-
-function jobIdOf(batchId: string, index: number, attempt: number): string {
-  return `${batchId}-${index}-${attempt}`;
-}
-
-function connect(options: QueueWorkOptions): Redis {
-  const secure = options.url.startsWith("rediss:");
-  return new Redis(options.url, {
-    username: options.username || undefined,
-    password: options.password || undefined,
-    maxRetriesPerRequest: null,
-    retryStrategy: (times) => Math.min(200 * times, 2000),
-    ...(secure ? { tls: {} } : {}),
-  });
-}
-
-/** What went wrong with Redis, in a word (an error code, or Redis's own first word), never the message: it can name the address. */
-function troubleOf(error: Error & { code?: unknown }): Trouble {
-  const word = typeof error.code === "string" ? error.code : (/^[A-Z][A-Z_]+/.exec(error.message)?.[0] ?? error.name);
-  if (LOGIN_REFUSED.has(word)) return { kind: "login", reason: word };
-  return { kind: error.name === "ReplyError" && COMMAND_REFUSED.has(word) ? "refused" : "unreachable", reason: word };
-}
-
-/** Redis's answers to a login it refuses, and to commands it refuses whoever sends them (rights, memory, a replica, a failed save). */
-const LOGIN_REFUSED = new Set(["WRONGPASS", "NOAUTH"]);
-const COMMAND_REFUSED = new Set(["NOPERM", "OOM", "READONLY", "MISCONF"]);
-
-/** A MULTI that Redis discarded (EXECABORT) fails with the error that made it discard it (NOPERM, OOM). */
-function causeOf(error: Error & { previousErrors?: Error[] }): never {
-  throw error.previousErrors?.[0] ?? error;
-}
-
-/** The replies of a MULTI, or its first error (a reply of null: the transaction did not run). */
-function repliesOf(replies: Array<[Error | null, unknown]> | null): unknown[] {
-  if (!replies) throw new Error("the Redis transaction was aborted");
-  return replies.map(([error, value]) => {
-    if (error) throw error;
-    return value;
-  });
-}
-
-function countsOf(hash: Record<string, string>): LedgerCounts {
-  const of = (key: string): number => Number(hash[key] ?? 0) || 0;
-  return { done: of("done"), failed: of("failed"), timedOut: of("timedOut"), interrupted: of("interrupted"), cancelled: 0, running: 0, waiting: 0 };
-}
-
-function cancelledCounts(counts: LedgerCounts): LedgerCounts {
-  return { ...counts, cancelled: counts.cancelled + counts.waiting, waiting: 0 };
-}
-
-function workersOf(done: Record<string, string>, failed: Record<string, string>, active: Job[]): WorkerFigures[] {
-  const names = new Set<string>([...Object.keys(done), ...Object.keys(failed), ...active.flatMap((job) => (job.processedBy ? [job.processedBy] : []))]);
-  names.delete("");
-  return [...names].sort().map((name) => ({
-    name,
-    running: active.filter((job) => job.processedBy === name).length,
-    done: Number(done[name] ?? 0),
-    failed: Number(failed[name] ?? 0),
-  }));
 }

@@ -1,9 +1,10 @@
+import { asError } from "../client";
 import { ApiPace, batchEta, type ItemRequests } from "./api-pace";
 import { itemIdOf } from "./items";
 import { Pace } from "./pace";
 import { statusOf, type BatchStatus } from "./progress";
 import type { BatchHeader, BatchProgress, BatchSettings, Translate } from "./types";
-import type { LedgerCounts } from "./ledger";
+import { endedOf } from "./ledger";
 import type { BatchWork, Ending, TakenItem } from "./work";
 
 /** What `msg.morelogin.batch` holds on an item message. */
@@ -214,7 +215,7 @@ export class BatchRunner {
     if (this.stopped || this.broken) return;
     this.broken = true;
     this.clearTimers();
-    this.ports.failed(error instanceof Error ? error : new Error(String(error)));
+    this.ports.failed(asError(error));
   }
 
   private pump(): void {
@@ -397,10 +398,6 @@ export class BatchRunner {
     else if (last) this.ports.status(statusOf(last, false, this.ports.t));
     else this.ports.status({});
   }
-}
-
-function endedOf(counts: LedgerCounts): number {
-  return counts.done + counts.failed + counts.timedOut + counts.interrupted;
 }
 
 function errorText(error: unknown): string {

@@ -46,6 +46,17 @@ export function messageOf(error: unknown): string {
   return isErrorValue(error) ? error.message : String(error);
 }
 
+/** Anything thrown, as an Error: an Error as it is (from any realm), else an Error with its text. */
+export function asError(value: unknown): Error {
+  if (isErrorValue(value)) return value;
+  try {
+    return new Error(String(value));
+  } catch {
+    // An object whose text cannot be had (no toString, or one that throws).
+    return new Error("unexpected failure");
+  }
+}
+
 /** Every error the client throws. Messages never contain a token, the API key or a header value. */
 export class MoreLoginError extends Error {
   readonly kind: ErrorKind;

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
+import { messageOf } from "../client/errors";
 import { guard, release } from "./exit-guard";
 import { profileFolders } from "./profile-folders";
 
@@ -51,7 +52,7 @@ export async function launchChromium(binary: string, options: LaunchOptions = {}
     child = spawn(binary, [...ARGS, `--user-data-dir=${folder}`, "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
   } catch (error) {
     await removeFolder(folder);
-    throw new BrowserStartError(`could not run ${binary}: ${textOf(error)}`);
+    throw new BrowserStartError(`could not run ${binary}: ${messageOf(error)}`);
   }
   const browser = new Browser(child, folder, options.onExit);
   const port = await browser.port(binary, options.startTimeoutMs ?? 15_000);
@@ -176,5 +177,3 @@ async function removeFolder(folder: string): Promise<void> {
   // Chromium's helper processes can still be writing for a moment after the browser exits.
   await rm(folder, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }).catch(() => undefined);
 }
-
-const textOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

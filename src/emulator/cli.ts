@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from "node:util";
+import { messageOf } from "../client/errors";
 import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
 import { resolveOptions } from "./options";
@@ -122,14 +123,12 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
   return options;
 }
 
-const textOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
-
 async function main(): Promise<void> {
   let options: EmulatorOptions | "help";
   try {
     options = optionsFrom(process.argv.slice(2));
   } catch (error) {
-    process.stderr.write(`morelogin-emulator: ${textOf(error)}\nRun "morelogin-emulator --help" for the options.\n`);
+    process.stderr.write(`morelogin-emulator: ${messageOf(error)}\nRun "morelogin-emulator --help" for the options.\n`);
     process.exit(2);
   }
   if (options === "help") {
@@ -177,6 +176,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`morelogin-emulator: ${textOf(error)}\n`);
+  process.stderr.write(`morelogin-emulator: ${messageOf(error)}\n`);
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { accessSync, constants, statSync } from "node:fs";
+import { messageOf } from "../client/errors";
 
 /** Why `path` cannot be run as a program, or undefined when it can. */
 export function notExecutable(path: string): string | undefined {
@@ -11,6 +12,6 @@ export function notExecutable(path: string): string | undefined {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT") return `${path} does not exist`;
     if (code === "EACCES") return `${path} is not executable`;
-    return `${path} cannot be run: ${error instanceof Error ? error.message : String(error)}`;
+    return `${path} cannot be run: ${messageOf(error)}`;
   }
 }

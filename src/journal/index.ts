@@ -15,6 +15,7 @@
 import { type FileHandle, mkdir, open, readFile, rename, rm, truncate } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
 import { crc32 } from "node:zlib";
+import { asError } from "../client/errors";
 
 const MARKER = 0x23; // "#"
 const NEWLINE = 10;
@@ -391,8 +392,4 @@ async function syncFolder(file: string): Promise<void> {
   } finally {
     await folder.close();
   }
-}
-
-function asError(error: unknown): Error {
-  return error instanceof Error ? error : new Error(String(error));
 }

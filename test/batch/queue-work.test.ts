@@ -277,6 +277,27 @@ describe("batch: QueueBatchWork, several runners on one Redis", function () {
     }
   });
 
+  it("a running batch whose header another program wrote fails naming the header's key, not with a TypeError", async () => {
+    const queue = `test-${randomUUID()}`;
+    const admin = new Redis(redis.url);
+    const work = QueueBatchWork.open({ url: redis.url, queue, worker: "w", workerTimeoutMs: 30_000, resend: false, onChange: () => undefined });
+    try {
+      const key = `morelogin:${queue}:batch:header:b1`;
+      await admin
+        .multi()
+        .set(`morelogin:${queue}:batch:current`, "b1")
+        .hset(key, { meta: JSON.stringify({ id: "b1", items: 3 }), startedAt: "now" })
+        .exec();
+      await assert.rejects(work.startNext(new Date().toISOString()), (error: Error) => {
+        assert.equal(error.message, `the queue's record ${key} cannot be read: its total is not a whole number`);
+        return true;
+      });
+    } finally {
+      await work.close();
+      admin.disconnect();
+    }
+  });
+
   it("a queue whose Redis was never reached says what it waits for, not an error, and goes on when one is there", async () => {
     const later = await startRedis();
     try {

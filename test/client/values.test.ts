@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { runInNewContext } from "node:vm";
-import { describeValue, isErrorValue, isPlainObjectValue, messageOf, MoreLoginInputError } from "../../src/client";
+import { asError, describeValue, isErrorValue, isPlainObjectValue, messageOf, MoreLoginInputError } from "../../src/client";
 import { clientFor, requests, useEmulator } from "../support/emulator";
 
 /**
@@ -66,6 +66,16 @@ describe("client: values built in another realm (a function node)", () => {
     assert.equal(messageOf(error), "envId is missing");
     assert.equal(isErrorValue(fromFunctionNode('({ message: "not an error" })')), false);
     assert.equal(messageOf("plain text"), "plain text");
+  });
+
+  it("anything thrown becomes an Error: an Error from any realm as it is, anything else with its text", () => {
+    const error = fromFunctionNode('new TypeError("envId is missing")');
+    assert.equal(asError(error), error);
+    const local = new RangeError("too many");
+    assert.equal(asError(local), local);
+    assert.equal(asError("plain text").message, "plain text");
+    assert.equal(asError(42).message, "42");
+    assert.equal(asError(Object.create(null)).message, "unexpected failure", "an object without a text");
   });
 
   describe("calls with a body built in a function node", () => {

@@ -13,7 +13,7 @@ function importsOf(file: string): string[] {
 describe("layers: the journal and the batch's engine never import Node-RED", () => {
   for (const folder of ["journal", "batch"]) {
     it(`src/${folder} imports neither node-red nor src/nodes`, () => {
-      const files = readdirSync(join(SRC, folder)).filter((name) => name.endsWith(".ts"));
+      const files = readdirSync(join(SRC, folder), { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".ts"));
       assert.ok(files.length > 0);
       for (const name of files) {
         const wrong = importsOf(join(SRC, folder, name)).filter((specifier) => specifier.startsWith("node-red") || specifier.startsWith("@node-red") || specifier.includes("/nodes"));

@@ -4,35 +4,6 @@
  * announces a batch's end.
  */
 
-/** Keys of one queue's batch records (`<prefix>` ends with a colon). */
-export function batchKeys(prefix: string) {
-  return {
-    current: `${prefix}current`,
-    waiting: `${prefix}waiting`,
-    last: `${prefix}last`,
-    changed: `${prefix}changed`,
-    header: (id: string) => `${prefix}header:${id}`,
-    list: (id: string) => `${prefix}list:${id}`,
-    meta: (id: string) => `${prefix}meta:${id}`,
-    ended: (id: string) => `${prefix}ended:${id}`,
-    counts: (id: string) => `${prefix}counts:${id}`,
-    workersDone: (id: string) => `${prefix}workers-done:${id}`,
-    workersFailed: (id: string) => `${prefix}workers-failed:${id}`,
-    failures: (id: string) => `${prefix}failures:${id}`,
-    interruptions: (id: string) => `${prefix}interruptions:${id}`,
-    /** Items sent to a second Node-RED after the first went unheard (BatchHandover JSON). */
-    workedTwice: (id: string) => `${prefix}worked-twice:${id}`,
-    /** Which Node-RED has each item out (index: worker), to name the one that went unheard. */
-    out: (id: string) => `${prefix}out:${id}`,
-    /** A Node-RED's presence, renewed while it runs; it lapses when the Node-RED is unheard for the worker timeout. */
-    alive: (worker: string) => `${prefix}alive:${worker}`,
-    announced: (id: string) => `${prefix}announced:${id}`,
-    enqueuing: (id: string) => `${prefix}enqueuing:${id}`,
-  };
-}
-
-export type BatchKeys = ReturnType<typeof batchKeys>;
-
 /**
  * KEYS ended, counts, workersDone, workersFailed, failures, interruptions; ARGV index, state, worker, the
  * failure's or the interruption's JSON ("" for none). Returns 1 when this ending counted, 0 when the item
@@ -53,9 +24,10 @@ return 1
 `;
 
 /**
- * KEYS current, waiting; ARGV key prefix, startedAt. The running batch's ID: the one running (`running:<id>`),
- * else the first waiting list, which becomes the running batch, its header written (`started:<id>`). Nil
- * when nothing waits.
+ * KEYS current, waiting; ARGV key prefix, the header's field for the list's meta, then the header's other
+ * fields and their values (src/batch/queue/redis-records.ts, startedHeaderArgs). The running batch's ID: the
+ * one running (`running:<id>`), else the first waiting list, which becomes the running batch, its header
+ * written (`started:<id>`). Nil when nothing waits.
  */
 export const START_NEXT = `
 local current = redis.call('GET', KEYS[1])
@@ -65,7 +37,7 @@ if not id then return false end
 local meta = redis.call('GET', ARGV[1] .. 'meta:' .. id)
 if not meta then return false end
 redis.call('SET', KEYS[1], id)
-redis.call('HSET', ARGV[1] .. 'header:' .. id, 'meta', meta, 'startedAt', ARGV[2], 'paused', '0', 'cancelled', '0', 'enqueued', '0')
+redis.call('HSET', ARGV[1] .. 'header:' .. id, ARGV[2], meta, unpack(ARGV, 3))
 return 'started:' .. id
 `;
 
