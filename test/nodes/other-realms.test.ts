@@ -10,7 +10,7 @@ import { BatchRunner, type BatchTag } from "../../src/batch/runner";
 import { LocalBatchWork } from "../../src/batch/local-work";
 import { idsOf, targetIds } from "../../src/nodes/lib/profile/ids";
 import { phoneIds } from "../../src/nodes/lib/cloud-phone/target";
-import { asError } from "../../src/nodes/lib/shell/operation-node";
+import { asError } from "../../src/client";
 import { profileBody, requireProfile, whyNotAProfile } from "../../src/nodes/lib/profile/body";
 import { overlay } from "../../src/nodes/lib/shell/properties";
 import type { BatchProgress } from "../../src/batch/progress";

@@ -1,17 +1,6 @@
 import { setMaxListeners } from "node:events";
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import {
-  MoreLoginAbortError,
-  MoreLoginClient,
-  MoreLoginError,
-  isErrorValue,
-  isPlainObjectValue,
-  messageOf,
-  type CallOptions,
-  type CapacityKind,
-  type PacedStart,
-  type WaitReason,
-} from "../../../client";
+import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, asError, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type PacedStart, type WaitReason } from "../../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { itemRequests, type ItemRequests } from "./item-requests";
 import { OWN_STATUS, StatusTracker, type MessageStatus } from "./status";
@@ -250,16 +239,6 @@ function describeFailure(label: string, error: unknown, msg: MoreLoginMessage): 
     };
   }
   return plainError(`${label} failed: ${messageOf(error)}`);
-}
-
-/** What done() is given for anything thrown: an Error as it is (from any realm), else an Error with its text. */
-export function asError(value: unknown): Error {
-  if (isErrorValue(value)) return value;
-  try {
-    return new Error(String(value));
-  } catch {
-    return new Error("unexpected failure");
-  }
 }
 
 /** An Error whose text in Catch nodes and the Debug sidebar is the message alone, without "Error: ". */
