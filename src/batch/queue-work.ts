@@ -40,6 +40,8 @@ export interface LostItems {
 /** Refreshes from Redis at least this often (to see what no message announces: a dead worker's items), and at most this often on messages. */
 const REFRESH_EVERY_MS = 1000;
 const REFRESH_AT_MOST_EVERY_MS = 100;
+/** Reads of Redis one refresh makes at most while this Node-RED keeps changing what it read. */
+const FOLLOW_READS = 3;
 
 /**
  * A batch worked by several Node-REDs through Redis: BullMQ holds the items to send (one job each, taken
@@ -56,6 +58,8 @@ export class QueueBatchWork implements BatchWork {
   private closed = false;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
+  /** Counts the changes this Node-RED made to the mirror after writing them to Redis (see follow). */
+  private localChanges = 0;
   private refreshTimer: NodeJS.Timeout | undefined;
   private lastRefreshAt = 0;
   /** When this Node-RED last renewed its presence in Redis. */
@@ -131,6 +135,7 @@ export class QueueBatchWork implements BatchWork {
 
   async add(list: QueuedList): Promise<void> {
     this.mirror.waiting.push(await addList(this.link, list));
+    this.localChanges++;
   }
 
   async startNext(startedAt: string): Promise<BatchHeader | undefined> {
@@ -143,7 +148,10 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
     const taken = await takeItems(this.link, header, count, this.held, () => this.refreshSoon());
-    if (taken.length > 0) markTaken(this.mirror, taken.length);
+    if (taken.length > 0) {
+      markTaken(this.mirror, taken.length);
+      this.localChanges++;
+    }
     return taken;
   }
 
@@ -163,6 +171,7 @@ export class QueueBatchWork implements BatchWork {
       const counted = await recordEnding(this.link, header.id, index, ending.state, me, failure ? encodeEntry(failure) : "");
       markEnded(this.mirror, me, ending.state, failure, counted);
     }
+    this.localChanges++;
     await held.job.moveToCompleted(null, held.token, false).catch(() => undefined);
     await announce(this.link, "settle");
   }
@@ -172,6 +181,7 @@ export class QueueBatchWork implements BatchWork {
     if (!header) return;
     await setPaused(this.link, header.id, paused);
     this.mirror.header = { ...header, paused };
+    this.localChanges++;
     await announce(this.link, paused ? "pause" : "resume");
   }
 
@@ -180,6 +190,7 @@ export class QueueBatchWork implements BatchWork {
     if (!header) return;
     await setCancelled(this.link, header.id, header.paused);
     markCancelled(this.mirror, header);
+    this.localChanges++;
     await announce(this.link, "cancel");
   }
 
@@ -191,6 +202,7 @@ export class QueueBatchWork implements BatchWork {
       candidates.map((list) => list.id),
     );
     this.mirror.waiting = this.mirror.waiting.filter((list) => !dropped.includes(list.id));
+    this.localChanges++;
     return candidates.filter((list) => dropped.includes(list.id)).map((list) => ({ id: list.id, total: list.total }));
   }
 
@@ -317,9 +329,18 @@ export class QueueBatchWork implements BatchWork {
    * Node-RED if none is adding them (the one that started it may have died doing so).
    */
   private async follow(): Promise<void> {
-    const reading = await readQueue(this.link);
-    if (reading.enqueuePending !== undefined) await enqueueItems(this.link, reading.enqueuePending);
-    this.mirror = reading.mirror;
+    for (let attempt = 1; ; attempt++) {
+      const changes = this.localChanges;
+      const reading = await readQueue(this.link);
+      if (reading.enqueuePending !== undefined) await enqueueItems(this.link, reading.enqueuePending);
+      // A change this Node-RED wrote while Redis was being read (a list added, an item settled) may be
+      // missing from what was read; taken as it is, the mirror would lose it until the next refresh, and a
+      // cancel by the list's ID meanwhile would find nothing. Read again, from after that change.
+      if (this.localChanges === changes || attempt === FOLLOW_READS) {
+        this.mirror = reading.mirror;
+        return;
+      }
+    }
   }
 
   /**
