@@ -415,7 +415,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename",
       ],
       [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
-      [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
+      [{ action: "setCookies" }, { payload: "session=s3cret" }, "msg.payload is a name=value; … header, which says nothing of the site it is for: set the node's Cookie domain (e.g. example.com)"],
       [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, "msg.payload[0] has no `domain` (with a `path`) or `url`"],
     ];
     const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));
