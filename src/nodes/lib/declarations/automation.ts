@@ -1,3 +1,4 @@
+import { COOKIE_FORMATS } from "../../../browser/cookie-formats";
 import { BROWSER_ACTIONS, CONTENT_FORMATS, HUMAN_ACTIONS, WAIT_UNTIL } from "../../../browser/steps";
 import type { NodeDeclaration } from "./declaration";
 import { actionCheckbox, actionField, actionSelect, API_SELECT, phoneField, TIMEOUT } from "./fields";
@@ -85,6 +86,16 @@ export const AUTOMATION_DECLARATIONS = {
         options: CONTENT_FORMATS.map((value) => ({ value, text: `${BROWSER_TYPE}.format.${value}` })),
         actions: ["content"],
       },
+      {
+        name: "cookieFormat",
+        input: "select",
+        icon: "fa-file-text-o",
+        label: `${BROWSER_TYPE}.label.cookieFormat`,
+        default: "json",
+        options: COOKIE_FORMATS.map((value) => ({ value, text: `${BROWSER_TYPE}.cookieFormat.${value}` })),
+        actions: ["cookies"],
+      },
+      actionField(BROWSER_TYPE, "cookieDomain", ["setCookies"], "fa-globe"),
       actionCheckbox(BROWSER_TYPE, "fullPage", ["screenshot"], "fa-arrows-v", `${BROWSER_TYPE}.label.capture`),
       actionCheckbox(BROWSER_TYPE, "human", HUMAN_ACTIONS, "fa-hand-pointer-o", `${BROWSER_TYPE}.label.pace`),
       { name: "endpoint", input: "typed", defaultType: "str", icon: "fa-plug", label: `${BROWSER_TYPE}.label.endpoint`, placeholder: `${BROWSER_TYPE}.placeholder.endpoint` },
