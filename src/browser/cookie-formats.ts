@@ -1,6 +1,6 @@
 import { isPlainObjectValue } from "../client";
-import { type CookiePlace, type CookieToSet, cookiesOfList, kindOf, placeOfUrl } from "./cookie-list";
-import { type CookieToWrite, cookiesOfNetscape, isNetscapeText, netscapeOf } from "./cookie-netscape";
+import { type CookieFields, type CookiePlace, type CookieToSet, cookiesOfList, kindOf, placeOfUrl } from "./cookie-list";
+import { cookiesOfNetscape, isNetscapeText, netscapeOf } from "./cookie-netscape";
 import { inputError } from "./errors";
 import { bytesOf } from "./upload-file";
 
@@ -83,9 +83,9 @@ export function parseCookies(input: unknown, options: ParseOptions = {}): Cookie
 }
 
 /** The cookies as `json` (the array as it is) or `netscape` (a cookie file's text; sameSite has no column in it). */
-export function formatCookies<C extends CookieToWrite>(cookies: readonly C[], format: "json"): C[];
-export function formatCookies(cookies: readonly CookieToWrite[], format: "netscape"): string;
-export function formatCookies<C extends CookieToWrite>(cookies: readonly C[], format: CookieFormat): C[] | string;
-export function formatCookies<C extends CookieToWrite>(cookies: readonly C[], format: CookieFormat): C[] | string {
+export function formatCookies<C extends CookieFields>(cookies: readonly C[], format: "json"): C[];
+export function formatCookies(cookies: readonly CookieFields[], format: "netscape"): string;
+export function formatCookies<C extends CookieFields>(cookies: readonly C[], format: CookieFormat): C[] | string;
+export function formatCookies<C extends CookieFields>(cookies: readonly C[], format: CookieFormat): C[] | string {
   return format === "netscape" ? netscapeOf(cookies) : [...cookies];
 }

@@ -3,8 +3,8 @@ import { inputError } from "./errors";
 
 export type SameSite = "Strict" | "Lax" | "None";
 
-/** A cookie as Playwright's addCookies takes it, every field given: what each format is converted to. */
-export interface CookieToSet {
+/** The fields every cookie has: what a Netscape cookie file holds of one. */
+export interface CookieFields {
   name: string;
   value: string;
   /** With a leading dot, its subdomains get it too; without, only that host. */
@@ -14,6 +14,10 @@ export interface CookieToSet {
   expires: number;
   httpOnly: boolean;
   secure: boolean;
+}
+
+/** A cookie as Playwright's addCookies takes it, every field given: what each format is converted to. */
+export interface CookieToSet extends CookieFields {
   /** Absent: the browser's default (Chromium's is Lax). */
   sameSite?: SameSite;
 }

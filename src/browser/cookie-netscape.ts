@@ -1,4 +1,4 @@
-import { type CookieToSet, domainFor, expiresOf } from "./cookie-list";
+import { type CookieFields, type CookieToSet, domainFor, expiresOf } from "./cookie-list";
 import { inputError } from "./errors";
 
 /** What curl and wget put before the domain of an httpOnly cookie: the line is a cookie, not a comment. */
@@ -6,17 +6,6 @@ const HTTP_ONLY = "#HttpOnly_";
 const FIELDS = "domain, include subdomains, path, secure, expiry, name, value";
 const FLAG = /^(true|false)$/i;
 const SECONDS = /^\d+(\.\d+)?$/;
-
-/** The cookie fields a Netscape file holds (sameSite has no column). */
-export interface CookieToWrite {
-  name: string;
-  value: string;
-  domain: string;
-  path: string;
-  expires: number;
-  httpOnly: boolean;
-  secure: boolean;
-}
 
 const linesOf = (text: string): string[] => text.split(/\r\n|\r|\n/);
 const isComment = (line: string): boolean => line.trimStart().startsWith("#") && !line.startsWith(HTTP_ONLY);
@@ -62,7 +51,7 @@ export function cookiesOfNetscape(text: string, where: string): CookieToSet[] {
 }
 
 /** A Netscape cookie file of the cookies, as curl writes one; a session cookie's expiry is 0. */
-export function netscapeOf(cookies: readonly CookieToWrite[]): string {
+export function netscapeOf(cookies: readonly CookieFields[]): string {
   const lines = cookies.map((cookie) =>
     [
       `${cookie.httpOnly ? HTTP_ONLY : ""}${cookie.domain}`,

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
+import type { CookieFields } from "../../src/browser/cookie-list";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
 import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, stateDir, TAB, type FlowNode, type Msg } from "../support/node-red";
@@ -344,16 +345,8 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
     const SECRET = "s3cret-login";
     /** Chromium caps a cookie's life at 400 days: a week ahead comes back as it went in. */
     const IN_A_WEEK = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
-    interface ReadCookie {
-      name: string;
-      value: string;
-      domain: string;
-      path: string;
-      expires: number;
-      httpOnly: boolean;
-      secure: boolean;
-      sameSite: string;
-    }
+    /** A cookie as read cookies gives it: every field, sameSite included. */
+    type ReadCookie = CookieFields & { sameSite: string };
     /** A login cookie of example.com and its subdomains and a session cookie of one host and path, named for the format that sets them. */
     const expected = (tag: string, sameSites: [string, string] = ["Lax", "Lax"]): ReadCookie[] => [
       { name: `lang_${tag}`, value: "en", domain: "example.com", path: "/docs", expires: -1, httpOnly: false, secure: false, sameSite: sameSites[1] },
