@@ -93,7 +93,7 @@ function planFor(groupCount: number): Plan {
 }
 
 const GROUPS: Group[] = [
-  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client", "test/journal", "test/batch", "test/tools"), jobs: 0, timeoutMs: 90_000 },
+  { name: "main", specs: testFiles(...RUNTIME_FOLDERS, "test/emulator", "test/client", "test/browser", "test/journal", "test/batch", "test/tools"), jobs: 0, timeoutMs: 90_000 },
   { name: "node22", specs: testFiles(...RUNTIME_FOLDERS), jobs: 0, timeoutMs: 90_000, compat: 22 },
   { name: "node24", specs: testFiles(...RUNTIME_FOLDERS), jobs: 0, timeoutMs: 90_000, compat: 24 },
   { name: "soak", specs: testFiles("test/reliability"), jobs: 2, timeoutMs: 300_000 },

@@ -1,7 +1,11 @@
 import { describeValue } from "../client";
+import { type CookiePlace, placeOfUrl } from "./cookie-list";
 import { inputError } from "./errors";
 import type { BrowserAction } from "./steps";
 import type { StepInputs } from "./step-types";
+
+/** A host a cookie can name: a domain (with a leading dot for its subdomains too), an IPv4 or a bracketless IPv6 address. */
+const COOKIE_HOST = /^\.?[\p{L}\p{N}_-]+(\.[\p{L}\p{N}_-]+)*$|^[0-9a-f:]+$/iu;
 
 const OPENABLE = new Set(["http:", "https:", "about:", "data:"]);
 
@@ -79,9 +83,23 @@ export function scrollTargetOf(inputs: StepInputs): { selector: string } | { by:
   return { by: Math.round(by) };
 }
 
+/** setCookies' Cookie domain: a host (example.com; .example.com for its subdomains too) or an http(s) URL; blank = none. */
+export function cookiePlaceOf(value: unknown): CookiePlace {
+  if (value === undefined) return {};
+  const given = typeof value === "string" ? value.trim() : undefined;
+  if (given === "") return {};
+  if (given !== undefined && /^https?:\/\//i.test(given)) {
+    placeOfUrl(given, `cookieDomain ${describeValue(value)}`);
+    return { url: given };
+  }
+  if (given === undefined || !COOKIE_HOST.test(given))
+    throw inputError(`cookieDomain must be a domain such as example.com (.example.com for its subdomains too) or an http(s):// address, got ${describeValue(value)}`);
+  return { domain: given };
+}
+
 const NEEDS_SELECTOR = new Set<BrowserAction>(["click", "type", "waitFor", "extract", "select", "hover", "upload"]);
 
-/** Refuses missing or unusable inputs before the browser is looked for (upload's file and setCookies' list are read by their own checks). */
+/** Refuses missing or unusable inputs before the browser is looked for (upload's file and setCookies' cookies are read by their own checks). */
 export function checkInputs(action: BrowserAction, inputs: StepInputs): void {
   if (action === "open" || (action === "cookies" && inputs.url !== undefined)) urlToOpen(inputs.url);
   if (NEEDS_SELECTOR.has(action)) selectorOf(inputs.selector);

@@ -25,7 +25,11 @@ export interface StepInputs {
   places?: UploadPlaces;
   /** Move, click, type and scroll as a person would (click, hover, type, scroll). */
   human?: boolean;
-  /** msg.payload: the file (a Buffer) for upload, the cookies for setCookies. */
+  /** setCookies: the site of cookies given as a name=value; … header: a domain (example.com) or an http(s) URL. */
+  cookieDomain?: unknown;
+  /** cookies: json (an array of cookie objects) or netscape (a cookie file's text). */
+  cookieFormat?: string;
+  /** msg.payload: the file (a Buffer) for upload, the cookies (in any format parseCookies reads) for setCookies. */
   payload?: unknown;
   /** msg.filename: the name of the file msg.payload holds, for upload. */
   filename?: unknown;

@@ -1,8 +1,8 @@
 import type { Page } from "playwright-core";
-import { cookiesToSet } from "./cookie-list";
+import { COOKIE_FORMATS, formatCookies, parseCookies } from "./cookie-formats";
 import { ELEMENT_STEPS } from "./element-steps";
 import { inputError } from "./errors";
-import { checkInputs, expressionOf, selectorOf, urlToOpen } from "./inputs";
+import { checkInputs, cookiePlaceOf, expressionOf, selectorOf, urlToOpen } from "./inputs";
 import type { Step, StepInputs } from "./step-types";
 import { fileToUpload } from "./upload-file";
 
@@ -50,12 +50,12 @@ async function evaluateInPage(page: Page, expression: string): Promise<unknown> 
 
 /**
  * The inputs the step runs with, checked before the browser is looked for: upload's file is read and
- * setCookies' list is checked here, so bad input never touches the browser.
+ * setCookies' cookies are read, whatever their format, here, so bad input never touches the browser.
  */
 export async function readyInputs(action: BrowserAction, inputs: StepInputs): Promise<StepInputs> {
   checkInputs(action, inputs);
   if (action === "upload") return { ...inputs, upload: await fileToUpload(inputs) };
-  if (action === "setCookies") return { ...inputs, cookies: cookiesToSet(inputs.payload) };
+  if (action === "setCookies") return { ...inputs, cookies: parseCookies(inputs.payload, cookiePlaceOf(inputs.cookieDomain)) };
   return inputs;
 }
 
@@ -88,7 +88,7 @@ export const STEPS: Record<Exclude<BrowserAction, "closePage">, Step> = {
   async cookies(page, inputs) {
     const url = inputs.url === undefined ? undefined : urlToOpen(inputs.url);
     const cookies = await page.context().cookies(url);
-    return { payload: cookies, detail: String(cookies.length) };
+    return { payload: formatCookies(cookies, oneOf(inputs.cookieFormat, COOKIE_FORMATS, "json")), detail: String(cookies.length) };
   },
   async setCookies(page, inputs) {
     const cookies = inputs.cookies;

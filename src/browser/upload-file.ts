@@ -107,7 +107,7 @@ export async function fileToUpload(inputs: StepInputs): Promise<FileToUpload> {
 }
 
 /** A Buffer as it is; a Uint8Array from any realm (a function node's `new Uint8Array()`) as a Buffer over the same bytes. */
-function bytesOf(payload: unknown): Buffer | undefined {
+export function bytesOf(payload: unknown): Buffer | undefined {
   if (Buffer.isBuffer(payload)) return payload;
   if (types.isUint8Array(payload)) return Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
   return undefined;

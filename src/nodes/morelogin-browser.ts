@@ -11,6 +11,7 @@ import { uploadPlacesOf } from "./lib/config/upload-places";
 const declaration = NODE_DECLARATIONS["morelogin-browser"];
 const waitUntilField = selectField(declaration, "waitUntil");
 const formatField = selectField(declaration, "format");
+const cookieFormatField = selectField(declaration, "cookieFormat");
 /** How long a step may take when the node's timeout is blank. */
 const STEP_DEFAULT_MS = 30_000;
 
@@ -46,6 +47,8 @@ export = (RED: NodeAPI): void => {
         expression: fields.expression,
         waitUntil: waitUntilField ? selected(def, waitUntilField) : undefined,
         format: formatField ? selected(def, formatField) : undefined,
+        cookieFormat: cookieFormatField ? selected(def, cookieFormatField) : undefined,
+        cookieDomain: fields.cookieDomain,
         fullPage: def.fullPage === true,
         attributes: fields.attributes,
         option: fields.option,

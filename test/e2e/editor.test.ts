@@ -297,7 +297,25 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     const action = page.locator("#node-input-action");
     const rowOf = (field: string) => page.locator(`.form-row:has(#node-input-${field})`);
     const shown = async (): Promise<Record<string, boolean>> => {
-      const fields = ["url", "waitUntil", "selector", "text", "expression", "format", "fullPage", "attributes", "option", "key", "scrollBy", "file", "human", "endpoint", "timeout"];
+      const fields = [
+        "url",
+        "waitUntil",
+        "selector",
+        "text",
+        "expression",
+        "format",
+        "cookieFormat",
+        "cookieDomain",
+        "fullPage",
+        "attributes",
+        "option",
+        "key",
+        "scrollBy",
+        "file",
+        "human",
+        "endpoint",
+        "timeout",
+      ];
       return Object.fromEntries(await Promise.all(fields.map(async (field) => [field, await rowOf(field).isVisible()] as const)));
     };
     const none = {
@@ -307,6 +325,8 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
       text: false,
       expression: false,
       format: false,
+      cookieFormat: false,
+      cookieDomain: false,
       fullPage: false,
       attributes: false,
       option: false,
@@ -330,7 +350,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
       ["press", { selector: true, key: true }],
       ["scroll", { selector: true, scrollBy: true, human: true }],
       ["upload", { selector: true, file: true }],
-      ["setCookies", {}],
+      ["setCookies", { cookieDomain: true }],
     ];
     for (const [name, rows] of onlyTheirs) {
       await action.selectOption(name);
@@ -343,7 +363,8 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await action.selectOption("content");
     assert.deepEqual(await shown(), { ...none, format: true }, "content");
     await action.selectOption("cookies");
-    assert.deepEqual(await shown(), { ...none, url: true }, "cookies");
+    assert.deepEqual(await shown(), { ...none, url: true, cookieFormat: true }, "cookies");
+    assert.equal(await page.locator("#node-input-cookieFormat").inputValue(), "json", "a new node reads cookies as JSON, as before");
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
     await untilEditorAtRest(page);

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
+import type { CookieFields } from "../../src/browser/cookie-list";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
 import { Collector, catchNode, credentialsFor, CONFIG_ID, helper, NODE_MODULES, stateDir, TAB, type FlowNode, type Msg } from "../support/node-red";
@@ -32,7 +33,7 @@ interface Outcome {
   errors: Array<{ node: string; text: string; kind?: string }>;
 }
 
-const TEXT_FIELDS = ["url", "selector", "text", "expression", "endpoint", "attributes", "option", "key", "file"];
+const TEXT_FIELDS = ["url", "selector", "text", "expression", "endpoint", "attributes", "option", "key", "file", "cookieDomain"];
 
 /** The fields of a step as TypedInputs, as the editor saves them (scrollBy is a number field). */
 function browserNode(id: string, step: Step, next: string): FlowNode {
@@ -340,6 +341,113 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
     });
   });
 
+  describe("cookies in every format users have (issue 50)", () => {
+    const SECRET = "s3cret-login";
+    /** Chromium caps a cookie's life at 400 days: a week ahead comes back as it went in. */
+    const IN_A_WEEK = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
+    /** A cookie as read cookies gives it: every field, sameSite included. */
+    type ReadCookie = CookieFields & { sameSite: string };
+    /** A login cookie of example.com and its subdomains and a session cookie of one host and path, named for the format that sets them. */
+    const expected = (tag: string, sameSites: [string, string] = ["Lax", "Lax"]): ReadCookie[] => [
+      { name: `lang_${tag}`, value: "en", domain: "example.com", path: "/docs", expires: -1, httpOnly: false, secure: false, sameSite: sameSites[1] },
+      { name: `sid_${tag}`, value: SECRET, domain: ".example.com", path: "/", expires: IN_A_WEEK, httpOnly: true, secure: true, sameSite: sameSites[0] },
+    ];
+    const netscape = (tag: string): string =>
+      ["# Netscape HTTP Cookie File", "", `#HttpOnly_.example.com\tTRUE\t/\tTRUE\t${IN_A_WEEK}\tsid_${tag}\t${SECRET}`, "# a comment", `example.com\tFALSE\t/docs\tFALSE\t0\tlang_${tag}\ten`, ""].join(
+        "\r\n",
+      );
+    const extension = (tag: string): object[] => [
+      {
+        domain: ".example.com",
+        expirationDate: IN_A_WEEK + 0.25,
+        hostOnly: false,
+        httpOnly: true,
+        name: `sid_${tag}`,
+        path: "/",
+        sameSite: "no_restriction",
+        secure: true,
+        session: false,
+        storeId: "0",
+        value: SECRET,
+        id: 1,
+      },
+      { domain: "example.com", hostOnly: true, httpOnly: false, name: `lang_${tag}`, path: "/docs", sameSite: "unspecified", secure: false, session: true, storeId: "0", value: "en", id: 2 },
+    ];
+    /** As read cookies gives them, the session cookie without a sameSite (the browser's default). */
+    const playwright = (tag: string): object[] => [
+      { name: `sid_${tag}`, value: SECRET, domain: ".example.com", path: "/", expires: IN_A_WEEK, httpOnly: true, secure: true, sameSite: "Strict" },
+      { name: `lang_${tag}`, value: "en", domain: "example.com", path: "/docs", expires: -1, httpOnly: false, secure: false },
+    ];
+
+    /** The profile's cookies whose names end in one of the tags, sorted by name, the expiry in whole seconds. */
+    const ofTags = (payload: unknown, ...tags: string[]): ReadCookie[] =>
+      (payload as ReadCookie[])
+        .filter((cookie) => tags.some((tag) => cookie.name.endsWith(`_${tag}`)))
+        .map(({ name, value, domain, path, expires, httpOnly, secure, sameSite }) => ({ name, value, domain, path, expires: Math.trunc(expires), httpOnly, secure, sameSite }))
+        .sort((a, b) => a.name.localeCompare(b.name));
+
+    it("setCookies takes each format from msg.payload, and cookies reads the same cookies back", async () => {
+      const formats: Array<[string, Step, Record<string, unknown>, ReadCookie[]]> = [
+        ["array", { action: "setCookies" }, { payload: playwright("array") }, expected("array", ["Strict", "Lax"])],
+        ["json", { action: "setCookies" }, { payload: JSON.stringify(playwright("json")) }, expected("json", ["Strict", "Lax"])],
+        ["extension", { action: "setCookies" }, { payload: extension("extension") }, expected("extension", ["None", "Lax"])],
+        ["storage", { action: "setCookies" }, { payload: { cookies: playwright("storage"), origins: [] } }, expected("storage", ["Strict", "Lax"])],
+        ["netscape", { action: "setCookies" }, { payload: netscape("netscape") }, expected("netscape")],
+        ["file", { action: "setCookies" }, { payload: Buffer.from(netscape("file")) }, expected("file")],
+        [
+          "header",
+          { action: "setCookies", cookieDomain: "site", cookieDomainType: "msg" },
+          { payload: `Cookie: sid_header=${SECRET}; lang_header=en`, site: "example.com" },
+          expected("header").map((cookie) => ({ ...cookie, domain: "example.com", path: "/", expires: -1, httpOnly: false, secure: false })),
+        ],
+      ];
+      for (const [tag, step, fields, cookies] of formats) {
+        const read = await passes([step, { action: "cookies" }], fields, two());
+        assert.deepEqual(ofTags(read.payload, tag), cookies, tag);
+      }
+    });
+
+    it("cookies with Format netscape gives the text of a cookie file, which setCookies puts back as it was", async () => {
+      await passes([{ action: "setCookies" }], { payload: extension("round") }, one());
+      const json = await passes([{ action: "cookies" }], {}, one());
+      const text = await passes([{ action: "cookies", cookieFormat: "netscape" }], {}, one());
+      assert.equal(typeof text.payload, "string");
+      assert.match(text.payload as string, /^# Netscape HTTP Cookie File\n/);
+      assert.ok((text.payload as string).includes(`#HttpOnly_.example.com\tTRUE\t/\tTRUE\t${IN_A_WEEK}\tsid_round\t${SECRET}\n`), "the httpOnly cookie's line");
+      const back = await passes([{ action: "setCookies" }, { action: "cookies" }], { payload: text.payload }, two());
+      // A cookie file has no sameSite column: the cookie put back gets the browser's default.
+      const withoutSameSite = (cookies: ReadCookie[]) => cookies.map(({ sameSite: _sameSite, ...cookie }) => cookie);
+      assert.deepEqual(withoutSameSite(ofTags(back.payload, "round")), withoutSameSite(ofTags(json.payload, "round")));
+      assert.deepEqual(ofTags(json.payload, "round"), expected("round", ["None", "Lax"]));
+    });
+
+    it("a malformed line or entry sets nothing at all, and the error names its line or index, never a value", async () => {
+      const badFile = netscape("badfile").replace("\tFALSE\t0\t", "\tmaybe\t0\t");
+      const badList = [...playwright("badlist"), { name: "third_badlist", value: 7, domain: "example.com" }];
+      const outcomes = await runChains([
+        { steps: [{ action: "setCookies" }], input: { payload: badFile, morelogin: { profile: two() } } },
+        { steps: [{ action: "setCookies" }], input: { payload: badList, morelogin: { profile: two() } } },
+        { steps: [{ action: "setCookies" }], input: { payload: `sid_badheader=${SECRET}`, morelogin: { profile: two() } } },
+      ]);
+      assert.deepEqual(
+        outcomes.map((outcome) => outcome.errors),
+        [
+          [{ node: "c0s0", kind: "input", text: "browser failed: line 5 of msg.payload (a Netscape cookie file): its fourth field (secure) must be TRUE or FALSE" }],
+          [{ node: "c1s0", kind: "input", text: "browser failed: msg.payload[2].value must be a string, got a number" }],
+          [
+            {
+              node: "c2s0",
+              kind: "input",
+              text: "browser failed: msg.payload is a name=value; … header, which says nothing of the site it is for: set the node's Cookie domain (e.g. example.com)",
+            },
+          ],
+        ],
+      );
+      const read = await passes([{ action: "cookies" }], {}, two());
+      assert.deepEqual(ofTags(read.payload, "badfile", "badlist", "badheader"), [], "none of their cookies was set");
+    });
+  });
+
   describe("example 17, Read a table into a flow", () => {
     it("reads the price list's rows of its own profile into named columns and writes them as CSV, and closes that profile", async () => {
       const examples = loadExamples({ localUrl: emulator().localUrl, openUrl: emulator().openUrl });
@@ -415,7 +523,7 @@ describe("nodes: browser, human pace and the actions extract, select, press, hov
         "upload needs a file: set the node's File to a path, or send msg.payload as a Buffer (a read file node gives one) with msg.filename",
       ],
       [{ action: "upload", selector: "#file" }, { payload: Buffer.from("x") }, "msg.filename is missing: name the file msg.payload holds (e.g. report.csv), as the page will see it"],
-      [{ action: "setCookies" }, { payload: "session=s3cret" }, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got a string"],
+      [{ action: "setCookies" }, { payload: "session=s3cret" }, "msg.payload is a name=value; … header, which says nothing of the site it is for: set the node's Cookie domain (e.g. example.com)"],
       [{ action: "setCookies" }, { payload: [{ name: "session", value: "s3cret" }] }, "msg.payload[0] has no `domain` (with a `path`) or `url`"],
     ];
     const outcomes = await runChains(cases.map(([step, fields]) => ({ steps: [step], input: { ...fields, ...nowhere } })));

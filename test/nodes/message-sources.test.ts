@@ -17,6 +17,8 @@ import { OUTCOME_MS } from "../support/wait-until";
  */
 interface Case {
   type: string;
+  /** Tells two cases of one node type apart in the test's title. */
+  name?: string;
   props: Record<string, unknown>;
   /** msg.payload as the node's help documents it (JSON, so every source can build it). */
   payload: (emulator: Emulator) => unknown;
@@ -211,7 +213,7 @@ function describeSources(title: string, options: EmulatorOptions, cases: Case[],
     }
 
     for (const testCase of cases) {
-      it(`${testCase.type}: every way of building msg.payload gives the same call and the same reply`, async () => {
+      it(`${testCase.type}${testCase.name ? ` (${testCase.name})` : ""}: every way of building msg.payload gives the same call and the same reply`, async () => {
         const url = `/sources/${testCase.type}`;
         const props = (await testCase.setup?.(emulator())) ?? {};
         try {
@@ -248,39 +250,70 @@ function describeSources(title: string, options: EmulatorOptions, cases: Case[],
 describeSources("nodes: a payload built by a function, change, inject or HTTP In node (issue 37)", { profiles: 10, apps: 12 }, CASES);
 
 /** The browser node with a started profile's real Chromium: cookies put back from msg.payload, then read back. */
-let cookieJar: { browser: Browser; context: BrowserContext } | undefined;
+const cookieJars: Array<{ browser: Browser; context: BrowserContext }> = [];
 /** Chromium caps a cookie's life at 400 days, so a fixed date far ahead would come back as a different one each time. */
 const IN_A_WEEK = Math.floor(Date.now() / 1000) + 7 * 24 * 3600;
 const COOKIES = [
   { name: "visited", value: "yes", domain: "127.0.0.1", path: "/", expires: -1, httpOnly: false, secure: false, sameSite: "Lax" },
   { name: "session", value: "s-42", domain: "127.0.0.1", path: "/demo", expires: IN_A_WEEK, httpOnly: true, secure: false, sameSite: "Strict" },
 ];
+/** The same cookies as a browser extension (EditThisCookie, Cookie-Editor) exports them (issue 50). */
+const EXPORTED = [
+  { domain: "127.0.0.1", hostOnly: true, httpOnly: false, name: "visited", path: "/", sameSite: "unspecified", secure: false, session: true, storeId: "0", value: "yes", id: 1 },
+  {
+    domain: "127.0.0.1",
+    expirationDate: IN_A_WEEK + 0.5,
+    hostOnly: true,
+    httpOnly: true,
+    name: "session",
+    path: "/demo",
+    sameSite: "strict",
+    secure: false,
+    session: false,
+    storeId: "0",
+    value: "s-42",
+    id: 2,
+  },
+];
+
+/** setCookies on the browser of the emulator's profile `profile`, its cookies read back by the next node. */
+function cookieCase(name: string, profile: number, payload: unknown[]): Case {
+  return {
+    type: "morelogin-browser",
+    name,
+    props: { action: "setCookies" },
+    // The profile's browser, started as the desktop client would, is the node's Browser field (its debug port).
+    setup: async (e) => {
+      const { debugPort } = dataOf<{ debugPort: string }>(await call(e.localUrl, "/api/env/start", { body: { envId: e.data.profiles[profile]?.id } }));
+      const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
+      const context = browser.contexts()[0];
+      assert.ok(context, "the profile's browser has its default context");
+      cookieJars[profile] = { browser, context };
+      return { endpoint: debugPort, endpointType: "str" };
+    },
+    // Each message starts from a browser without cookies, so each must put them there itself.
+    prepare: async () => cookieJars[profile]?.context.clearCookies(),
+    cleanup: async () => cookieJars[profile]?.browser.close(),
+    payload: () => payload,
+    reference: (reply) =>
+      assert.deepEqual(
+        (reply as Array<{ name: string; expires: number; sameSite: string }>)
+          .map(({ name, expires, sameSite }) => ({ name, expires: Math.trunc(expires), sameSite }))
+          .sort((a, b) => a.name.localeCompare(b.name)),
+        [
+          { name: "session", expires: IN_A_WEEK, sameSite: "Strict" },
+          { name: "visited", expires: -1, sameSite: "Lax" },
+        ],
+      ),
+    wires: [["read"]],
+    after: [{ id: "read", type: "morelogin-browser", action: "cookies", wires: [REPLY] }],
+  };
+}
 
 describeSources(
   "nodes: browser cookies built by a function, change, inject or HTTP In node (issue 37)",
   { profiles: 2, browser: CHROMIUM },
-  [
-    {
-      type: "morelogin-browser",
-      props: { action: "setCookies" },
-      // The profile's browser, started as the desktop client would, is the node's Browser field (its debug port).
-      setup: async (e) => {
-        const { debugPort } = dataOf<{ debugPort: string }>(await call(e.localUrl, "/api/env/start", { body: { envId: e.data.profiles[0]?.id } }));
-        const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
-        const context = browser.contexts()[0];
-        assert.ok(context, "the profile's browser has its default context");
-        cookieJar = { browser, context };
-        return { endpoint: debugPort, endpointType: "str" };
-      },
-      // Each message starts from a browser without cookies, so each must put them there itself.
-      prepare: async () => cookieJar?.context.clearCookies(),
-      cleanup: async () => cookieJar?.browser.close(),
-      payload: () => COOKIES,
-      reference: (reply) => assert.deepEqual((reply as Array<{ name: string }>).map((cookie) => cookie.name).sort(), ["session", "visited"]),
-      wires: [["read"]],
-      after: [{ id: "read", type: "morelogin-browser", action: "cookies", wires: [REPLY] }],
-    },
-  ],
+  [cookieCase("read cookies' array", 0, COOKIES), cookieCase("a browser extension's export", 1, EXPORTED)],
   function () {
     const skipped = browserSkipReason();
     if (skipped) {

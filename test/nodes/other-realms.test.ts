@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runInNewContext } from "node:vm";
-import { cookiesToSet } from "../../src/browser/cookie-list";
+import { parseCookies } from "../../src/browser/cookie-formats";
 import { fileToUpload } from "../../src/browser/upload-file";
 import { itemIdOf, originOf, storableItems } from "../../src/batch/items";
 import { BatchRunner, type BatchTag } from "../../src/batch/runner";
@@ -108,7 +108,7 @@ describe("nodes: msg.payload built in a function node", () => {
   describe("the browser node", () => {
     it("setCookies takes cookies built in a function node", () => {
       const cookies = fromFunctionNode('[{ name: "session", value: "abc", domain: "example.com", secure: true, partitionKey: "ignored" }]');
-      assert.deepEqual([...cookiesToSet(cookies)], [{ name: "session", value: "abc", domain: "example.com", path: "/", secure: true }]);
+      assert.deepEqual([...parseCookies(cookies)], [{ name: "session", value: "abc", domain: "example.com", path: "/", expires: -1, httpOnly: false, secure: true }]);
     });
 
     it("a refused cookie names the field that is missing or of the wrong type, never a cookie's value", () => {
@@ -121,11 +121,17 @@ describe("nodes: msg.payload built in a function node", () => {
         [`[{ name: "session", value: "${SECRET}" }]`, "msg.payload[0] has no `domain` (with a `path`) or `url`"],
         [`[{ name: "session", value: "${SECRET}", domain: 5 }]`, "msg.payload[0].domain must be a string, got a number"],
         [`[{ name: "session", value: "${SECRET}", domain: "example.com", expires: "soon" }]`, "msg.payload[0].expires must be seconds since 1970 (or -1 for a session cookie), got a string"],
-        [`[{ name: "session", value: "${SECRET}", domain: "example.com", sameSite: "strict" }]`, "msg.payload[0].sameSite must be Strict, Lax or None"],
+        [
+          `[{ name: "session", value: "${SECRET}", domain: "example.com", sameSite: "sometimes" }]`,
+          "msg.payload[0].sameSite must be Strict, Lax or None (or an export's no_restriction, lax, strict or unspecified)",
+        ],
         [`[new Date(0)]`, "msg.payload[0] must be a cookie object {name, value, domain, path, …}, got an object"],
-        [`({ name: "session", value: "${SECRET}" })`, "setCookies needs msg.payload to be an array of cookies, as read cookies gives, got an object"],
+        [
+          `({ name: "session", value: "${SECRET}" })`,
+          "msg.payload must be cookies: an array of cookie objects (as read cookies gives, or a browser extension's JSON export), its JSON text, a Netscape cookie file (cookies.txt) or a name=value; … header, got an object",
+        ],
       ];
-      for (const [code, text] of cases) assert.throws(() => cookiesToSet(fromFunctionNode(code)), { message: text }, code);
+      for (const [code, text] of cases) assert.throws(() => parseCookies(fromFunctionNode(code)), { message: text }, code);
     });
 
     it("upload takes a Uint8Array built in a function node, as it takes a Buffer", async () => {

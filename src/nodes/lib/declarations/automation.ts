@@ -1,6 +1,7 @@
+import { COOKIE_FORMATS } from "../../../browser/cookie-formats";
 import { BROWSER_ACTIONS, CONTENT_FORMATS, HUMAN_ACTIONS, WAIT_UNTIL } from "../../../browser/steps";
 import type { NodeDeclaration } from "./declaration";
-import { actionCheckbox, actionField, actionSelect, API_SELECT, phoneField, TIMEOUT } from "./fields";
+import { actionCheckbox, actionChoice, actionField, actionSelect, API_SELECT, phoneField, TIMEOUT } from "./fields";
 
 export const AUTOMATION_ACTIONS = ["templates", "runOnce", "schedule", "tasks", "runs", "cancel"] as const;
 
@@ -59,15 +60,7 @@ export const AUTOMATION_DECLARATIONS = {
     fields: [
       actionSelect(BROWSER_TYPE, BROWSER_ACTIONS, "open"),
       actionField(BROWSER_TYPE, "url", ["open", "cookies"], "fa-link"),
-      {
-        name: "waitUntil",
-        input: "select",
-        icon: "fa-hourglass-half",
-        label: `${BROWSER_TYPE}.label.waitUntil`,
-        default: "load",
-        options: WAIT_UNTIL.map((value) => ({ value, text: `${BROWSER_TYPE}.waitUntil.${value}` })),
-        actions: ["open"],
-      },
+      actionChoice(BROWSER_TYPE, "waitUntil", WAIT_UNTIL, "load", ["open"], "fa-hourglass-half"),
       actionField(BROWSER_TYPE, "selector", ["click", "type", "waitFor", "extract", "select", "press", "hover", "scroll", "upload"], "fa-crosshairs"),
       actionField(BROWSER_TYPE, "text", ["type"], "fa-keyboard-o"),
       actionField(BROWSER_TYPE, "attributes", ["extract"], "fa-list"),
@@ -76,15 +69,9 @@ export const AUTOMATION_DECLARATIONS = {
       actionField(BROWSER_TYPE, "scrollBy", ["scroll"], "fa-arrows-v", { defaultType: "num" }),
       actionField(BROWSER_TYPE, "file", ["upload"], "fa-file-o"),
       actionField(BROWSER_TYPE, "expression", ["evaluate"], "fa-code"),
-      {
-        name: "format",
-        input: "select",
-        icon: "fa-file-text-o",
-        label: `${BROWSER_TYPE}.label.format`,
-        default: "html",
-        options: CONTENT_FORMATS.map((value) => ({ value, text: `${BROWSER_TYPE}.format.${value}` })),
-        actions: ["content"],
-      },
+      actionChoice(BROWSER_TYPE, "format", CONTENT_FORMATS, "html", ["content"], "fa-file-text-o"),
+      actionChoice(BROWSER_TYPE, "cookieFormat", COOKIE_FORMATS, "json", ["cookies"], "fa-file-text-o"),
+      actionField(BROWSER_TYPE, "cookieDomain", ["setCookies"], "fa-globe"),
       actionCheckbox(BROWSER_TYPE, "fullPage", ["screenshot"], "fa-arrows-v", `${BROWSER_TYPE}.label.capture`),
       actionCheckbox(BROWSER_TYPE, "human", HUMAN_ACTIONS, "fa-hand-pointer-o", `${BROWSER_TYPE}.label.pace`),
       { name: "endpoint", input: "typed", defaultType: "str", icon: "fa-plug", label: `${BROWSER_TYPE}.label.endpoint`, placeholder: `${BROWSER_TYPE}.placeholder.endpoint` },

@@ -48,6 +48,11 @@ export function actionField(type: string, name: string, actions: readonly string
   return { name, input: "typed", defaultType: "str", icon, label: `${type}.label.${name}`, placeholder: `${type}.placeholder.${name}`, actions, ...extra };
 }
 
+/** A select of one node shown for some of its actions: its label `<type>.label.<name>`, each option's text `<type>.<name>.<value>`. */
+export function actionChoice(type: string, name: string, values: readonly string[], defaultValue: string, actions: readonly string[], icon: string): SelectField {
+  return { name, input: "select", icon, label: `${type}.label.${name}`, default: defaultValue, options: values.map((value) => ({ value, text: `${type}.${name}.${value}` })), actions };
+}
+
 export function actionCheckbox(type: string, name: string, actions: readonly string[], icon = "", label = ""): CheckboxField {
   return { name, input: "checkbox", icon, label, text: `${type}.label.${name}`, actions };
 }
