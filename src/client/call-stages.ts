@@ -79,6 +79,7 @@ export function sendAndRead(transport: Transport, bases: Record<ApiName, BaseUrl
           path: call.path,
           allowBareJson: call.allowBareJson,
           wholeReply: call.wholeReply,
+          replyFields: call.replyFields,
           redact,
         }),
       );

@@ -211,6 +211,7 @@ export class MoreLoginClient {
         timeoutMs: this.timeoutFor(options, definition),
         limited: definition.limited,
         capacity: definition.capacity,
+        replyFields: definition.replyFields,
       },
       options,
     );

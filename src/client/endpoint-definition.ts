@@ -31,4 +31,6 @@ export interface EndpointDefinition {
   requiresOneOf?: readonly string[];
   /** The API takes this field's list as the whole body, a bare JSON array (callers still pass an object). */
   sendsList?: string;
+  /** The reply carries its result in these top-level fields beside a null `data` (ua/get): the call's data is an object of them. */
+  replyFields?: readonly string[];
 }

@@ -1,5 +1,5 @@
 import type { EndpointDefinition } from "./endpoint-definition";
-import type { ClosedProfile, Page, Profile, ProfileStatus, RunningProfile, StartedProfile } from "./types";
+import type { ClosedProfile, Page, Profile, ProfileLock, ProfileProcess, ProfileStatus, RunningProfile, Screen, StartedProfile, UserAgent } from "./types";
 
 /** Starting or closing a browser: MoreLogin's own CLI allows 30 s; a slow machine needs more. */
 const PROFILE_TIMEOUT_MS = 60_000;
@@ -61,6 +61,12 @@ export const PROFILE_ENDPOINTS = {
     timeoutMs: PROFILE_TIMEOUT_MS,
     capacity: { kind: "profiles", effect: "freeAll" },
   },
+  profileLock: { api: "local", method: "POST", path: "/api/env/lock/query", idempotency: "read", idFields: ["envId"], required: ["envId"] },
+  profileProcesses: { api: "local", method: "POST", path: "/api/env/getAllProcessIds", idempotency: "read" },
+  listScreens: { api: "local", method: "POST", path: "/api/env/getAllScreen", idempotency: "read" },
+  // Moves windows, so never sent again once it may have arrived (though arranging twice does no harm).
+  arrangeWindows: { api: "local", method: "POST", path: "/api/env/arrangeWindows", idempotency: "write", idListFields: ["envIds"] },
+  userAgent: { api: "local", method: "POST", path: "/api/env/advanced/ua/get", idempotency: "read", required: ["os"], replyFields: ["ua", "resolution"] },
 } as const satisfies Record<keyof ProfileEndpointData, EndpointDefinition>;
 
 /** What each of these endpoints' `data` holds. */
@@ -82,4 +88,9 @@ export interface ProfileEndpointData {
   setProfileRemark: boolean;
   cleanProfileCloudCache: null;
   closeAllProfiles: unknown;
+  profileLock: ProfileLock;
+  profileProcesses: ProfileProcess[];
+  listScreens: Screen[];
+  arrangeWindows: null;
+  userAgent: UserAgent;
 }

@@ -15,6 +15,8 @@ export interface ReadOptions {
    * too, not an error; rate limits and HTTP failures still are errors.
    */
   wholeReply?: boolean;
+  /** The result is in these top-level fields of the reply, not in its `data` (see EndpointDefinition.replyFields). */
+  replyFields?: readonly string[];
   /** Removes secrets from any text taken from the reply. */
   redact: (text: string) => string;
 }
@@ -39,12 +41,19 @@ export function readEnvelope(response: RawResponse, options: ReadOptions): ReadR
   if (isEnvelope(parsed)) {
     const requestId = typeof parsed.requestId === "string" ? parsed.requestId : undefined;
     const success = status >= 200 && status < 300;
-    if (success && parsed.code === 0) return { data: options.wholeReply ? parsed : parsed.data, requestId };
+    if (success && parsed.code === 0) return { data: options.wholeReply ? parsed : resultOf(parsed, options.replyFields), requestId };
     if (success && options.wholeReply && !RATE_LIMIT_CODES.has(parsed.code)) return { data: parsed, requestId };
   } else if (parsed !== undefined && options.allowBareJson && status >= 200 && status < 300) {
     return { data: parsed };
   }
   return failure(response, options, parsed);
+}
+
+/** A successful reply's result: its `data`, or the top-level fields the endpoint answers in instead. */
+function resultOf(reply: Envelope, replyFields: readonly string[] | undefined): unknown {
+  if (replyFields === undefined) return reply.data;
+  const fields: Record<string, unknown> = reply as unknown as Record<string, unknown>;
+  return Object.fromEntries(replyFields.filter((name) => fields[name] !== undefined).map((name) => [name, fields[name]]));
 }
 
 /** The typed error for a reply that is not a successful envelope. */

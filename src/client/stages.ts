@@ -28,6 +28,7 @@ export interface PreparedCall {
   capacity?: CapacityRole;
   allowBareJson?: boolean;
   wholeReply?: boolean;
+  replyFields?: readonly string[];
 }
 
 /** The headers of a call without a body, and of one with a JSON body. */

@@ -163,3 +163,39 @@ export interface CallResult<T> {
   path: string;
   requestId?: string;
 }
+
+/** `/api/env/lock/query`: whether the profile's security lock is on. */
+export interface ProfileLock {
+  envId: string;
+  locked: boolean;
+  [field: string]: unknown;
+}
+
+/** One row of `/api/env/getAllProcessIds`: a profile open in the desktop client, with its browser's process ID. */
+export interface ProfileProcess {
+  envId: string;
+  uniqueId: number;
+  envName: string;
+  pid: number;
+  [field: string]: unknown;
+}
+
+/** One row of `/api/env/getAllScreen`: a monitor of the desktop client's machine (`id` a string in the newer spec, a number in the older). */
+export interface Screen {
+  id: string | number;
+  width: number;
+  height: number;
+  x: number;
+  y: number;
+  scaleFactor: number;
+  internal: boolean;
+  current: boolean;
+  isPrimaryScreen: boolean;
+  [field: string]: unknown;
+}
+
+/** `/api/env/advanced/ua/get`, read from the reply's top level (its `data` is null): a user agent and a resolution that fits it. */
+export interface UserAgent {
+  ua: string;
+  resolution: { id: string; value: string };
+}

@@ -28,6 +28,29 @@ async function listenOrClose(server: Server, host: string, port: number, started
   }
 }
 
+/** Changes no API request made (see Emulator.happen). */
+function happenings(state: EmulatorState): Emulator["happen"] {
+  return {
+    profileStarts: async (envId) => {
+      if (!state.profilesById.has(envId) || state.sessions.isOpen(envId)) return false;
+      await state.sessions.start(envId);
+      return true;
+    },
+    profileExits: async (envId) => {
+      if (!state.sessions.isOpen(envId)) return false;
+      await state.sessions.stop(envId);
+      return true;
+    },
+    phoneShutsDown: (id) => state.phones.powerOff(id) === "ok",
+    profileLocks: (envId) => {
+      if (!state.profilesById.has(envId) || state.lockedProfiles.has(envId)) return false;
+      state.lockedProfiles.add(envId);
+      return true;
+    },
+    profileUnlocks: (envId) => state.lockedProfiles.delete(envId),
+  };
+}
+
 /** Starts both API servers; resolves once they listen. */
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
@@ -86,19 +109,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       state.limiters.open.setLimit(perMinute);
       if (limitOptions?.retryAfter !== undefined) state.rateLimitRetryAfter = limitOptions.retryAfter;
     },
-    happen: {
-      profileStarts: async (envId) => {
-        if (!state.profilesById.has(envId) || state.sessions.isOpen(envId)) return false;
-        await state.sessions.start(envId);
-        return true;
-      },
-      profileExits: async (envId) => {
-        if (!state.sessions.isOpen(envId)) return false;
-        await state.sessions.stop(envId);
-        return true;
-      },
-      phoneShutsDown: (id) => state.phones.powerOff(id) === "ok",
-    },
+    happen: happenings(state),
     close: () => {
       closing ??= (async () => {
         state.timers.clearAll();

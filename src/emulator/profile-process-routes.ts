@@ -3,7 +3,7 @@ import { requireId, type Body } from "./request-fields";
 import type { Route } from "./routes";
 import type { EmulatorState } from "./state";
 
-/** The running profiles' process IDs, and the security lock (Local API; only reachable through the CLI's `api` passthrough). */
+/** The running profiles' process IDs, and the security lock (Local API). */
 
 function processIds(state: EmulatorState): Reply {
   return ok(
@@ -14,10 +14,10 @@ function processIds(state: EmulatorState): Reply {
   );
 }
 
-/** The emulator's team has no security lock on: no profile is ever locked. */
+/** A profile is locked only after `happen.profileLocks`: the spec says neither how a lock is set nor what it refuses. */
 function lockQuery(state: EmulatorState, body: Body): Reply {
   const envId = requireId(body, "envId");
-  return state.profilesById.has(envId) ? ok({ envId, locked: false }) : profileNotFound();
+  return state.profilesById.has(envId) ? ok({ envId, locked: state.lockedProfiles.has(envId) }) : profileNotFound();
 }
 
 export function profileProcessRoutes(state: EmulatorState): Route[] {

@@ -20,6 +20,8 @@ export class EmulatorState {
   readonly profilesById = new Map<string, { profile: Profile; uniqueId: number }>();
   private readonly profilesByUniqueId = new Map<number, Profile>();
   private nextUniqueId = 1;
+  /** Profiles whose security lock is on (`happen.profileLocks`): only `lock/query` tells. */
+  readonly lockedProfiles = new Set<string>();
   /** Detail settings of profiles created or changed through the API; the others have the defaults. */
   readonly profileSettings = new Map<string, ProfileSettings>();
   readonly ids: IdMint;
@@ -86,6 +88,7 @@ export class EmulatorState {
       if (entry) this.profilesByUniqueId.delete(entry.uniqueId);
       this.profilesById.delete(profile.id);
       this.profileSettings.delete(profile.id);
+      this.lockedProfiles.delete(profile.id);
     }
   }
 

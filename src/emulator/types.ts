@@ -350,13 +350,17 @@ export interface Emulator {
   advanceClock(ms: number): void;
   /**
    * Changes no API request made, as when someone acts in the desktop client or a device fails: a
-   * profile started by hand, a profile whose browser exits, a cloud phone that shuts down. Each
-   * resolves to false when the ID is unknown or nothing changes (already running, not running).
+   * profile started by hand, a profile whose browser exits, a cloud phone that shuts down, a
+   * profile's security lock switched on or off. Each resolves to false when the ID is unknown or
+   * nothing changes (already running, not running, already locked, not locked).
    */
   readonly happen: {
     profileStarts(envId: string): Promise<boolean>;
     profileExits(envId: string): Promise<boolean>;
     phoneShutsDown(id: string): boolean;
+    /** `lock/query` answers `locked: true` for the profile from now on; nothing else changes (see docs/EMULATOR.md). */
+    profileLocks(envId: string): boolean;
+    profileUnlocks(envId: string): boolean;
   };
   /** Stops both servers and every profile's browser or debug-port listener; destroys open sockets. */
   close(): Promise<void>;

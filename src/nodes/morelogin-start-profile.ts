@@ -1,7 +1,9 @@
 import type { NodeAPI } from "node-red";
+import { MoreLoginApiError, type CallOptions, type MoreLoginClient } from "../client";
+import type { Translate } from "./lib/shell/i18n";
 import { registerOperationNode } from "./lib/shell/operation-node";
 import { single } from "./lib/shell/output";
-import { profileBody, requireProfile } from "./lib/profile/body";
+import { isDecimalId, profileBody, requireProfile } from "./lib/profile/body";
 import { browserAddress, profileHandle } from "./lib/profile/handle";
 import { bodyFields } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
@@ -10,6 +12,21 @@ import { leaseFor } from "./lib/config/lease-seconds";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);
+/** Refusals whose published meaning is not a lock: no such profile, a field MoreLogin could not take, a token missing or wrong. */
+const NOT_A_LOCK: ReadonlySet<number> = new Set([101, 99001, 10001, 10009, 35001, 35002]);
+
+/**
+ * MoreLogin publishes no code for refusing to start a locked profile (its security lock), so after any
+ * other refusal the node asks lock/query, and when the profile is locked the error says so. The
+ * question's own failure leaves the refusal as it was.
+ */
+async function lockedRefusal(client: MoreLoginClient, envId: unknown, refusal: unknown, options: CallOptions, t: Translate): Promise<unknown> {
+  if (!(refusal instanceof MoreLoginApiError) || refusal.code === undefined || NOT_A_LOCK.has(refusal.code) || !isDecimalId(envId)) return refusal;
+  const lock = await client.call("profileLock", { envId: envId.trim() }, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
+  if (lock?.data.locked !== true) return refusal;
+  const { api, method, path, status, code, apiMsg, requestId } = refusal;
+  return new MoreLoginApiError(`${refusal.message}. ${t("morelogin-start-profile.error.locked")}`, { api, method, path, status, code, apiMsg, requestId });
+}
 
 export = (RED: NodeAPI): void => {
   registerOperationNode(RED, declaration.type, {
@@ -22,7 +39,9 @@ export = (RED: NodeAPI): void => {
       requireProfile(body, msg.payload, t);
       const lease = leaseFor(RED, def, msg);
 
-      const result = await client.call("startProfile", body, options);
+      const result = await client.call("startProfile", body, options).catch(async (refusal: unknown) => {
+        throw await lockedRefusal(client, body.envId, refusal, options, t);
+      });
       const address = await browserAddress(client, result.data.debugPort);
       if (!address.cdpUrl) node.warn(t("morelogin.warnings.noDebugPort"));
       else if (!address.webSocketDebuggerUrl) node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl }));

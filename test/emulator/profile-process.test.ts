@@ -26,4 +26,18 @@ describe("emulator: profile process IDs and security lock", () => {
     expectError(await post("/api/env/lock/query", { envId: "1234567890123456789" }), 200, 101);
     expectError(await post("/api/env/lock/query", {}), 200, 99001);
   });
+
+  it("lock/query answers locked while the profile's security lock is on (happen.profileLocks), and only for that profile", async () => {
+    const [locked, other] = emulator().data.profiles;
+    assert.ok(locked && other);
+    const lockOf = async (envId: string) => dataOf(await post("/api/env/lock/query", { envId }));
+    assert.equal(emulator().happen.profileLocks(locked.id), true);
+    assert.equal(emulator().happen.profileLocks(locked.id), false, "already locked");
+    assert.equal(emulator().happen.profileLocks("1234567890123456789"), false, "no such profile");
+    assert.deepEqual(await lockOf(locked.id), { envId: locked.id, locked: true });
+    assert.deepEqual(await lockOf(other.id), { envId: other.id, locked: false });
+    assert.equal(emulator().happen.profileUnlocks(locked.id), true);
+    assert.equal(emulator().happen.profileUnlocks(locked.id), false, "not locked any more");
+    assert.deepEqual(await lockOf(locked.id), { envId: locked.id, locked: false });
+  });
 });

@@ -17,8 +17,8 @@ import { OUTCOME_MS } from "../support/wait-until";
  */
 interface Case {
   type: string;
-  /** Tells two cases of one node type apart in the test's title. */
-  name?: string;
+  /** What the test's title names besides the type, for a node type with more than one case. */
+  what?: string;
   props: Record<string, unknown>;
   /** msg.payload as the node's help documents it (JSON, so every source can build it). */
   payload: (emulator: Emulator) => unknown;
@@ -74,6 +74,16 @@ const CASES: Case[] = [
   { type: "morelogin-close-profile", props: { envId: "", envIdType: "str" }, payload: (e) => ({ envId: profile(1)(e) }), prepare: (e) => start(profile(1)(e))(e) },
   { type: "morelogin-profile-status", props: { envId: "", envIdType: "str", waitFor: "" }, payload: (e) => ({ envId: profile(2)(e) }) },
   { type: "morelogin-profile", props: { action: "detail", envId: "", envIdType: "str" }, payload: (e) => ({ envId: profile(3)(e) }) },
+  // The profile node's own checks of what an object payload holds: the names and numbers MoreLogin takes, the screens as numbers.
+  { type: "morelogin-profile", what: "ua", props: { action: "ua", os: "1", vendor: "1" }, payload: () => ({ os: 2, osVersion: "macOS 14", vendor: 2 }) },
+  {
+    type: "morelogin-profile",
+    what: "arrangeWindows",
+    props: { action: "arrangeWindows", arrangeType: "tile", envId: "", envIdType: "str" },
+    payload: (e) => ({ envIds: [profile(7)(e)], arrangeType: "stack", screenIds: [2528732444] }),
+    // The reply is null, which the HTTP Response node sends as an empty body.
+    answersHttp: false,
+  },
   { type: "morelogin-request", props: { api: "local", method: "POST", path: "/api/env/detail", pathType: "str" }, payload: (e) => ({ envId: profile(4)(e) }) },
   { type: "morelogin-cloud-phone", props: { api: "local", action: "info", phoneId: "", phoneIdType: "str" }, payload: (e) => ({ id: e.data.cloudPhones[0]?.id }) },
   {
@@ -213,7 +223,7 @@ function describeSources(title: string, options: EmulatorOptions, cases: Case[],
     }
 
     for (const testCase of cases) {
-      it(`${testCase.type}${testCase.name ? ` (${testCase.name})` : ""}: every way of building msg.payload gives the same call and the same reply`, async () => {
+      it(`${testCase.type}${testCase.what ? ` (${testCase.what})` : ""}: every way of building msg.payload gives the same call and the same reply`, async () => {
         const url = `/sources/${testCase.type}`;
         const props = (await testCase.setup?.(emulator())) ?? {};
         try {
@@ -277,10 +287,10 @@ const EXPORTED = [
 ];
 
 /** setCookies on the browser of the emulator's profile `profile`, its cookies read back by the next node. */
-function cookieCase(name: string, profile: number, payload: unknown[]): Case {
+function cookieCase(what: string, profile: number, payload: unknown[]): Case {
   return {
     type: "morelogin-browser",
-    name,
+    what,
     props: { action: "setCookies" },
     // The profile's browser, started as the desktop client would, is the node's Browser field (its debug port).
     setup: async (e) => {

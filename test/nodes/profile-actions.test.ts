@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { NodeMessage } from "node-red";
 import type { Profile } from "../../src/emulator";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, ownStatusCalls, type Msg, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 import { call, dataOf, type PageShape } from "../support/http";
 import { NO_PACING, UNSAFE_ID, assertInfo, assertNothingSent, failed, onlyBodyAt, refused, requestsAt, run, succeeded } from "../support/outcome";
@@ -226,6 +226,102 @@ describe("nodes: profile (create, update, delete and the other profile actions)"
     assertInfo(msg, { api: "local", path: "/api/env/closeAll" });
   });
 
+  /** The status text the node under test showed last. */
+  const lastStatus = (): string | undefined => ownStatusCalls(helper.getNode("n1")).at(-1)?.text;
+
+  it("lockStatus replies {envId, locked} for the profile msg.payload names, and its status says whether the lock is on", async () => {
+    const profile = freshProfile();
+    const open = succeeded(await run(emulator(), { type: PROFILE, action: "lockStatus" }, { payload: profile.id }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/lock/query"), { envId: profile.id });
+    assert.deepEqual(open.payload, { envId: profile.id, locked: false });
+    assert.equal(open.topic, profile.id);
+    assertInfo(open, { api: "local", path: "/api/env/lock/query" });
+    assert.equal(lastStatus(), "not locked");
+    await helper.unload();
+    assert.ok(emulator().happen.profileLocks(profile.id));
+    try {
+      const locked = succeeded(await run(emulator(), { type: PROFILE, action: "lockStatus", envId: profile.id, envIdType: "str" }, { payload: "" }));
+      assert.deepEqual(locked.payload, { envId: profile.id, locked: true });
+      assert.equal(lastStatus(), "locked");
+    } finally {
+      emulator().happen.profileUnlocks(profile.id);
+    }
+  });
+
+  it("ua sends the node's OS, OS version and browser as the spec's numbers, and replies {ua, resolution} from beside the reply's null data", async () => {
+    const body = { os: 2, osVersion: "macOS 14", vendor: 2 };
+    const msg = succeeded(await run(emulator(), { type: PROFILE, action: "ua", os: "2", osVersion: "macOS 14", osVersionType: "str", vendor: "2" }, { payload: "", topic: "in" }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/advanced/ua/get"), body);
+    const reply = (await call(emulator().localUrl, "/api/env/advanced/ua/get", { body })).json as Record<string, unknown>;
+    assert.equal(reply.data, null);
+    assert.deepEqual(msg.payload, { ua: reply.ua, resolution: reply.resolution });
+    assert.match(String(reply.ua), /Macintosh.*Firefox/);
+    assert.equal(msg.topic, "in");
+    assertInfo(msg, { api: "local", path: "/api/env/advanced/ua/get" });
+  });
+
+  it("ua asks for Chrome on Windows when the node chose nothing, and msg.payload's os and vendor win", async () => {
+    succeeded(await run(emulator(), { type: PROFILE, action: "ua" }, { payload: "" }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/advanced/ua/get"), { os: 1, vendor: 1 });
+    await helper.unload();
+    emulator().resetStats();
+    const msg = succeeded(await run(emulator(), { type: PROFILE, action: "ua", os: "1", vendor: "1" }, { payload: { os: "3", vendor: 1 } }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/advanced/ua/get"), { os: 3, vendor: 1 });
+    assert.match(String((msg.payload as { ua: string }).ua), /Android/);
+  });
+
+  it("screens replies the screens of the desktop client's machine", async () => {
+    const msg = succeeded(await run(emulator(), { type: PROFILE, action: "screens" }, { payload: "", topic: "in" }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/getAllScreen"), {});
+    const screens = await local<unknown[]>("/api/env/getAllScreen", {});
+    assert.equal(screens.length, 1);
+    assert.deepEqual(msg.payload, screens);
+    assert.equal(msg.topic, "in");
+    assertInfo(msg, { api: "local", path: "/api/env/getAllScreen" });
+    assert.equal(lastStatus(), "screens: 1");
+  });
+
+  it("processes replies each open profile with its serial number, name and pid", async () => {
+    const profile = freshProfile();
+    await local("/api/env/start", { envId: profile.id });
+    emulator().resetStats();
+    try {
+      const msg = succeeded(await run(emulator(), { type: PROFILE, action: "processes" }, { payload: "" }));
+      assert.deepEqual(onlyBodyAt(emulator(), "/api/env/getAllProcessIds"), {});
+      const rows = msg.payload as Array<{ envId: string; uniqueId: number; envName: string; pid: number }>;
+      assert.deepEqual(
+        rows.map((row) => [row.envId, row.envName]),
+        [[profile.id, profile.envName]],
+      );
+      assert.ok(Number.isInteger(rows[0]?.uniqueId) && Number.isInteger(rows[0]?.pid), JSON.stringify(rows));
+      assertInfo(msg, { api: "local", path: "/api/env/getAllProcessIds" });
+      assert.equal(lastStatus(), "open: 1");
+    } finally {
+      await local("/api/env/close", { envId: profile.id });
+    }
+  });
+
+  it("arrangeWindows stacks the profiles msg.payload names on the node's screens", async () => {
+    const ids = [freshProfile().id, freshProfile().id];
+    const node = { type: PROFILE, action: "arrangeWindows", arrangeType: "stack", screenIds: "2528732444", screenIdsType: "str" };
+    const msg = succeeded(await run(emulator(), node, { payload: ids, topic: "in" }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/arrangeWindows"), { arrangeType: 2, envIds: ids, screenIds: [2528732444] });
+    assert.equal(msg.payload, null);
+    assert.equal(msg.topic, "in");
+    assertInfo(msg, { api: "local", path: "/api/env/arrangeWindows" });
+  });
+
+  it("arrangeWindows naming no profile tiles every window (the default); an object payload names one and changes the arrangement and screens", async () => {
+    succeeded(await run(emulator(), { type: PROFILE, action: "arrangeWindows" }, { payload: 1_700_000_000_000 }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/arrangeWindows"), { arrangeType: 1 });
+    await helper.unload();
+    emulator().resetStats();
+    const profile = freshProfile();
+    const msg = succeeded(await run(emulator(), { type: PROFILE, action: "arrangeWindows", arrangeType: "tile" }, { payload: { envId: profile.id, arrangeType: "stack", screenIds: ["2528732444"] } }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/env/arrangeWindows"), { arrangeType: 2, envIds: [profile.id], screenIds: [2528732444] });
+    assert.equal(msg.topic, profile.id);
+  });
+
   describe("bad input, refused before anything is sent", () => {
     const cases: Array<[string, Record<string, unknown>, Record<string, unknown>, RegExp]> = [
       ["an unknown action", { action: "bogus", envId: "1990000000000000001" }, { payload: "" }, /^profile failed: unknown action "bogus": use one of create, update, delete, detail, /],
@@ -251,6 +347,21 @@ describe("nodes: profile (create, update, delete and the other profile actions)"
         /^profile failed: setRemark needs the remark: set it in the node, or send msg.payload.envRemark \("" clears it\)$/,
       ],
       ["setProxy without proxyId", { action: "setProxy", envId: "1990000000000000001" }, { payload: "" }, /^profile failed: proxy is missing$/],
+      ["lockStatus with no profile", { action: "lockStatus", envId: "", envIdType: "str" }, { payload: "" }, /^profile failed: no profile given: set the profile ID in the node/],
+      ["ua with an OS MoreLogin does not have", { action: "ua" }, { payload: { os: 9 } }, /^profile failed: os must be 1 \(Windows\), 2 \(macOS\), 3 \(Android\) or 4 \(iOS\), not 9$/],
+      ["ua with a browser named instead of numbered", { action: "ua" }, { payload: { vendor: "chrome" } }, /^profile failed: vendor must be 1 \(Chrome\) or 2 \(Firefox\), not "chrome"$/],
+      [
+        "arrangeWindows with an arrangement MoreLogin does not have",
+        { action: "arrangeWindows", envId: "1990000000000000001" },
+        { payload: { arrangeType: "diagonal" } },
+        /^profile failed: arrangeType must be tile or stack \(1 or 2\), not "diagonal"$/,
+      ],
+      [
+        "arrangeWindows with a screen that is not an ID",
+        { action: "arrangeWindows", screenIds: "main", screenIdsType: "str" },
+        { payload: "" },
+        /^profile failed: screenIds must hold screen IDs as list screens gives them \(whole numbers\), not "main"$/,
+      ],
     ];
     for (const [what, node, input, text] of cases) {
       it(what, async () => {

@@ -3,6 +3,8 @@ import { getJson } from "../support/http";
 import type { NodeMessage } from "node-red";
 import { Collector, credentialsFor, flowWith, helper, loadFlow, sendTo, type Msg, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
+import { failed, requestsAt, run } from "../support/outcome";
+import { startWiretap } from "../support/wiretap";
 
 describe("nodes: start and close profile", () => {
   const { emulator } = useEmulator({ profiles: 5 });
@@ -60,6 +62,43 @@ describe("nodes: start and close profile", () => {
   it("lays an object payload over the node's fields, extra fields included", async () => {
     await send({ type: "morelogin-start-profile", envId: profileId(0), envIdType: "str", cdpEvasion: true }, { payload: { envId: profileId(3), closeCheckIPPage: true } });
     assert.deepEqual(emulator().requestLog.at(-1)?.body, { envId: profileId(3), cdpEvasion: true, closeCheckIPPage: true });
+  });
+
+  it("a start MoreLogin refuses says so when lock/query reports the profile locked; other refusals stay as they were", async () => {
+    const envId = profileId(4);
+    // No source publishes the code of this refusal: the wiretap answers every start with one, the emulator the rest.
+    const refusal = { code: 19143, msg: "Environment is locked", data: null, requestId: "0".repeat(32) };
+    const tap = await startWiretap(emulator().localUrl, () => true, { answer: (path) => (path === "/api/env/start" ? { status: 200, body: refusal } : undefined) });
+    const start = (id: string) => run(emulator(), { type: "morelogin-start-profile", envId: id, envIdType: "str" }, { payload: "" }, { config: { localUrl: tap.url } });
+    try {
+      assert.ok(emulator().happen.profileLocks(envId));
+      const locked = failed(await start(envId));
+      assert.equal(
+        locked.text,
+        "start profile failed: Environment is locked (code 19143). MoreLogin reports this profile locked (its security lock is on): unlock it in MoreLogin, then start it again",
+      );
+      assert.deepEqual([locked.error.kind, locked.error.code, locked.error.msg], ["api", 19143, "Environment is locked"]);
+      assert.deepEqual(
+        tap.requests.map((request) => [request.path, request.body]),
+        [
+          ["/api/env/start", { envId }],
+          ["/api/env/lock/query", { envId }],
+        ],
+      );
+      await helper.unload();
+      tap.clear();
+      emulator().happen.profileUnlocks(envId);
+      assert.equal(failed(await start(envId)).text, "start profile failed: Environment is locked (code 19143)", "not locked: the refusal as MoreLogin gave it");
+    } finally {
+      emulator().happen.profileUnlocks(envId);
+      await tap.close();
+    }
+    await helper.unload();
+    emulator().resetStats();
+    // A refusal whose published meaning is no lock (101, no such profile) asks nothing more.
+    const unknown = await sendTo(emulator(), { type: "morelogin-start-profile", envId: "1000000000000000009", envIdType: "str" }, { payload: "" });
+    assert.match(String((unknown.caught[0]?.error as { message?: string } | undefined)?.message), /^start profile failed: Profile not found \(code 101\)$/);
+    assert.deepEqual(requestsAt(emulator(), "/api/env/lock/query"), []);
   });
 
   it("closes the profile given in msg.payload", async () => {

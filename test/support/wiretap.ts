@@ -38,6 +38,11 @@ export interface WiretapOptions {
    * arrived looks like). The request is noted with status "lost".
    */
   loseAnswer?: (path: string) => boolean;
+  /**
+   * Requests the wiretap answers itself, never passing them on: what the real API answers where the
+   * emulator has nothing to say (a refusal with a code no source publishes). Noted with that status.
+   */
+  answer?: (path: string) => { status: number; body: unknown } | undefined;
 }
 
 /**
@@ -64,6 +69,13 @@ export async function startWiretap(target: string, keep: (path: string) => boole
       const note = (status: TappedRequest["status"]): void => {
         if (keep(path)) requests.push({ method: req.method ?? "GET", path, body: jsonOf(text), status });
       };
+      const own = options.answer?.(path);
+      if (own) {
+        note(own.status);
+        res.writeHead(own.status, { "content-type": "application/json" });
+        res.end(JSON.stringify(own.body));
+        return;
+      }
       const forward = request({ agent, host: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers: { ...req.headers, host: upstream.host } }, (answer) => {
         const body: Buffer[] = [];
         answer.on("data", (chunk: Buffer) => body.push(chunk));

@@ -1,12 +1,48 @@
-import type { NodeDeclaration } from "./declaration";
+import type { NodeDeclaration, SelectField } from "./declaration";
 import { actionCheckbox, actionField, actionSelect, LEASE, PROFILE, TIMEOUT } from "./fields";
 
-export const PROFILE_ACTIONS = ["create", "update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "closeAll"] as const;
+export const PROFILE_ACTIONS = [
+  "create",
+  "update",
+  "delete",
+  "detail",
+  "refreshFingerprint",
+  "clearCache",
+  "cleanCloud",
+  "setGroup",
+  "setProxy",
+  "setRemark",
+  "closeAll",
+  "lockStatus",
+  "ua",
+  "screens",
+  "arrangeWindows",
+  "processes",
+] as const;
 export const CACHE_KINDS = ["localStorage", "indexedDB", "cookie", "extension", "extensionFile"] as const;
 /** The cloud cache's two kinds: node properties `cloudCookie` and `cloudOthers`, sent as `cookie` and `others`. */
 export const CLOUD_CACHE_KINDS = { cloudCookie: "cookie", cloudOthers: "others" } as const;
 
 const PROFILE_TYPE = "morelogin-profile";
+
+/** ua/get's `os` (1 Windows, 2 macOS, 3 Android, 4 iOS) and `vendor` (1 Chrome, 2 Firefox), as the spec numbers them. */
+export const UA_OS = ["1", "2", "3", "4"] as const;
+export const UA_VENDORS = ["1", "2"] as const;
+/** arrangeWindows' `arrangeType` by name: the API's 1 tiles, 2 stacks. */
+export const ARRANGE_TYPES = { tile: 1, stack: 2 } as const;
+
+/** A select of the profile node shown for some actions, each option's text `<type>.<name>.<value>`. */
+function choiceSelect(name: string, values: readonly string[], actions: readonly string[], icon: string): SelectField {
+  return {
+    name,
+    input: "select",
+    icon,
+    label: `${PROFILE_TYPE}.label.${name}`,
+    default: values[0] ?? "",
+    options: values.map((value) => ({ value, text: `${PROFILE_TYPE}.${name}.${value}` })),
+    actions,
+  };
+}
 
 /** The nodes that work on browser profiles: start, close, status and the profile actions. */
 export const PROFILE_DECLARATIONS = {
@@ -52,7 +88,7 @@ export const PROFILE_DECLARATIONS = {
     icon: "morelogin-profile.svg",
     fields: [
       actionSelect(PROFILE_TYPE, PROFILE_ACTIONS, "detail"),
-      { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark"] },
+      { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "lockStatus", "arrangeWindows"] },
       actionField(PROFILE_TYPE, "envName", ["update"], "fa-tag"),
       actionField(PROFILE_TYPE, "envRemark", ["update", "setRemark"], "fa-comment-o"),
       actionField(PROFILE_TYPE, "groupId", ["create", "update"], "fa-folder-o", { picker: "groups" }),
@@ -62,6 +98,11 @@ export const PROFILE_DECLARATIONS = {
       ...CACHE_KINDS.map((kind, index) => actionCheckbox(PROFILE_TYPE, kind, ["clearCache"], index === 0 ? "fa-eraser" : "", index === 0 ? `${PROFILE_TYPE}.label.clear` : "")),
       actionCheckbox(PROFILE_TYPE, "cloudCookie", ["cleanCloud"], "fa-cloud", `${PROFILE_TYPE}.label.clean`),
       actionCheckbox(PROFILE_TYPE, "cloudOthers", ["cleanCloud"]),
+      choiceSelect("os", UA_OS, ["ua"], "fa-desktop"),
+      actionField(PROFILE_TYPE, "osVersion", ["ua"], "fa-code-fork"),
+      choiceSelect("vendor", UA_VENDORS, ["ua"], "fa-chrome"),
+      choiceSelect("arrangeType", Object.keys(ARRANGE_TYPES), ["arrangeWindows"], "fa-th-large"),
+      actionField(PROFILE_TYPE, "screenIds", ["arrangeWindows"], "fa-television"),
       TIMEOUT,
     ],
   },
