@@ -58,7 +58,7 @@ export class QueueBatchWork implements BatchWork {
   private closed = false;
   private refreshing: Promise<void> | undefined;
   private refreshAgain = false;
-  /** Counts the changes this Node-RED made to the mirror after writing them to Redis (see follow). */
+  /** Counts the lists and headers this Node-RED changes, once as it starts writing and once when its mirror has the change (see follow). */
   private localChanges = 0;
   private refreshTimer: NodeJS.Timeout | undefined;
   private lastRefreshAt = 0;
@@ -134,7 +134,10 @@ export class QueueBatchWork implements BatchWork {
   }
 
   async add(list: QueuedList): Promise<void> {
-    this.mirror.waiting.push(await addList(this.link, list));
+    this.localChanges++;
+    const added = await addList(this.link, list);
+    // After the await: a refresh meanwhile may have replaced the mirror, and may have read the list already.
+    if (!this.mirror.waiting.some((waiting) => waiting.id === added.id)) this.mirror.waiting.push(added);
     this.localChanges++;
   }
 
@@ -148,10 +151,7 @@ export class QueueBatchWork implements BatchWork {
     const header = this.mirror.header;
     if (!header || header.paused || header.cancelled || this.problem || this.closed) return [];
     const taken = await takeItems(this.link, header, count, this.held, () => this.refreshSoon());
-    if (taken.length > 0) {
-      markTaken(this.mirror, taken.length);
-      this.localChanges++;
-    }
+    if (taken.length > 0) markTaken(this.mirror, taken.length);
     return taken;
   }
 
@@ -171,7 +171,6 @@ export class QueueBatchWork implements BatchWork {
       const counted = await recordEnding(this.link, header.id, index, ending.state, me, failure ? encodeEntry(failure) : "");
       markEnded(this.mirror, me, ending.state, failure, counted);
     }
-    this.localChanges++;
     await held.job.moveToCompleted(null, held.token, false).catch(() => undefined);
     await announce(this.link, "settle");
   }
@@ -179,6 +178,7 @@ export class QueueBatchWork implements BatchWork {
   async pause(paused: boolean): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
+    this.localChanges++;
     await setPaused(this.link, header.id, paused);
     this.mirror.header = { ...header, paused };
     this.localChanges++;
@@ -188,6 +188,7 @@ export class QueueBatchWork implements BatchWork {
   async cancelCurrent(): Promise<void> {
     const header = this.mirror.header;
     if (!header) return;
+    this.localChanges++;
     await setCancelled(this.link, header.id, header.paused);
     markCancelled(this.mirror, header);
     this.localChanges++;
@@ -197,6 +198,7 @@ export class QueueBatchWork implements BatchWork {
   async dropWaiting(id?: string): Promise<DroppedList[]> {
     const candidates = this.mirror.waiting.filter((list) => id === undefined || list.id === id);
     if (candidates.length === 0) return [];
+    this.localChanges++;
     const dropped = await dropWaitingLists(
       this.link,
       candidates.map((list) => list.id),
@@ -333,9 +335,10 @@ export class QueueBatchWork implements BatchWork {
       const changes = this.localChanges;
       const reading = await readQueue(this.link);
       if (reading.enqueuePending !== undefined) await enqueueItems(this.link, reading.enqueuePending);
-      // A change this Node-RED wrote while Redis was being read (a list added, an item settled) may be
-      // missing from what was read; taken as it is, the mirror would lose it until the next refresh, and a
-      // cancel by the list's ID meanwhile would find nothing. Read again, from after that change.
+      // A change this Node-RED wrote while Redis was being read (a list added or dropped, a pause, a
+      // cancel) may be missing from what was read; taken as it is, the mirror would lose it until the next
+      // refresh, and a cancel by the list's ID meanwhile would find nothing. Read again, from after it.
+      // Items taken and settled need not: each announces itself, and the refresh that brings follows.
       if (this.localChanges === changes || attempt === FOLLOW_READS) {
         this.mirror = reading.mirror;
         return;
