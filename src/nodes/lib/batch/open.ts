@@ -32,7 +32,12 @@ export interface BatchOpening {
 /** The work in the queue the node's `queue` config node names, else in its own journal; undefined when it cannot open (the breakdown says why). */
 export function openBatch(opening: BatchOpening): Promise<OpenBatch | undefined> {
   const queueId = typeof opening.def.queue === "string" ? opening.def.queue.trim() : "";
-  return queueId !== "" ? openQueue(opening, queueId) : openJournal(opening);
+  if (queueId === "") return openJournal(opening);
+  // The queue's code (BullMQ) loads here, and its connection opens: a failure of either is the node's breakdown, never an unhandled rejection.
+  return openQueue(opening, queueId).catch((error: unknown) => {
+    opening.breakdown.fail(error);
+    return undefined;
+  });
 }
 
 /** The batch in the node's journal file, which takes over a 0.4 batch left in the node's context. */
