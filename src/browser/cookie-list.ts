@@ -97,7 +97,9 @@ function sameSiteOf(value: unknown, where: string): SameSite | undefined {
 function expiryOf(entry: Record<string, unknown>, where: string): number {
   if (entry.session === true) return -1;
   const field = EXPIRY_FIELDS.find((name) => entry[name] !== undefined && entry[name] !== null);
-  return field ? expiresOf(entry[field], `${where}.${field}`) : -1;
+  if (!field) return -1;
+  // 0 is what a cookie file and some exports write for a session cookie; taken as 1970, the browser would drop it.
+  return entry[field] === 0 ? -1 : expiresOf(entry[field], `${where}.${field}`);
 }
 
 function placeOf(entry: Record<string, unknown>, where: string, fallback: CookiePlace): Pick<CookieToSet, "domain" | "path"> & { secure?: boolean } {

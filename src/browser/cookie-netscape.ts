@@ -8,7 +8,9 @@ const FLAG = /^(true|false)$/i;
 const SECONDS = /^\d+(\.\d+)?$/;
 
 const linesOf = (text: string): string[] => text.split(/\r\n|\r|\n/);
-const isComment = (line: string): boolean => line.trimStart().startsWith("#") && !line.startsWith(HTTP_ONLY);
+/** A line without its leading spaces: a tab there is an empty first field (the domain), not indentation. */
+const unindented = (line: string): string => line.replace(/^ +/, "");
+const isComment = (line: string): boolean => line.trimStart().startsWith("#") && !unindented(line).startsWith(HTTP_ONLY);
 
 /** Text is a cookie file when a line has a tab or is a comment: a name=value; … header has neither. */
 export function isNetscapeText(text: string): boolean {
@@ -16,11 +18,13 @@ export function isNetscapeText(text: string): boolean {
 }
 
 /** One cookie line; its number and what is wrong with it go into the error, never its content. */
-function cookieOfLine(line: string, at: string): CookieToSet {
+function cookieOfLine(text: string, at: string): CookieToSet {
+  const line = unindented(text);
   const httpOnly = line.startsWith(HTTP_ONLY);
   const fields = (httpOnly ? line.slice(HTTP_ONLY.length) : line).split("\t");
-  // A cookie with an empty value may have lost its last tab.
+  // A cookie with an empty value may have lost its last tab; some exporters end each line with one more.
   if (fields.length === 6) fields.push("");
+  if (fields.length === 8 && fields[7] === "") fields.pop();
   if (fields.length !== 7) throw inputError(`${at} has ${fields.length} field${fields.length === 1 ? "" : "s"} separated by tabs; a cookie line has 7: ${FIELDS}`);
   const [domain, subdomains, path, secure, expiry, name, value] = fields.map((field, index) => (index === 6 ? field : field.trim())) as [string, string, string, string, string, string, string];
   if (domain === "") throw inputError(`${at} has no domain (its first field)`);

@@ -75,6 +75,12 @@ describe("browser: cookies in every format users have (issue 50)", () => {
       ["Netscape", NETSCAPE],
       ["Netscape with LF line ends", NETSCAPE.replaceAll("\r\n", "\n")],
       ["Netscape as a Buffer (a read file node)", Buffer.from(NETSCAPE)],
+      [
+        "Netscape indented, each line ending in one more tab",
+        NETSCAPE.split("\r\n")
+          .map((line) => (line.includes("\t") ? `  ${line}\t` : line))
+          .join("\n"),
+      ],
     ];
     for (const [format, input] of given) assert.deepEqual(parseCookies(input), EXPECTED, format);
   });
@@ -113,16 +119,18 @@ describe("browser: cookies in every format users have (issue 50)", () => {
     );
   });
 
-  it("session cookies: an export's session flag wins over its date; a cookie file's expiry 0; no expiry at all", () => {
+  it("session cookies: an export's session flag wins over its date; a cookie file's expiry 0, or an object's; no expiry at all", () => {
     const cookies = parseCookies([
       { name: "a", value: "1", domain: "example.com", session: true, expirationDate: EXPIRES },
       { name: "b", value: "2", domain: "example.com" },
       { name: "c", value: "3", domain: "example.com", expiry: EXPIRES },
       { name: "d", value: "4", domain: "example.com", expires: -1 },
+      { name: "e", value: "5", domain: "example.com", expires: 0 },
+      { name: "f", value: "6", domain: "example.com", expirationDate: 0 },
     ]);
     assert.deepEqual(
       cookies.map((cookie) => cookie.expires),
-      [-1, -1, EXPIRES, -1],
+      [-1, -1, EXPIRES, -1, -1, -1],
     );
     assert.equal(parseCookies("example.com\tFALSE\t/\tFALSE\t0\ta\t1")[0]?.expires, -1);
   });
