@@ -165,7 +165,9 @@ export async function prepareUserDir(userDir: string, tarball: string, options: 
   const shared = sharedPackage();
   if (shared && shared.tarball === tarball && options.fresh) {
     mkdirSync(userDir, { recursive: true });
-    for (const entry of ["package.json", "package-lock.json", "node_modules"]) cpSync(join(shared.installed, entry), join(userDir, entry), { recursive: true, verbatimSymlinks: true });
+    cpSync(join(shared.installed, "node_modules"), join(userDir, "node_modules"), { recursive: true, verbatimSymlinks: true });
+    // npm wrote the tarball's path relative to the folder it installed into: here it is named whole, so a later npm install in this folder finds it.
+    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: { [PACKAGE_NAME]: `file:${tarball}` } }, null, 2));
   } else {
     await installTarball(userDir, tarball);
   }

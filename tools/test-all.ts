@@ -318,6 +318,8 @@ async function main(): Promise<void> {
   log(
     `plan (${plan.why.join(", ")}): ${groups.map((group) => `${group.name} (${group.jobs === 1 ? "serial" : `${group.jobs} workers`})`).join(", ")}, ${plan.groupsAtOnce >= groups.length ? "all at once" : `${plan.groupsAtOnce} at a time`}; ${plan.fileSlots.min === plan.fileSlots.max ? plan.fileSlots.min : `${plan.fileSlots.min} to ${plan.fileSlots.max}`} test files at a time (more while the CPU is at least 30% idle), at most ${plan.heavySlots} test process${plan.heavySlots === 1 ? "" : "es"} of them running Node-RED or Chromium; timeouts × ${plan.slowdown}; logs in ${LOGS}`,
   );
+  const cpuBefore = cpuSecondsWithChildren();
+  const busyBefore = machineBusySeconds();
   if (groups.some((group) => group.specs.some((spec) => PACKAGE_FOLDERS.some((folder) => spec.startsWith(`${folder}/`))))) {
     const packing = Date.now();
     Object.assign(folders.env, await packOnce(join(root, "package")));
@@ -334,8 +336,6 @@ async function main(): Promise<void> {
       outcomes.push(outcome);
     }
   };
-  const cpuBefore = cpuSecondsWithChildren();
-  const busyBefore = machineBusySeconds();
   const steering = steerFileSlots(join(slots, "files"), plan.fileSlots);
   await Promise.all(Array.from({ length: plan.groupsAtOnce }, lane));
   const machine = steering.stop();

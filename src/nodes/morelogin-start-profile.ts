@@ -25,7 +25,7 @@ async function lockedRefusal(client: MoreLoginClient, envId: unknown, refusal: u
   const lock = await client.call("profileLock", { envId: envId.trim() }, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
   if (lock?.data.locked !== true) return refusal;
   const { api, method, path, status, code, apiMsg, requestId } = refusal;
-  return new MoreLoginApiError(`${refusal.message}. ${t("morelogin-start-profile.error.locked")}`, { api, method, path, status, code, apiMsg, requestId });
+  return new MoreLoginApiError(`${refusal.message.replace(/\.$/, "")}. ${t("morelogin-start-profile.error.locked")}`, { api, method, path, status, code, apiMsg, requestId });
 }
 
 export = (RED: NodeAPI): void => {

@@ -1,5 +1,5 @@
 import type { NodeDeclaration, SelectField } from "./declaration";
-import { actionCheckbox, actionField, actionSelect, LEASE, PROFILE, TIMEOUT } from "./fields";
+import { actionCheckbox, actionChoice, actionField, actionSelect, LEASE, PROFILE, TIMEOUT } from "./fields";
 
 export const PROFILE_ACTIONS = [
   "create",
@@ -32,17 +32,7 @@ export const UA_VENDORS = ["1", "2"] as const;
 export const ARRANGE_TYPES = { tile: 1, stack: 2 } as const;
 
 /** A select of the profile node shown for some actions, each option's text `<type>.<name>.<value>`. */
-function choiceSelect(name: string, values: readonly string[], actions: readonly string[], icon: string): SelectField {
-  return {
-    name,
-    input: "select",
-    icon,
-    label: `${PROFILE_TYPE}.label.${name}`,
-    default: values[0] ?? "",
-    options: values.map((value) => ({ value, text: `${PROFILE_TYPE}.${name}.${value}` })),
-    actions,
-  };
-}
+const choiceSelect = (name: string, values: readonly string[], actions: readonly string[], icon: string): SelectField => actionChoice(PROFILE_TYPE, name, values, values[0] ?? "", actions, icon);
 
 /** The nodes that work on browser profiles: start, close, status and the profile actions. */
 export const PROFILE_DECLARATIONS = {
