@@ -5,11 +5,11 @@
 import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { sourceFiles } from "./source-files";
-import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds, waitingOnTheMachine } from "./test-limits";
+import { fileNow, heavySlot, keepUntilFileEnds, loadAverage, scaled, seconds, waitingOnTheMachine } from "./test-limits";
 
 const run = promisify(execFile);
 export const ROOT = resolve(__dirname, "..");
@@ -35,11 +35,6 @@ interface Packed {
  */
 const PACK_MS = 100_000;
 
-const load = (): string =>
-  loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
-
 const tail = (text: string, lines = 40): string => text.trimEnd().split("\n").slice(-lines).join("\n");
 
 /**
@@ -55,7 +50,7 @@ async function npm(args: string[], cwd: string, timeoutMs: number): Promise<stri
     const failure = error as { killed?: boolean; code?: number | string; stdout?: string; stderr?: string };
     const how = failure.killed ? `did not finish within ${seconds(timeoutMs)}` : `failed (exit ${failure.code}) after ${seconds(Date.now() - started)}`;
     throw new Error(
-      `npm ${args.join(" ")} in ${cwd} ${how} (load average ${load()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}\nnpm's debug logs end with:\n${debugLogs(logs)}`,
+      `npm ${args.join(" ")} in ${cwd} ${how} (load average ${loadAverage()}); it printed:\n${tail(`${failure.stdout ?? ""}\n${failure.stderr ?? ""}`)}\nnpm's debug logs end with:\n${debugLogs(logs)}`,
     );
   } finally {
     try {
@@ -399,7 +394,7 @@ async function waitForHttp(url: string, child: ChildProcess, output: () => strin
     waitingOnTheMachine();
     await new Promise((resolveWait) => setTimeout(resolveWait, 200));
   }
-  throw new Error(`Node-RED did not answer at ${url} within ${seconds(timeoutMs)} (load average ${load()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
+  throw new Error(`Node-RED did not answer at ${url} within ${seconds(timeoutMs)} (load average ${loadAverage()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
 }
 
 /** SIGINT, then SIGKILL if the process has not exited within 10 s. */
@@ -516,7 +511,7 @@ export async function deployAndStart(nodeRed: RunningNodeRed, flows: FlowNode[],
 async function waitForOutput(line: string, output: () => string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!output().includes(line)) {
-    if (Date.now() > deadline) throw new Error(`Node-RED did not log "${line}" within ${seconds(timeoutMs)} (load average ${load()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
+    if (Date.now() > deadline) throw new Error(`Node-RED did not log "${line}" within ${seconds(timeoutMs)} (load average ${loadAverage()}); the end of its log:\n${tail(output()) || "(nothing)"}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }

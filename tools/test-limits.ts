@@ -20,6 +20,7 @@
  * Files of processes that are gone are removed by whoever counts next.
  */
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 
 /** How much slower than a quiet machine this one is, by test-all's plan or the person's say-so. */
@@ -210,4 +211,11 @@ export async function endFile(): Promise<string[]> {
   open.clear();
   await Promise.all(left.map((thing) => thing.close().catch(() => undefined)));
   return left.map((thing) => thing.what);
+}
+
+/** The machine's load average over 1, 5 and 15 minutes, as a wait that ran out says it: "3.2 2.9 2.1". */
+export function loadAverage(): string {
+  return loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" ");
 }

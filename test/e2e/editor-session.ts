@@ -3,14 +3,14 @@
  * Debian's chromium: the steps a user takes, shared by the browser tests and `npm run docs:screenshots`.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type Browser, type Page, type Request } from "playwright-core";
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
 import { packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
-import { fileNow, heavySlot, keepUntilFileEnds, scaled, seconds } from "../../tools/test-limits";
+import { fileNow, heavySlot, keepUntilFileEnds, loadAverage, scaled, seconds } from "../../tools/test-limits";
 
 export const LOCAL_TOKEN = "e2e-local-token";
 export { browserSkipReason } from "../support/chromium";
@@ -113,10 +113,7 @@ export async function launchChromium(): Promise<Browser> {
     return browser;
   } catch (error) {
     release();
-    const load = loadavg()
-      .map((value) => value.toFixed(1))
-      .join(" ");
-    throw new Error(`${CHROMIUM} did not start for playwright after ${seconds(Date.now() - started)} (load average ${load}): ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(`${CHROMIUM} did not start for playwright after ${seconds(Date.now() - started)} (load average ${loadAverage()}): ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
@@ -159,11 +156,8 @@ export async function loadEditor(page: Page, navigate: () => Promise<unknown>, t
   } catch (error) {
     const now = Date.now();
     const unanswered = [...pending].map(([request, since]) => `${request.method()} ${request.url()} (${Math.round((now - since) / 1000)} s)`);
-    const load = loadavg()
-      .map((value) => value.toFixed(1))
-      .join(" ");
     throw new Error(
-      `the editor did not show ${type} within ${Math.round((now - started) / 1000)} s (load average ${load}); requests unanswered: ${unanswered.join(", ") || "none"}. ${error instanceof Error ? error.message : String(error)}`,
+      `the editor did not show ${type} within ${Math.round((now - started) / 1000)} s (load average ${loadAverage()}); requests unanswered: ${unanswered.join(", ") || "none"}. ${error instanceof Error ? error.message : String(error)}`,
     );
   } finally {
     page.off("request", track);

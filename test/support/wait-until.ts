@@ -3,8 +3,7 @@
  * it looks again and again until the state is there, never sleeps a guess. Its bound goes through
  * `scaled()` (tools/test-limits.ts), so it stretches with the machine's slowdown as the mocha timeouts do.
  */
-import { loadavg } from "node:os";
-import { scaled } from "../../tools/test-limits";
+import { loadAverage, scaled } from "../../tools/test-limits";
 
 /** The usual bound of a wait: long enough for a slow, busy machine (the tests never measure time), under mocha's 90 s. */
 export const OUTCOME_MS = 60_000;
@@ -52,9 +51,6 @@ export async function waitUntil<T>(look: () => T | Promise<T>, ...rest: unknown[
 }
 
 function timedOut(what: WaitText, waitedMs: number, last: { value: unknown } | undefined): string {
-  const load = loadavg()
-    .map((value) => value.toFixed(1))
-    .join(" ");
   const shown = last === undefined ? "" : `; last seen: ${(JSON.stringify(last.value) ?? String(last.value)).slice(0, SHOWN_CHARACTERS)}`;
-  return `gave up after ${(waitedMs / 1000).toFixed(1)} s waiting for: ${typeof what === "function" ? what() : what}${shown} (load average ${load})`;
+  return `gave up after ${(waitedMs / 1000).toFixed(1)} s waiting for: ${typeof what === "function" ? what() : what}${shown} (load average ${loadAverage()})`;
 }
