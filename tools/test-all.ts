@@ -11,7 +11,7 @@ import { availableParallelism, freemem, tmpdir } from "node:os";
 import { basename, join, relative, resolve } from "node:path";
 import { commandLineOf, isRunning, killAll, processesIn } from "./processes";
 import { mochaArgs } from "./mocha";
-import { type SteeringRange, steerFileSlots } from "./file-slot-steering";
+import { type SteeringFigures, type SteeringRange, steerFileSlots } from "./file-slot-steering";
 import { ROOT, packOnce } from "./sandbox";
 import { cpuSecondsWithChildren, machineBusySeconds } from "./cpu-seconds";
 
@@ -280,6 +280,33 @@ function failuresOf(file: string): string {
   return at >= 0 ? text.slice(at) : text.slice(-4000);
 }
 
+/** The closing lines: each group, the longest and costliest files, the run's CPU, the machine, the counts. */
+function printSummary(outcomes: Outcome[], machine: SteeringFigures, cpu: number, busy: number | undefined): void {
+  const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
+  const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
+  const times = outcomes.flatMap((outcome) => fileTimes(outcome.group));
+  for (const outcome of outcomes) {
+    const groupCpu = times.filter((entry) => entry.group === outcome.group).reduce((sum, entry) => sum + entry.cpu, 0);
+    process.stdout.write(
+      `  ${outcome.group.padEnd(7)} ${String(Math.round(outcome.seconds)).padStart(5)} s  ${String(Math.round(groupCpu)).padStart(5)} CPU-s in its files  ${outcome.passed} passing, ${outcome.failed} failing  ${outcome.label}\n`,
+    );
+  }
+  const top = (key: "seconds" | "cpu", unit: string): string =>
+    [...times]
+      .sort((a, b) => b[key] - a[key])
+      .slice(0, 5)
+      .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry[key])} ${unit}`)
+      .join(", ");
+  if (times.length) process.stdout.write(`longest files: ${top("seconds", "s")}\nmost CPU: ${top("cpu", "CPU-s")}; all in ${LOGS}/<group>-files.txt\n`);
+  process.stdout.write(
+    `CPU: ${Math.round(cpu)} CPU-seconds in the run's processes (every group's, installs of the compatibility runtimes included)${busy === undefined ? "" : `; the machine was busy for ${Math.round(busy)} CPU-seconds meanwhile, whatever else ran`}\n`,
+  );
+  process.stdout.write(
+    `machine: load average ${machine.loadMean.toFixed(1)} mean, ${machine.loadMax.toFixed(1)} max on ${availableParallelism()} cores; test files at once ${machine.meanRunning.toFixed(1)} mean, limit ${machine.meanLimit.toFixed(1)} mean, ${machine.maxLimit} max\n`,
+  );
+  process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   // `npm test -- main test/e2e/editor.test.ts`: only those files, in the groups that run them.
@@ -341,31 +368,9 @@ async function main(): Promise<void> {
   const machine = steering.stop();
   rmSync(root, { recursive: true, force: true });
   outcomes.sort((a, b) => groups.findIndex((group) => group.name === a.group) - groups.findIndex((group) => group.name === b.group));
-  const passed = outcomes.reduce((sum, outcome) => sum + outcome.passed, 0);
-  const failed = outcomes.reduce((sum, outcome) => sum + outcome.failed, 0);
   const cpu = cpuSecondsWithChildren() - cpuBefore;
   const busy = busyBefore === undefined ? undefined : (machineBusySeconds() ?? busyBefore) - busyBefore;
-  const times = outcomes.flatMap((outcome) => fileTimes(outcome.group));
-  for (const outcome of outcomes) {
-    const groupCpu = times.filter((entry) => entry.group === outcome.group).reduce((sum, entry) => sum + entry.cpu, 0);
-    process.stdout.write(
-      `  ${outcome.group.padEnd(7)} ${String(Math.round(outcome.seconds)).padStart(5)} s  ${String(Math.round(groupCpu)).padStart(5)} CPU-s in its files  ${outcome.passed} passing, ${outcome.failed} failing  ${outcome.label}\n`,
-    );
-  }
-  const top = (key: "seconds" | "cpu", unit: string): string =>
-    [...times]
-      .sort((a, b) => b[key] - a[key])
-      .slice(0, 5)
-      .map((entry) => `${entry.file} (${entry.group}) ${Math.round(entry[key])} ${unit}`)
-      .join(", ");
-  if (times.length) process.stdout.write(`longest files: ${top("seconds", "s")}\nmost CPU: ${top("cpu", "CPU-s")}; all in ${LOGS}/<group>-files.txt\n`);
-  process.stdout.write(
-    `CPU: ${Math.round(cpu)} CPU-seconds in the run's processes (every group's, installs of the compatibility runtimes included)${busy === undefined ? "" : `; the machine was busy for ${Math.round(busy)} CPU-seconds meanwhile, whatever else ran`}\n`,
-  );
-  process.stdout.write(
-    `machine: load average ${machine.loadMean.toFixed(1)} mean, ${machine.loadMax.toFixed(1)} max on ${availableParallelism()} cores; test files at once ${machine.meanRunning.toFixed(1)} mean, limit ${machine.meanLimit.toFixed(1)} mean, ${machine.maxLimit} max\n`,
-  );
-  process.stdout.write(`tests: ${passed} passed, ${failed} failed\n`);
+  printSummary(outcomes, machine, cpu, busy);
   process.exit(outcomes.every((outcome) => outcome.code === 0) ? 0 : 1);
 }
 
