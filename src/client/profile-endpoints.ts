@@ -1,5 +1,21 @@
 import type { EndpointDefinition } from "./endpoint-definition";
-import type { ClosedProfile, Page, Profile, ProfileLock, ProfileProcess, ProfileStatus, RunningProfile, Screen, StartedProfile, UserAgent } from "./types";
+import type {
+  ClosedProfile,
+  KernelVersions,
+  MobileDevice,
+  Page,
+  Platform,
+  Profile,
+  ProfileLock,
+  ProfileProcess,
+  ProfileStatus,
+  RunningProfile,
+  Screen,
+  StartedProfile,
+  TimeZonesAndLanguages,
+  UserAgent,
+  ValueOption,
+} from "./types";
 
 /** Starting or closing a browser: MoreLogin's own CLI allows 30 s; a slow machine needs more. */
 const PROFILE_TIMEOUT_MS = 60_000;
@@ -44,6 +60,16 @@ export const PROFILE_ENDPOINTS = {
     defaults: { browserTypeId: 1, operatorSystemId: 1, quantity: 1 },
     required: ["browserTypeId", "operatorSystemId", "quantity"],
   },
+  // One profile with every setting; not idempotent (the spec: no idempotency key), so never sent again once it may have arrived.
+  createAdvanced: {
+    api: "local",
+    method: "POST",
+    path: "/api/env/create/advanced",
+    idempotency: "write",
+    idFields: ["groupId", "proxyId"],
+    idListFields: ["tagIds"],
+    required: ["browserTypeId", "operatorSystemId"],
+  },
   updateProfile: { api: "local", method: "POST", path: "/api/env/update", idempotency: "write", idFields: ["envId", "groupId", "proxyId"], required: ["envId"] },
   deleteProfiles: { api: "local", method: "POST", path: "/api/env/removeToRecycleBin/batch", idempotency: "write", idListFields: ["envIds"], required: ["envIds"] },
   refreshFingerprint: { api: "local", method: "POST", path: "/api/env/fingerprint/refresh", idempotency: "write", idFields: ["envId"], requiresOneOf: ["envId", "uniqueId"] },
@@ -67,6 +93,12 @@ export const PROFILE_ENDPOINTS = {
   // Moves windows, so never sent again once it may have arrived (though arranging twice does no harm).
   arrangeWindows: { api: "local", method: "POST", path: "/api/env/arrangeWindows", idempotency: "write", idListFields: ["envIds"] },
   userAgent: { api: "local", method: "POST", path: "/api/env/advanced/ua/get", idempotency: "read", required: ["os"], replyFields: ["ua", "resolution"] },
+  // The catalogues a profile's settings name their values from (the spec's "Fingerprint & Device Config").
+  kernelVersions: { api: "local", method: "GET", path: "/api/env/advanced/ua/versions", idempotency: "read" },
+  timeZonesAndLanguages: { api: "local", method: "POST", path: "/api/env/base/list", idempotency: "read", required: ["os"] },
+  resolutions: { api: "local", method: "POST", path: "/api/env/base/resolution/list", idempotency: "read", required: ["os"] },
+  platforms: { api: "local", method: "GET", path: "/api/system/platform/list", idempotency: "read" },
+  mobileDevices: { api: "local", method: "POST", path: "/api/env/base/mobile/devices", idempotency: "read" },
 } as const satisfies Record<keyof ProfileEndpointData, EndpointDefinition>;
 
 /** What each of these endpoints' `data` holds. */
@@ -79,6 +111,7 @@ export interface ProfileEndpointData {
   runningProfiles: RunningProfile[];
   downloadKernels: unknown;
   createProfiles: string[];
+  createAdvanced: string;
   updateProfile: null;
   deleteProfiles: boolean;
   refreshFingerprint: null;
@@ -93,4 +126,9 @@ export interface ProfileEndpointData {
   listScreens: Screen[];
   arrangeWindows: null;
   userAgent: UserAgent;
+  kernelVersions: KernelVersions[];
+  timeZonesAndLanguages: TimeZonesAndLanguages;
+  resolutions: ValueOption[];
+  platforms: Platform[];
+  mobileDevices: MobileDevice[];
 }

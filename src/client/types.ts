@@ -199,3 +199,50 @@ export interface UserAgent {
   ua: string;
   resolution: { id: string; value: string };
 }
+
+/** An entry of a MoreLogin catalogue: its ID (a decimal string) and what it stands for (a time zone, a language, a resolution). */
+export interface ValueOption {
+  id: string;
+  value: string;
+}
+
+/** `/api/env/advanced/ua/versions`: the kernel versions of one browser (`browserType` 1 Chrome, 2 Firefox). */
+export interface KernelVersions {
+  browserType: number;
+  versions: number[];
+  [field: string]: unknown;
+}
+
+/** `/api/env/base/list` for one OS: what `advancedSetting.time_zone.value` and `language.value` name. */
+export interface TimeZonesAndLanguages {
+  time_zone_list: ValueOption[];
+  language_list: ValueOption[];
+  [field: string]: unknown;
+}
+
+/** A site of a platform: what `accountInfo.siteId` names. */
+export interface PlatformSite {
+  id: string;
+  name?: string;
+  host?: string;
+  url?: string;
+  [field: string]: unknown;
+}
+
+/** `/api/system/platform/list`: a platform `accountInfo.platformId` names (9999 = a custom URL), with its sites. */
+export interface Platform {
+  id: string;
+  name: string;
+  sites: PlatformSite[];
+  [field: string]: unknown;
+}
+
+/** `/api/env/base/mobile/devices`: a phone model `advancedSetting.mobile_device` names (`os` 3 Android, 4 iOS). */
+export interface MobileDevice {
+  id: string;
+  name: string;
+  resolution?: string;
+  os?: number;
+  platform?: string;
+  [field: string]: unknown;
+}
