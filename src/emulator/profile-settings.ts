@@ -14,6 +14,8 @@ export interface ProfileSettings {
   startupParams: string[] | null;
   cookies: string | null;
   advancedSetting: Record<string, unknown>;
+  /** Fields a create/advanced carried that the emulator has no use for (disableAudio, imgLimitSize, ...): kept, shown in detail. */
+  extras: Record<string, unknown>;
 }
 
 /** The kernel the emulator's browsers report (see /api/env/start). */
@@ -32,12 +34,14 @@ export function defaultSettings(): ProfileSettings {
     startupParams: null,
     cookies: null,
     advancedSetting: {},
+    extras: {},
   };
 }
 
 /** The /api/env/detail answer: the list item's fields followed by the settings. */
 export function detailOf(profile: Profile, settings: ProfileSettings): Record<string, unknown> {
-  return { ...profile, ...settings };
+  const { extras, ...rest } = settings;
+  return { ...extras, ...profile, ...rest };
 }
 
 const ACCOUNT_FIELDS = ["username", "password", "siteId", "platformId", "customerUrl", "otpSecret"];
