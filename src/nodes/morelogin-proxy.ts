@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { isErrorValue, isPlainObjectValue, MoreLoginError } from "../client";
+import { isPlainObjectValue } from "../client";
 import { registerActionNode, type ActionContext } from "./lib/shell/action-node";
 import { selected, selectField } from "./lib/declarations/declaration";
 import { targetIds } from "./lib/profile/ids";
@@ -8,6 +8,7 @@ import type { PROXY_ACTIONS } from "./lib/declarations/resources";
 import { overlay, pick } from "./lib/shell/properties";
 import { checkedProxyBody } from "./lib/resources/proxy-rules";
 import { resourceReply } from "./lib/resources/reply";
+import { withoutSecrets } from "./lib/shell/secrets";
 
 const declaration = NODE_DECLARATIONS["morelogin-proxy"];
 const statusKey = (context: ActionContext): string => `morelogin-proxy.status.${context.action}`;
@@ -37,29 +38,16 @@ function proxyBody(context: ActionContext, action: "add" | "update", own: Record
   return checkedProxyBody(isPlainObjectValue(context.msg.payload) ? overlay(body, context.msg.payload) : body, action);
 }
 
-/** Runs a call whose body may hold the proxy's password, keeping that password out of the error it may end in. */
-async function withoutPassword<T>(password: unknown, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (error) {
-    if (typeof password === "string" && password !== "" && isErrorValue(error)) {
-      const hide = (text: string | undefined): string | undefined => text?.split(password).join("***");
-      Object.assign(error, { message: hide(error.message) }, error instanceof MoreLoginError ? { apiMsg: hide(error.apiMsg) } : {});
-    }
-    throw error;
-  }
-}
-
 const ACTIONS = {
   async add(context: ActionContext) {
     const body = proxyBody(context, "add", {});
-    const result = await withoutPassword(body.password, () => context.client.call("addProxy", body, context.options));
+    const result = await withoutSecrets([body.password], () => context.client.call("addProxy", body, context.options));
     const id = typeof result.data === "string" || typeof result.data === "number" ? String(result.data) : undefined;
     return resourceReply(context, statusKey(context), result, id ?? result.data, id === undefined ? [] : [id]);
   },
   async update(context: ActionContext) {
     const body = proxyBody(context, "update", context.fields.proxyId === undefined ? {} : { id: context.fields.proxyId });
-    const result = await withoutPassword(body.password, () => context.client.call("updateProxy", body, context.options));
+    const result = await withoutSecrets([body.password], () => context.client.call("updateProxy", body, context.options));
     return resourceReply(context, statusKey(context), result, result.data, [String(body.id)]);
   },
   async delete(context: ActionContext) {
