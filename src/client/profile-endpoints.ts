@@ -68,6 +68,8 @@ export const PROFILE_ENDPOINTS = {
     idempotency: "write",
     idFields: ["groupId", "proxyId"],
     idListFields: ["tagIds"],
+    // Chrome on Windows unless the caller says otherwise, as for createProfiles; the spec requires both.
+    defaults: { browserTypeId: 1, operatorSystemId: 1 },
     required: ["browserTypeId", "operatorSystemId"],
   },
   updateProfile: { api: "local", method: "POST", path: "/api/env/update", idempotency: "write", idFields: ["envId", "groupId", "proxyId"], required: ["envId"] },

@@ -8,6 +8,8 @@ import { single } from "./lib/shell/output";
 import { acceptedProfiles, profileBody, requireProfile, whyNotAProfile, withCarriedProfile } from "./lib/profile/body";
 import { overlay, pick } from "./lib/shell/properties";
 import { arrangementBody, arrangementFields, userAgentBody } from "./lib/profile/desktop-inputs";
+import { createAdvanced } from "./lib/profile/create-advanced";
+import { catalogue } from "./lib/profile/catalogue";
 
 const declaration = NODE_DECLARATIONS["morelogin-profile"];
 
@@ -149,6 +151,8 @@ const ACTIONS = {
     return reply(context, result, envIds, envIds.length);
   },
   processes: listOf("profileProcesses"),
+  createAdvanced,
+  catalogue,
 } satisfies Record<(typeof PROFILE_ACTIONS)[number], ActionRun>;
 
 export = (RED: NodeAPI): void => {

@@ -30,6 +30,8 @@ export interface TypedField extends FieldBase {
   /** How the editor checks a fixed value: a page number or size, a path relative to the API's base, or seconds. */
   check?: "page" | "path" | "seconds";
   inBody?: false;
+  /** A JSON field of a profile's settings: the dialog adds a row that writes values picked from MoreLogin's catalogues into it. */
+  settingsPickers?: boolean;
 }
 
 export interface CheckboxField extends FieldBase {

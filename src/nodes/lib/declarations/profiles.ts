@@ -18,6 +18,8 @@ export const PROFILE_ACTIONS = [
   "screens",
   "arrangeWindows",
   "processes",
+  "createAdvanced",
+  "catalogue",
 ] as const;
 export const CACHE_KINDS = ["localStorage", "indexedDB", "cookie", "extension", "extensionFile"] as const;
 /** The cloud cache's two kinds: node properties `cloudCookie` and `cloudOthers`, sent as `cookie` and `others`. */
@@ -79,11 +81,19 @@ export const PROFILE_DECLARATIONS = {
     fields: [
       actionSelect(PROFILE_TYPE, PROFILE_ACTIONS, "detail"),
       { ...PROFILE, actions: ["update", "delete", "detail", "refreshFingerprint", "clearCache", "cleanCloud", "setGroup", "setProxy", "setRemark", "lockStatus", "arrangeWindows"] },
-      actionField(PROFILE_TYPE, "envName", ["update"], "fa-tag"),
+      actionField(PROFILE_TYPE, "settings", ["createAdvanced"], "fa-sliders", {
+        defaultType: "json",
+        types: ["json", "msg", "flow", "global", "env", "jsonata"],
+        default: '{"browserTypeId": 1, "operatorSystemId": 1}',
+        settingsPickers: true,
+      }),
+      actionField(PROFILE_TYPE, "envName", ["update", "createAdvanced"], "fa-tag"),
       actionField(PROFILE_TYPE, "envRemark", ["update", "setRemark"], "fa-comment-o"),
-      actionField(PROFILE_TYPE, "groupId", ["create", "update"], "fa-folder-o", { picker: "groups" }),
+      actionField(PROFILE_TYPE, "groupId", ["create", "update", "createAdvanced"], "fa-folder-o", { picker: "groups" }),
       actionField(PROFILE_TYPE, "groupName", ["setGroup"], "fa-folder-o"),
-      actionField(PROFILE_TYPE, "proxyId", ["update", "setProxy"], "fa-globe", { picker: "proxies" }),
+      actionField(PROFILE_TYPE, "proxyId", ["update", "setProxy", "createAdvanced"], "fa-globe", { picker: "proxies" }),
+      actionField(PROFILE_TYPE, "tagIds", ["createAdvanced"], "fa-tags", { picker: "tags" }),
+      actionField(PROFILE_TYPE, "cookieDomain", ["createAdvanced"], "fa-globe"),
       actionCheckbox(PROFILE_TYPE, "removeEnvData", ["delete"], "fa-trash-o", `${PROFILE_TYPE}.label.remove`),
       ...CACHE_KINDS.map((kind, index) => actionCheckbox(PROFILE_TYPE, kind, ["clearCache"], index === 0 ? "fa-eraser" : "", index === 0 ? `${PROFILE_TYPE}.label.clear` : "")),
       actionCheckbox(PROFILE_TYPE, "cloudCookie", ["cleanCloud"], "fa-cloud", `${PROFILE_TYPE}.label.clean`),
@@ -94,6 +104,17 @@ export const PROFILE_DECLARATIONS = {
       choiceSelect("arrangeType", Object.keys(ARRANGE_TYPES), ["arrangeWindows"], "fa-th-large"),
       actionField(PROFILE_TYPE, "screenIds", ["arrangeWindows"], "fa-television"),
       TIMEOUT,
+    ],
+    credentials: [
+      {
+        name: "accountPassword",
+        icon: "fa-key",
+        label: `${PROFILE_TYPE}.label.accountPassword`,
+        placeholder: `${PROFILE_TYPE}.placeholder.accountPassword`,
+        actions: ["createAdvanced"],
+        after: "cookieDomain",
+      },
+      { name: "otpSecret", icon: "fa-shield", label: `${PROFILE_TYPE}.label.otpSecret`, placeholder: `${PROFILE_TYPE}.placeholder.otpSecret`, actions: ["createAdvanced"], after: "cookieDomain" },
     ],
   },
 } satisfies Record<string, NodeDeclaration>;
