@@ -57,6 +57,38 @@ function row(field) {
   return `    <div class="form-row${when}"${actions}>\n        ${label(field)}\n        ${control(field)}\n    </div>`;
 }
 
+/** What a settings picker can fill in, with the catalog key of its text. */
+const SETTINGS_PICKERS = [
+  ["kernels", "morelogin.settingsPicker.kernels"],
+  ["timeZones", "morelogin.settingsPicker.timeZones"],
+  ["languages", "morelogin.settingsPicker.languages"],
+  ["resolutions", "morelogin.settingsPicker.resolutions"],
+  ["sites", "morelogin.settingsPicker.sites"],
+  ["mobileDevices", "morelogin.settingsPicker.mobileDevices"],
+  ["groups", "morelogin.settingsPicker.groups"],
+  ["tags", "morelogin.settingsPicker.tags"],
+  ["proxies", "morelogin.settingsPicker.proxies"],
+];
+
+/**
+ * The row under a profile's settings (JSON): what to pick and a field that suggests it from MoreLogin;
+ * the choice is written into the settings (resources/morelogin-editor.js, settingsPickers).
+ */
+const PICK_PLACEHOLDER = "morelogin.settingsPicker.placeholder";
+
+function settingsPickerRow(field) {
+  const actions = field.actions ? ` data-actions="${escapeHtml(field.actions.join(" "))}"` : "";
+  const options = SETTINGS_PICKERS.map(([value, key]) => `<option value="${value}" data-i18n="${key}"></option>`);
+  const id = `node-input-${field.name}`;
+  return `    <div class="form-row"${actions}>
+        <label for="${id}-pick"><i class="fa fa-magic"></i> <span data-i18n="morelogin.settingsPicker.label"></span></label>
+        <select id="${id}-pick-list" style="width: 30%">
+            ${options.join("\n            ")}
+        </select>
+        <input type="text" id="${id}-pick" style="width: 39%" data-i18n="[placeholder]${PICK_PLACEHOLDER}">
+    </div>`;
+}
+
 /** A credential row: a password input Node-RED keeps in its credentials file, not in flows.json. */
 function credentialRow(field) {
   const actions = field.actions ? ` data-actions="${escapeHtml(field.actions.join(" "))}"` : "";
@@ -78,7 +110,7 @@ function fieldRows(declaration) {
   const credentials = declaration.credentials ?? [];
   const placed = (field) => credentials.filter((credential) => credential.after === field.name).map(credentialRow);
   const rest = credentials.filter((credential) => !declaration.fields.some((field) => field.name === credential.after)).map(credentialRow);
-  return [...declaration.fields.flatMap((field) => [row(field), ...placed(field)]), ...rest];
+  return [...declaration.fields.flatMap((field) => [row(field), ...(field.settingsPickers ? [settingsPickerRow(field)] : []), ...placed(field)]), ...rest];
 }
 
 export function editorHtml(declaration) {

@@ -2,6 +2,7 @@ import type { NodeAPI } from "node-red";
 import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../../client";
 import type { Picker } from "../declarations/declaration";
+import { registerCatalogueRoutes } from "./catalogue-pickers";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, flowEnvironment, parseEditorSettings, type EditorClient } from "./access";
 
 const PICKER_LIMIT = 200;
@@ -84,6 +85,8 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       return { items, truncated };
     });
   });
+
+  registerCatalogueRoutes(RED, canRead, serve);
 
   RED.httpAdmin.post("/morelogin/test", canRead, (req: Request, res: Response) => {
     void serve(RED, req, res, async (client) => {
