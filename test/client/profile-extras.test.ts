@@ -3,7 +3,7 @@ import { MoreLoginApiError, MoreLoginInputError, type MoreLoginClient } from "..
 import { call } from "../support/http";
 import { clientFor, rejection, useEmulator } from "../support/emulator";
 
-/** The profile endpoints besides create, start and close: security lock, processes, screens, window arrangement, user agents. */
+/** The profile endpoints besides quick create, start and close: security lock, processes, screens, window arrangement, user agents, create with settings and the catalogues. */
 describe("client: profile lock, processes, screens, windows and user agents", () => {
   const { emulator } = useEmulator({ profiles: 5 });
   let client: MoreLoginClient;
@@ -101,5 +101,41 @@ describe("client: profile lock, processes, screens, windows and user agents", ()
     assert.ok(error instanceof MoreLoginInputError);
     assert.equal(error.message, "os is missing");
     assert.deepEqual(emulator().requestLog, []);
+  });
+
+  it("createAdvanced sends one profile's settings (Chrome on Windows unless given), IDs kept strings, and answers the new ID", async () => {
+    const tag = emulator().data.tags[0];
+    assert.ok(tag);
+    const created = await client.call("createAdvanced", { envName: "Client made", tagIds: [tag.id], advancedSetting: { hardware_concurrency: 4 } });
+    assert.match(created.data, /^\d{19}$/);
+    assert.equal(created.path, "/api/env/create/advanced");
+    assert.deepEqual(onlyBody("/api/env/create/advanced"), { envName: "Client made", tagIds: [tag.id], advancedSetting: { hardware_concurrency: 4 }, browserTypeId: 1, operatorSystemId: 1 });
+    const error = await rejection(client.call("createAdvanced", { tagIds: [1993244721490239488] }));
+    assert.ok(error instanceof MoreLoginInputError, String(error));
+  });
+
+  it("createAdvanced is never sent again once it may have arrived: a dropped connection is the call's error", async () => {
+    emulator().script({ kind: "reset", api: "local", path: "/api/env/create/advanced", times: 1 });
+    const error = await rejection(client.call("createAdvanced", { envName: "Maybe made" }));
+    assert.equal((error as { kind?: string }).kind, "network");
+    assert.equal(emulator().requestLog.filter((request) => request.path === "/api/env/create/advanced").length, 1);
+  });
+
+  it("the catalogue reads: kernels, time zones and languages and resolutions by OS (required), platforms, mobile devices", async () => {
+    assert.ok((await client.call("kernelVersions")).data.some((row) => row.browserType === 1 && row.versions.length > 0));
+    const base = await client.call("timeZonesAndLanguages", { os: 2 });
+    assert.ok(base.data.time_zone_list.length > 0 && base.data.language_list.length > 0);
+    assert.ok((await client.call("resolutions", { os: 3, ua: "Mozilla/5.0" })).data.every((row) => typeof row.id === "string" && /\d+x\d+/.test(row.value)));
+    assert.ok((await client.call("platforms")).data.every((platform) => Array.isArray(platform.sites)));
+    assert.ok((await client.call("mobileDevices", {})).data.length > 0);
+    for (const endpoint of ["timeZonesAndLanguages", "resolutions"] as const) {
+      const error = await rejection(client.call(endpoint, {}));
+      assert.ok(error instanceof MoreLoginInputError);
+      assert.equal(error.message, "os is missing");
+    }
+    assert.deepEqual(
+      emulator().requestLog.map((request) => `${request.method} ${request.path}`),
+      ["GET /api/env/advanced/ua/versions", "POST /api/env/base/list", "POST /api/env/base/resolution/list", "GET /api/system/platform/list", "POST /api/env/base/mobile/devices"],
+    );
   });
 });
