@@ -1,0 +1,102 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { addConfigNode, browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, untilEditorAtRest, SESSION_OPENS_MS, type EditorSession } from "./editor-session";
+import { waitUntil } from "../support/wait-until";
+
+const RESULTS = join(__dirname, "..", "..", "test-results");
+
+describe("editor: create with settings, its pickers fed by MoreLogin and its account secrets, in chromium", function () {
+  this.timeout(180_000);
+  let session: EditorSession;
+
+  before(async function () {
+    this.timeout(SESSION_OPENS_MS);
+    const skipped = browserSkipReason();
+    if (skipped) {
+      console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested`);
+      this.skip();
+    }
+    session = await openEditor();
+  });
+
+  afterEach(async function () {
+    if (this.currentTest?.state === "failed" && session) {
+      await session.page.screenshot({ path: join(RESULTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
+    }
+  });
+
+  after(async () => {
+    await session?.close();
+  });
+
+  it("picks a time zone of the settings' OS and a site into the settings JSON; the account secrets are credentials, in no flow", async () => {
+    const { page, nodeRed, emulator } = session;
+    const password = "e2e-account-pa55";
+    const otp = "E2EOTPSECRETBASE32";
+    const id = await dragFromPalette(page, "morelogin-profile", "profile", 420, 160);
+    await openNode(page, id);
+    await addConfigNode(page, emulator);
+    await page.locator("#node-config-dialog-ok").click();
+    await page.locator("#node-config-input-localUrl").waitFor({ state: "detached" });
+    await untilEditorAtRest(page);
+    await page.locator("#node-input-action").selectOption("createAdvanced");
+    const settings = async (): Promise<Record<string, unknown>> => JSON.parse(await page.locator("#node-input-settings").inputValue()) as Record<string, unknown>;
+    assert.deepEqual(await settings(), { browserTypeId: 1, operatorSystemId: 1 }, "a new node's settings");
+    await page.evaluate(() => {
+      const jq = (window as unknown as { $: (selector: string) => { typedInput: (method: string, value: string) => void } }).$;
+      jq("#node-input-settings").typedInput("value", '{"browserTypeId": 1, "operatorSystemId": 2}');
+    });
+
+    const pick = async (list: string, text: string): Promise<void> => {
+      await page.locator("#node-input-settings-pick-list").selectOption(list);
+      const field = page.locator("#node-input-settings-pick");
+      await field.click();
+      await field.pressSequentially(text);
+      const option = page.locator(".red-ui-autoComplete-container .morelogin-picker-option", { hasText: text });
+      await option.first().waitFor({ state: "visible" });
+      await option.first().click();
+    };
+    await pick("timeZones", "Europe/Berlin");
+    const zones = (await (
+      await fetch(`${emulator.localUrl}/api/env/base/list`, { method: "POST", headers: { "content-type": "application/json", authorization: "e2e-local-token" }, body: '{"os": 2}' })
+    ).json()) as { data: { time_zone_list: Array<{ id: string; value: string }> } };
+    const berlin = zones.data.time_zone_list.find((zone) => zone.value === "Europe/Berlin");
+    assert.ok(berlin);
+    await waitUntil(settings, (value) => JSON.stringify(value).includes(berlin.id), "the time zone in the settings");
+    assert.deepEqual((await settings()).advancedSetting, { time_zone: { switcher: 2, value: berlin.id } });
+    assert.ok(
+      emulator.requestLog.some((request) => request.path === "/api/env/base/list" && JSON.stringify(request.body) === '{"os":2}'),
+      "asked for the settings' OS",
+    );
+    await pick("sites", "amazon.de");
+    await waitUntil(settings, (value) => value.accountInfo !== undefined, "the site in the settings");
+    const account = (await settings()).accountInfo as { platformId: string; siteId: string };
+    assert.match(`${account.platformId}:${account.siteId}`, /^\d{19}:\d{19}$/);
+
+    await page.locator("#node-input-accountPassword").fill(password);
+    await page.locator("#node-input-otpSecret").fill(otp);
+    assert.equal(await page.locator("#node-input-accountPassword").getAttribute("type"), "password");
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await untilEditorAtRest(page);
+    await page.locator("#red-ui-header-button-deploy").click();
+    const flows = await waitUntil(
+      async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
+      (text) => text.includes(id),
+      "the deployed flows hold the profile node",
+      60_000,
+    );
+    assert.ok(flows.includes(berlin.id), "the flow holds the settings");
+    assert.ok(!flows.includes(password) && !flows.includes(otp), "the flow holds neither secret");
+    const credentials = (await (await fetch(`${nodeRed.url}/credentials/morelogin-profile/${id}`)).json()) as Record<string, unknown>;
+    assert.deepEqual(credentials, { has_accountPassword: true, has_otpSecret: true });
+  });
+
+  it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
+    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(
+      session.errors.filter((error) => error.startsWith("page error")),
+      [],
+    );
+  });
+});
