@@ -145,125 +145,6 @@
       });
   }
 
-  /** The profile's advancedSetting in `settings`, made when missing. */
-  function advanced(settings) {
-    if (!settings.advancedSetting || typeof settings.advancedSetting !== "object") settings.advancedSetting = {};
-    return settings.advancedSetting;
-  }
-
-  /** How a value picked from MoreLogin goes into a profile's settings (the createAdvanced body). */
-  var SETTINGS_APPLY = {
-    kernels: function (settings, id) {
-      var parts = id.split(":");
-      settings.browserTypeId = Number(parts[0]);
-      settings.browserCore = Number(parts[1]);
-    },
-    timeZones: function (settings, id) {
-      advanced(settings).time_zone = { switcher: 2, value: id };
-    },
-    languages: function (settings, id) {
-      advanced(settings).language = { switcher: 2, value: id };
-    },
-    resolutions: function (settings, id) {
-      advanced(settings).resolution = { switcher: 2, id: id };
-    },
-    sites: function (settings, id) {
-      var parts = id.split(":");
-      settings.accountInfo = $.extend(settings.accountInfo && typeof settings.accountInfo === "object" ? settings.accountInfo : {}, { platformId: parts[0], siteId: parts[1] });
-    },
-    mobileDevices: function (settings, id) {
-      advanced(settings).mobile_device = id;
-    },
-    groups: function (settings, id) {
-      settings.groupId = id;
-    },
-    tags: function (settings, id) {
-      var tags = Array.isArray(settings.tagIds) ? settings.tagIds : [];
-      settings.tagIds = tags
-        .filter(function (tag) {
-          return tag !== id;
-        })
-        .concat([id]);
-    },
-    proxies: function (settings, id) {
-      settings.proxyId = id;
-    },
-  };
-  /** The pickers that read the team's lists (the `pick/` route); the others read the desktop client's catalogues. */
-  var TEAM_LISTS = { groups: true, tags: true, proxies: true };
-
-  /** The settings JSON in the dialog as an object, or null when it is not a fixed JSON object. */
-  function settingsObject(name) {
-    if (($("#node-input-" + name + "Type").val() || "json") !== "json") return null;
-    var text = String($("#node-input-" + name).typedInput("value") || "").trim();
-    var value;
-    try {
-      value = text === "" ? {} : JSON.parse(text);
-      return value && typeof value === "object" && !Array.isArray(value) ? value : null;
-    } catch (_error) {
-      return null;
-    }
-  }
-
-  /**
-   * The row under a profile's settings: choose a list, type to search it, pick a suggestion, and the
-   * value goes into the settings JSON (time zones, languages and resolutions for the OS the settings name).
-   * Anything can still be typed into the JSON itself.
-   */
-  function settingsPickers(field) {
-    var list = $("#node-input-" + field.name + "-pick-list");
-    var input = $("#node-input-" + field.name + "-pick");
-    var found = {};
-    input.autoComplete({
-      minLength: 0,
-      search: function (value, done) {
-        var config = settingsForConfig($("#node-input-server").val());
-        if (!config) return done(message(t("morelogin.picker.chooseConfig")));
-        var settings = settingsObject(field.name);
-        if (!settings) return done(message(t("morelogin.settingsPicker.notJson")));
-        var chosen = list.val();
-        var path = TEAM_LISTS[chosen] ? "pick/" + chosen : "catalogue/" + chosen;
-        var ua = settings.advancedSetting && typeof settings.advancedSetting.ua === "string" ? settings.advancedSetting.ua : undefined;
-        post(path, $.extend({ q: value, os: settings.operatorSystemId || 1, ua: ua }, config))
-          .done(function (reply) {
-            var items = reply.items || [];
-            items.forEach(function (item) {
-              found[item.id] = item;
-            });
-            done(items.length ? items.map(option) : message(t("morelogin.picker.none")));
-          })
-          .fail(function (xhr) {
-            done(message(failureText(xhr)));
-          });
-      },
-    });
-    input.on("change", function () {
-      var id = String(input.val() || "");
-      var settings = settingsObject(field.name);
-      if (!found[id] || !settings) return;
-      SETTINGS_APPLY[list.val()](settings, id);
-      $("#node-input-" + field.name).typedInput("value", JSON.stringify(settings, null, 2));
-      input.val("");
-    });
-  }
-
-  /** Settings saved in the flow (a fixed JSON value) must be a JSON object and hold no account secret: flows.json is not the place for one. */
-  function settingsValid(name) {
-    return function (value) {
-      var type = $("#node-input-" + name + "Type").val() || this[name + "Type"] || "json";
-      if (type !== "json" || String(value || "").trim() === "") return true;
-      var parsed;
-      var account;
-      try {
-        parsed = JSON.parse(value);
-        account = parsed && parsed.accountInfo;
-        return Boolean(parsed) && typeof parsed === "object" && !Array.isArray(parsed) && !(account && (account.password || account.otpSecret));
-      } catch (_error) {
-        return false;
-      }
-    };
-  }
-
   var STRING_TYPES = ["str", "msg", "flow", "global", "env", "jsonata"];
   var NUMBER_TYPES = ["num", "msg", "flow", "global", "env", "jsonata"];
 
@@ -391,7 +272,7 @@
       if (field.input === "typed") {
         defaults[field.name] = { value: field.default || "", required: Boolean(field.required) };
         if (field.check) defaults[field.name].validate = fixedValueCheck(field.name, CHECKS[field.check]);
-        if (field.settingsPickers) defaults[field.name].validate = settingsValid(field.name);
+        if (field.settingsPickers && window.MoreLoginEditor.settingsValid) defaults[field.name].validate = window.MoreLoginEditor.settingsValid(field.name);
         defaults[field.name + "Type"] = { value: field.defaultType };
       } else if (field.input === "checkbox") {
         defaults[field.name] = { value: false };
@@ -434,7 +315,7 @@
         var node = this;
         declaration.fields.forEach(function (field) {
           if (field.input === "typed") typedField(field);
-          if (field.settingsPickers) settingsPickers(field);
+          if (field.settingsPickers && window.MoreLoginEditor.settingsPickers) window.MoreLoginEditor.settingsPickers(field);
           if (field.input === "duration") durationField("node-input-" + field.name);
           // A node saved before the field existed shows (and keeps) the value it has always had.
           if (field.input === "select" && field.savedDefault !== undefined && node[field.name] === undefined) {
@@ -477,5 +358,7 @@
     /** The config node's credentials and default URLs, as the runtime declares them. */
     credentials: SHARED.credentials,
     defaults: SHARED.defaults,
+    /** What the settings pickers (morelogin-settings-pickers.js) share with the other pickers. */
+    shared: { t: t, settingsForConfig: settingsForConfig, post: post, message: message, option: option, failureText: failureText },
   };
 })();

@@ -115,7 +115,10 @@ function fieldRows(declaration) {
 
 export function editorHtml(declaration) {
   const json = JSON.stringify(declaration).replace(/</g, "\\u003c");
-  return `<script type="text/javascript" src="resources/node-red-contrib-morelogin/morelogin-editor.js"></script>
+  const pickers = declaration.fields.some((field) => field.settingsPickers)
+    ? `\n<script type="text/javascript" src="resources/node-red-contrib-morelogin/morelogin-settings-pickers.js"></script>`
+    : "";
+  return `<script type="text/javascript" src="resources/node-red-contrib-morelogin/morelogin-editor.js"></script>${pickers}
 <script type="text/javascript">
     MoreLoginEditor.registerNode(${json});
 </script>

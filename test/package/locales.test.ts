@@ -292,7 +292,9 @@ function keysUsedBy(type: string): Set<string> {
   } else {
     // The config node: its hand-written dialog, and the editor script's texts (read from the config node's catalog).
     for (const key of captures(readRoot("nodes", `${type}.html`), /data-i18n="(?:\[\w+\])?([^":]+)"/g)) keys.add(key);
-    for (const key of keysInSource(readRoot("resources", "morelogin-editor.js"), type, "resources/morelogin-editor.js")) keys.add(key);
+    for (const script of ["morelogin-editor.js", "morelogin-settings-pickers.js"]) {
+      for (const key of keysInSource(readRoot("resources", script), type, `resources/${script}`)) keys.add(key);
+    }
   }
   return keys;
 }
