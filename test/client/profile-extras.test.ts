@@ -110,7 +110,7 @@ describe("client: profile lock, processes, screens, windows and user agents", ()
     assert.match(created.data, /^\d{19}$/);
     assert.equal(created.path, "/api/env/create/advanced");
     assert.deepEqual(onlyBody("/api/env/create/advanced"), { envName: "Client made", tagIds: [tag.id], advancedSetting: { hardware_concurrency: 4 }, browserTypeId: 1, operatorSystemId: 1 });
-    const error = await rejection(client.call("createAdvanced", { tagIds: [1993244721490239488] }));
+    const error = await rejection(client.call("createAdvanced", { tagIds: [Number.MAX_SAFE_INTEGER + 2] }));
     assert.ok(error instanceof MoreLoginInputError, String(error));
   });
 
