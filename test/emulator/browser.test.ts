@@ -6,7 +6,10 @@ import { dirname, join } from "node:path";
 import { chromium } from "playwright-core";
 import { startEmulator, type Emulator } from "../../src/emulator";
 import { BrowserStartError, launchChromium } from "../../src/emulator/chromium";
-import { browserSkipReason, CHROMIUM } from "../support/chromium";
+import { browserSkipReason, DEBIAN_CHROMIUM } from "../support/chromium";
+
+/** The emulator's own browser tests run the Chromium a user gives it (`npm start` finds Debian's), not the tests' headless shell. */
+const CHROMIUM = DEBIAN_CHROMIUM;
 import { exitOf, exitUnlessStarted, runCli, waitFor } from "../support/cli";
 import { rejection, useEmulator } from "../support/emulator";
 import { call, dataOf, expectError, refused } from "../support/http";
@@ -53,7 +56,7 @@ describe("emulator: --browser, a real Chromium behind each started profile", () 
   const headers: Record<string, string> = {};
 
   before(function () {
-    const skipped = browserSkipReason();
+    const skipped = browserSkipReason(process.env, CHROMIUM);
     if (skipped) {
       console.log(`    browser tests skipped on purpose (${skipped}): the emulator's --browser was not tested`);
       this.skip();
