@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { CHROMIUM } from "../support/chromium";
-import { EDITOR_LOADS_MS, browserSkipReason, loadEditor, openEditor, ourErrors, pressInject, screenshot, untilEditorAtRest, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { EDITOR_LOADS_MS, loadEditor, openEditor, ourErrors, pressInject, screenshot, untilEditorAtRest, showSidebar, type EditorSession } from "./editor-session";
+import { useEditorSession } from "./use-editor-session";
 
 /** Where screenshots go: test-results/, or docs/images/ for `npm run docs:screenshots`. */
 const RESULTS = join(__dirname, "..", "..", "test-results");
@@ -27,32 +28,13 @@ function exampleFlow(session: EditorSession): FlowNode[] {
 describe("editor: example 10 drives a real browser behind a started profile, in chromium", function () {
   // The test reloads the editor (up to EDITOR_LOADS_MS) and then waits up to 120 s for the flow's outcome.
   this.timeout(300_000);
-  let session: EditorSession;
 
-  before(async function () {
-    this.timeout(SESSION_OPENS_MS);
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the browser example was not run in the editor`);
-      this.skip();
-    }
-    // Wide enough for the whole flow beside the Debug sidebar; a real Chromium behind each started profile.
-    session = await openEditor({ width: WIDTH, height: 800 }, undefined, { browser: CHROMIUM });
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && session) {
-      await session.page.screenshot({ path: join(RESULTS, `failed-browser-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await session?.close();
-  });
+  // Wide enough for the whole flow beside the Debug sidebar; a real Chromium behind each started profile.
+  const session = useEditorSession("the browser example in the editor", "browser-", () => openEditor({ width: WIDTH, height: 800 }, undefined, { browser: CHROMIUM }));
 
   it("deployed, its inject button greets Node-RED on the demo page, the Debug sidebar says so, and the profile is closed", async () => {
-    const { page, emulator, nodeRed } = session;
-    const flow = exampleFlow(session);
+    const { page, emulator, nodeRed } = session();
+    const flow = exampleFlow(session());
     await deployAndStart(nodeRed, flow);
     // The editor opened before the deploy: load it again to show the deployed flow.
     await loadEditor(page, () => page.reload({ waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }), "morelogin-browser");
@@ -93,9 +75,9 @@ describe("editor: example 10 drives a real browser behind a started profile, in 
   });
 
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
-    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(ourErrors(session().errors), []);
     assert.deepEqual(
-      session.errors.filter((error) => error.startsWith("page error:")),
+      session().errors.filter((error) => error.startsWith("page error:")),
       [],
     );
   });

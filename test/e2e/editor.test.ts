@@ -1,23 +1,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  addConfigNode,
-  browserSkipReason,
-  dragFromPalette,
-  filterPalette,
-  openEditor,
-  openNode,
-  ourErrors,
-  pressInject,
-  screenshot,
-  untilEditorAtRest,
-  showSidebar,
-  testConnection,
-  trayBox,
-  wire,
-  SESSION_OPENS_MS,
-  type EditorSession,
-} from "./editor-session";
+import { addConfigNode, dragFromPalette, filterPalette, openNode, ourErrors, pressInject, screenshot, untilEditorAtRest, showSidebar, testConnection, trayBox, wire } from "./editor-session";
+import { useEditorSession } from "./use-editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
 import { BATCH_TYPE, BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
 import { waitUntil } from "../support/wait-until";
@@ -28,32 +12,13 @@ const SHOTS = process.env.MORELOGIN_SCREENSHOTS_DIR || RESULTS;
 
 describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function () {
   this.timeout(180_000);
-  let session: EditorSession;
   let startId = "";
   let chosenId = "";
 
-  before(async function () {
-    this.timeout(SESSION_OPENS_MS);
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested`);
-      this.skip();
-    }
-    session = await openEditor();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && session) {
-      await session.page.screenshot({ path: join(RESULTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await session?.close();
-  });
+  const session = useEditorSession("the editor", "");
 
   it("shows every operation node and the browser node in the MoreLogin palette category", async () => {
-    const { page } = session;
+    const { page } = session();
     await filterPalette(page, "morelogin");
     const category = page.locator("#red-ui-palette-container-MoreLogin");
     await category.waitFor({ state: "visible" });
@@ -68,7 +33,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("a start profile node is dragged in and gets a new config node with a Local token that tests OK", async () => {
-    const { page, emulator } = session;
+    const { page, emulator } = session();
     startId = await dragFromPalette(page, "morelogin-start-profile", "start profile", 420, 160);
     await openNode(page, startId);
     await addConfigNode(page, emulator);
@@ -84,7 +49,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("the profile picker suggests the emulator's profiles by name and stores the chosen ID", async () => {
-    const { page, emulator } = session;
+    const { page, emulator } = session();
     const field = page.locator("#node-input-envId + .red-ui-typedInput-container input.red-ui-typedInput-input");
     await field.click();
     await field.pressSequentially("Profile 00");
@@ -114,7 +79,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("deployed behind an inject, it starts the profile and the Debug sidebar shows the debug port", async () => {
-    const { page, emulator } = session;
+    const { page, emulator } = session();
     const injectId = await dragFromPalette(page, "inject", "inject", 180, 160);
     const debugId = await dragFromPalette(page, "debug", "debug", 680, 160);
     await wire(page, injectId, startId);
@@ -142,7 +107,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("a proxy node's password is a credential: typed in the dialog, deployed, it is in no flow the editor or the runtime shows", async () => {
-    const { page, nodeRed } = session;
+    const { page, nodeRed } = session();
     const password = "e2e-proxy-password";
     const proxyId = await dragFromPalette(page, "morelogin-proxy", "proxy", 420, 380);
     await openNode(page, proxyId);
@@ -173,7 +138,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("Test connection says plainly when the desktop client is not there", async () => {
-    const { page, emulator } = session;
+    const { page, emulator } = session();
     await openNode(page, startId);
     await page.locator("#node-input-btn-server-edit").click();
     await page.locator("#node-config-input-localUrl").waitFor({ state: "visible" });
@@ -201,7 +166,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     ];
     const paths = ["/api/env/detail", "/cloudphone/page?x=1", "//evil.example.com/x", "/api/../x", "/api/./x", "api/env", "/api/env page", "http://evil.example.com/x"];
     const pages = ["1", "25", " 3 ", "0", "-1", "1.5", "abc", "1e3"];
-    const inEditor = await session.page.evaluate(
+    const inEditor = await session().page.evaluate(
       ({ urls, paths, pages }) => {
         const editor = (window as unknown as { MoreLoginEditor: { isUrl(value: string, httpsOnly: boolean): boolean } }).MoreLoginEditor;
         type Validate = (this: Record<string, string>, value: string) => boolean;
@@ -244,7 +209,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("a cloud phone node's dialog shows only the chosen action's rows, and switching the action toggles them", async () => {
-    const { page } = session;
+    const { page } = session();
     const phoneNode = await dragFromPalette(page, "morelogin-cloud-phone", "morelogin-cloud-phone", 420, 300);
     await openNode(page, phoneNode);
     const action = page.locator("#node-input-action");
@@ -291,7 +256,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("a browser node's dialog has no config node row, and shows each action's rows only", async () => {
-    const { page } = session;
+    const { page } = session();
     const browserNode = await dragFromPalette(page, "morelogin-browser", "morelogin-browser", 420, 460);
     await openNode(page, browserNode);
     const action = page.locator("#node-input-action");
@@ -376,7 +341,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("the automation node's parameters are JSON by default and offer JSON first", async () => {
-    const { page } = session;
+    const { page } = session();
     const automationNode = await dragFromPalette(page, "morelogin-automation", "morelogin-automation", 420, 400);
     await openNode(page, automationNode);
     const parameters = page.locator(".form-row:has(#node-input-parameters)");
@@ -399,7 +364,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("a batch node's Queue adds a Redis queue config node: a URL holding a password is refused with a word on where it goes, the label is host:port/db, the password is a credential", async () => {
-    const { page, nodeRed } = session;
+    const { page, nodeRed } = session();
     const password = "e2e-redis-password";
     const batchId = await dragFromPalette(page, "morelogin-batch", "batch", 680, 460);
     await openNode(page, batchId);
@@ -461,11 +426,11 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
   });
 
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
-    const others = session.errors.filter((error) => !ourErrors([error]).length);
+    const others = session().errors.filter((error) => !ourErrors([error]).length);
     if (others.length) console.log(`    other errors in the page:\n${others.join("\n")}`);
-    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(ourErrors(session().errors), []);
     assert.deepEqual(
-      session.errors.filter((error) => error.startsWith("page error:")),
+      session().errors.filter((error) => error.startsWith("page error:")),
       [],
     );
   });

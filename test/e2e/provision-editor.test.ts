@@ -1,36 +1,15 @@
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { addConfigNode, browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, untilEditorAtRest, SESSION_OPENS_MS, type EditorSession } from "./editor-session";
+import { addConfigNode, dragFromPalette, openNode, ourErrors, untilEditorAtRest } from "./editor-session";
+import { useEditorSession } from "./use-editor-session";
 import { waitUntil } from "../support/wait-until";
-
-const RESULTS = join(__dirname, "..", "..", "test-results");
 
 describe("editor: create with settings, its pickers fed by MoreLogin and its account secrets, in chromium", function () {
   this.timeout(180_000);
-  let session: EditorSession;
 
-  before(async function () {
-    this.timeout(SESSION_OPENS_MS);
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested`);
-      this.skip();
-    }
-    session = await openEditor();
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && session) {
-      await session.page.screenshot({ path: join(RESULTS, `failed-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await session?.close();
-  });
+  const session = useEditorSession("create with settings in the editor", "provision-");
 
   it("picks a time zone of the settings' OS and a site into the settings JSON; the account secrets are credentials, in no flow", async () => {
-    const { page, nodeRed, emulator } = session;
+    const { page, nodeRed, emulator } = session();
     const password = "e2e-account-pa55";
     const otp = "E2EOTPSECRETBASE32";
     const id = await dragFromPalette(page, "morelogin-profile", "profile", 420, 160);
@@ -93,9 +72,9 @@ describe("editor: create with settings, its pickers fed by MoreLogin and its acc
   });
 
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
-    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(ourErrors(session().errors), []);
     assert.deepEqual(
-      session.errors.filter((error) => error.startsWith("page error")),
+      session().errors.filter((error) => error.startsWith("page error")),
       [],
     );
   });

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, untilEditorAtRest, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { dragFromPalette, openEditor, openNode, untilEditorAtRest } from "./editor-session";
+import { useEditorSession } from "./use-editor-session";
 
 const TYPE = "morelogin-watch";
-const RESULTS = join(__dirname, "..", "..", "test-results");
 const BUILT = join(__dirname, "..", "..", "dist", "nodes", "locales");
 
 type Catalog = { [key: string]: string | Catalog };
@@ -34,31 +34,12 @@ const SHOWN: Record<string, ReadonlyArray<keyof typeof ROWS>> = {
 for (const lang of ["en-US", "zh-CN"]) {
   describe(`editor (${lang}): the watch node's dialog shows only the fields of the chosen watch, in chromium`, function () {
     this.timeout(180_000);
-    let session: EditorSession;
     let nodeId = "";
 
-    before(async function () {
-      this.timeout(SESSION_OPENS_MS);
-      const skipped = browserSkipReason();
-      if (skipped) {
-        console.log(`    browser tests skipped on purpose (${skipped}): the watch dialog was not tested`);
-        this.skip();
-      }
-      session = await openEditor(undefined, lang);
-    });
-
-    afterEach(async function () {
-      if (this.currentTest?.state === "failed" && session) {
-        await session.page.screenshot({ path: join(RESULTS, `failed-watch-${lang}-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 40)}.png`) }).catch(() => undefined);
-      }
-    });
-
-    after(async () => {
-      await session?.close();
-    });
+    const session = useEditorSession(`the watch dialog (${lang})`, `watch-${lang}-`, () => openEditor(undefined, lang));
 
     it("the palette names the node in the language; it has no input", async () => {
-      const { page } = session;
+      const { page } = session();
       nodeId = await dragFromPalette(page, TYPE, TYPE, 300, 160);
       const label = page.locator(`.red-ui-palette-node[data-palette-type="${TYPE}"] .red-ui-palette-label`);
       assert.equal((await label.innerText()).trim(), text(lang, `${TYPE}.paletteLabel`));
@@ -66,7 +47,7 @@ for (const lang of ["en-US", "zh-CN"]) {
     });
 
     it("each watch shows its own rows, labelled in the language, and saves the events ticked", async () => {
-      const { page } = session;
+      const { page } = session();
       await openNode(page, nodeId);
       assert.equal(await page.locator("#node-input-watch").inputValue(), "profiles", "profiles by default");
       assert.equal((await page.locator('label[for="node-input-watch"]').innerText()).trim(), text(lang, `${TYPE}.label.watch`));

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { browserSkipReason, dragFromPalette, openEditor, openNode, ourErrors, untilEditorAtRest, showSidebar, type EditorSession, SESSION_OPENS_MS } from "./editor-session";
+import { dragFromPalette, openEditor, openNode, ourErrors, untilEditorAtRest, showSidebar, type EditorSession } from "./editor-session";
+import { useEditorSession } from "./use-editor-session";
 
-const RESULTS = join(__dirname, "..", "..", "test-results");
 /** What Node-RED serves: the built catalogs and help pages (the package is packed from dist/). */
 const BUILT = join(__dirname, "..", "..", "dist", "nodes", "locales");
 const TYPE = "morelogin-list-profiles";
@@ -65,36 +65,19 @@ const plain = (html: string): string =>
 
 describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chromium", function () {
   this.timeout(180_000);
-  let session: EditorSession;
   let nodeId = "";
   let zh: Catalog;
   let en: Catalog;
 
-  before(async function () {
-    this.timeout(SESSION_OPENS_MS);
-    const skipped = browserSkipReason();
-    if (skipped) {
-      console.log(`    browser tests skipped on purpose (${skipped}): the editor was not tested in Chinese`);
-      this.skip();
-    }
+  // Node-RED's editor takes its language from the browser's (navigator.language).
+  const session = useEditorSession("the editor in Chinese", "zh-cn-", () => openEditor(undefined, "zh-CN"));
+  before(() => {
     zh = catalog("zh-CN");
     en = catalog("en-US");
-    // Node-RED's editor takes its language from the browser's (navigator.language).
-    session = await openEditor(undefined, "zh-CN");
-  });
-
-  afterEach(async function () {
-    if (this.currentTest?.state === "failed" && session) {
-      await session.page.screenshot({ path: join(RESULTS, `failed-zh-cn-${this.currentTest.title.replace(/\W+/g, "-").slice(0, 60)}.png`) }).catch(() => undefined);
-    }
-  });
-
-  after(async () => {
-    await session?.close();
   });
 
   it("the palette shows the node under its Chinese name", async () => {
-    const { page } = session;
+    const { page } = session();
     nodeId = await dragFromPalette(page, TYPE, TYPE, 300, 160);
     const label = page.locator(`.red-ui-palette-node[data-palette-type="${TYPE}"] .red-ui-palette-label`);
     assert.equal((await label.innerText()).trim(), text(zh, `${TYPE}.paletteLabel`));
@@ -102,7 +85,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   });
 
   it("the edit dialog's labels, placeholders and options are the zh-CN catalog's texts", async () => {
-    const { page } = session;
+    const { page } = session();
     await openNode(page, nodeId);
     const { wrong, checked: shown } = await dialogTexts(page, zh);
     assert.deepEqual(wrong, [], "dialog texts that are not the zh-CN catalog's");
@@ -117,7 +100,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   });
 
   it("the help sidebar shows the Chinese help page, with the shared sections included", async () => {
-    const { page } = session;
+    const { page } = session();
     await page.locator(`[id="${nodeId}"] .red-ui-flow-node`).click();
     await showSidebar(page, "help");
     const help = page.locator(".red-ui-sidebar-help-stack .red-ui-help").first();
@@ -142,7 +125,7 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   });
 
   it("the workflow nodes' palette names, dialogs (every action's rows) and help are in Chinese", async () => {
-    const { page } = session;
+    const { page } = session();
     let y = 260;
     for (const type of WORKFLOW_TYPES) {
       const zhType = catalog("zh-CN", type);
@@ -177,9 +160,9 @@ describe("editor in Chinese (zh-CN): a MoreLogin node's dialog and help, in chro
   });
 
   it("the editor logged no errors from the MoreLogin nodes", () => {
-    assert.deepEqual(ourErrors(session.errors), []);
+    assert.deepEqual(ourErrors(session().errors), []);
     assert.deepEqual(
-      session.errors.filter((error) => error.startsWith("page error:")),
+      session().errors.filter((error) => error.startsWith("page error:")),
       [],
     );
   });
