@@ -49,7 +49,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
 
   it("ships only what Node-RED needs", async () => {
     const files = await packedFiles();
-    const allowed = /^(dist\/.+|examples\/.+\.json|resources\/morelogin-(editor|settings-pickers)\.js|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
+    const allowed = /^(dist\/.+|examples\/.+\.json|example-data\/.+|resources\/morelogin-(editor|settings-pickers)\.js|README\.md|LICENSE|CHANGELOG\.md|package\.json)$/;
     assert.deepEqual(
       files.filter((file) => !allowed.test(file)),
       [],
