@@ -1,12 +1,11 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { EmulatorData } from "../../src/emulator";
 
 /**
  * A CSV of example 20's columns for a bulk run: BULK_ROWS profile rows (spreadsheet rows 2 to
  * BULK_ROWS + 1, the header being row 1), each naming the emulator's groups, tags and proxies by name
  * and a cookies file of its own (JSON, Netscape and header in turn, each holding `sid=row<N>`), with
- * the bad rows of BULK_BAD_ROWS.
+ * the bad rows of BULK_BAD_ROWS (or none: the benchmark's rows).
  */
 export const BULK_ROWS = 500;
 
@@ -19,12 +18,14 @@ export const BULK_BAD_ROWS: ReadonlyArray<{ row: number; error: RegExp }> = [
   { row: 444, error: /line 2 of cookies .*secure/ },
 ];
 
-export const bulkName = (row: number): string => (row === 57 ? `Bulk ${"x".repeat(101)}` : `Bulk ${String(row).padStart(4, "0")}`);
+const goodName = (row: number): string => `Bulk ${String(row).padStart(4, "0")}`;
+/** The name of row `row`'s profile in the CSV with its bad rows. */
+export const bulkName = (row: number): string => (row === 57 ? `Bulk ${"x".repeat(101)}` : goodName(row));
 
 const TIME_ZONES = ["Europe/Berlin", "America/New_York", "Asia/Tokyo"];
 const SITES = ["amazon.de", "ebay.com", "https://shop.example.org"];
 
-function cookiesFile(folder: string, row: number, host: string): string {
+function cookiesFile(folder: string, row: number, host: string, malformed: boolean): string {
   const dot = host.startsWith("www.") ? host.slice(3) : `.${host}`;
   const formats = [
     { file: `row-${row}.json`, text: JSON.stringify([{ name: "sid", value: `row${row}`, domain: dot, path: "/", secure: true }]) },
@@ -32,27 +33,35 @@ function cookiesFile(folder: string, row: number, host: string): string {
     { file: `row-${row}-header.txt`, text: `sid=row${row}` },
   ];
   const chosen = formats[row % formats.length] as { file: string; text: string };
-  const text = row === 444 ? `# Netscape HTTP Cookie File\n${dot}\tTRUE\t/\tMAYBE\t0\tsid\trow${row}\n` : chosen.text;
+  const text = malformed && row === 444 ? `# Netscape HTTP Cookie File\n${dot}\tTRUE\t/\tMAYBE\t0\tsid\trow${row}\n` : chosen.text;
   writeFileSync(join(folder, "cookies", chosen.file), text);
   return `cookies/${chosen.file}`;
 }
 
-/** Writes the CSV and its cookies files into `folder`; returns the CSV's path. */
-export function writeBulkCsv(folder: string, data: Pick<EmulatorData, "groups" | "tags" | "proxies">): string {
+/** The names a CSV gives the emulator's groups, tags and proxies. */
+export interface NamedLists {
+  groups: ReadonlyArray<{ groupName: string }>;
+  tags: ReadonlyArray<{ tagName: string }>;
+  proxies: ReadonlyArray<{ proxyName: string }>;
+}
+
+/** Writes the CSV of `rows` profile rows and its cookies files into `folder`; returns the CSV's path. */
+export function writeBulkCsv(folder: string, data: NamedLists, rows = BULK_ROWS, withBadRows = true): string {
   mkdirSync(join(folder, "cookies"), { recursive: true });
   const lines = ["name,proxy,group,tags,time zone,language,cookies file,site,username,password"];
-  for (let row = 2; row <= BULK_ROWS + 1; row++) {
+  const bad = (row: number): boolean => withBadRows && BULK_BAD_ROWS.some((entry) => entry.row === row);
+  for (let row = 2; row <= rows + 1; row++) {
     const site = SITES[row % SITES.length] as string;
     const host = site.startsWith("http") ? new URL(site).hostname : site;
-    const group = row === 233 ? "Group 404" : data.groups[row % 3]?.groupName;
+    const group = bad(row) && row === 233 ? "Group 404" : data.groups[row % 3]?.groupName;
     const cells = [
-      bulkName(row),
+      bad(row) ? bulkName(row) : goodName(row),
       data.proxies[row % data.proxies.length]?.proxyName,
       group,
       data.tags[row % data.tags.length]?.tagName,
       TIME_ZONES[row % TIME_ZONES.length],
       "en-US;de-DE",
-      cookiesFile(folder, row, host),
+      cookiesFile(folder, row, host, bad(row)),
       site,
       `user${row}`,
       `Bulk-pass-${row}`,
