@@ -5,6 +5,7 @@ import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
 import type { PacedResult } from "./paced";
+import type { ProvisionResult } from "./provision";
 import type { ColdStartResult } from "./cold-start";
 import type { LeaseResult } from "./lease";
 import { extractRatios, type ExtractResult } from "./extract";
@@ -56,6 +57,7 @@ export interface Figures {
   extract: ExtractResult;
   capacity: CapacityResult;
   paced: PacedResult;
+  provision: ProvisionResult;
   watch: WatchResult;
   batch: BatchResult;
   lease: LeaseResult;
@@ -235,6 +237,17 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       atMost("eta_error_p90", paced.etaErrorP90, 0.25, `|etaMs − actual time left| ÷ actual time left over that batch's ${paced.etaSamples} progress messages after the first 10 % of items, p90`),
     ];
   },
+  provision: (run) => [
+    {
+      ...atLeast(
+        "provision_rows_per_minute",
+        run.rowsPerMinute,
+        round(0.95 * run.perMinute),
+        `example 20 on a CSV of ${run.rows} rows (catalogue, file in, csv, a batch of ${run.parallel}, create with settings; pacing and the emulator's limit at ${run.perMinute} a minute): rows a minute over two whole windows after the first (the first minute's burst is free: ${run.wholeRunPerMinute} a minute counting it); the API's bound is ${run.perMinute} requests a minute, one create a row, the target 0.95 of it; every row must be created and the API refuse nothing`,
+      ),
+      pass: run.rowsPerMinute >= round(0.95 * run.perMinute) && run.created === run.rows && run.refused === 0,
+    },
+  ],
   startup: (startup) => [reported("startup_added_ms", startup.addedMs, "median Node-RED start with the package installed minus without")],
   exactJson: (parse) =>
     parse.pages.map((page) =>
@@ -336,6 +349,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   extract: ["extract_vs_raw"],
   capacity: ["capacity_efficiency"],
   paced: ["paced_open_extra_p95_ms", "paced_items_per_minute", "eta_error_p90"],
+  provision: ["provision_rows_per_minute"],
   startup: ["startup_added_ms"],
   exactJson: ["exact_json_vs_json_parse_10", "exact_json_vs_json_parse_100"],
   watch: ["watch_detect_p99_ms", "watch_calls_per_poll_profiles", "watch_phone_chains_broken"],
@@ -424,6 +438,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
     label: "a batch at the API's pace",
     rows: (paced) => [
       `| ${paced.profiles} profiles at the API's pace (${paced.perMinute} a minute), parallel ${paced.parallel}, maxProfiles ${paced.maxProfiles}, 1 s of work each | ${paced.succeeded} succeeded, ${paced.refused} refused, ${paced.seconds} s, ${paced.itemsPerMinute} a minute (${paced.ofBound} of ${paced.boundPerMinute}); open beyond the work p50 / p95 / max ${paced.openExtraP50Ms} / ${paced.openExtraP95Ms} / ${paced.openExtraMaxMs} ms; ETA error p50 / p90 ${paced.etaErrorP50} / ${paced.etaErrorP90}; longest gap between items ${paced.longestStallMs} ms |`,
+    ],
+  },
+  provision: {
+    label: "profiles from a CSV at the API's pace",
+    rows: (run) => [
+      `| example 20, ${run.rows} CSV rows at the API's pace (${run.perMinute} a minute), batch parallel ${run.parallel} | ${run.created} created, ${run.failed} failed, ${run.refused} refused, ${run.seconds} s; ${run.rowsPerMinute} rows a minute over two windows after the first (${run.ofBound} of ${run.perMinute}), ${run.wholeRunPerMinute} a minute over the whole run |`,
     ],
   },
   watch: {
@@ -534,6 +554,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),
     ...otherRows("paced", figures.paced),
+    ...otherRows("provision", figures.provision),
     ...otherRows("watch", figures.watch),
     ...otherRows("batch", figures.batch),
     ...otherRows("lease", figures.lease),

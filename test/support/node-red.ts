@@ -46,6 +46,9 @@ export const functionNode = coreNode("function/10-function.js");
 export const changeNode = coreNode("function/15-change.js");
 export const injectNode = coreNode("common/20-inject.js");
 export const httpInNode = coreNode("network/21-httpin.js");
+export const fileNode = coreNode("storage/10-file.js");
+export const csvNode = coreNode("parsers/70-CSV.js");
+export const switchNode = coreNode("function/10-switch.js");
 
 export const TAB = "tab1";
 export const CONFIG_ID = "config1";
