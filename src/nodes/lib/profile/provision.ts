@@ -1,6 +1,7 @@
 import type { Node } from "node-red";
 import { MoreLoginInputError, describeValue, isPlainObjectValue } from "../../../client";
 import type { ActionContext } from "../shell/action-node";
+import { overlayDeep } from "../shell/properties";
 import { idsOf } from "./ids";
 import { moreLoginCookies } from "./morelogin-cookies";
 
@@ -17,21 +18,6 @@ export interface Provision {
   body: Json;
   secrets: string[];
   envName?: string;
-}
-
-/**
- * `over` laid over `base` deeply: where both hold an object, key by key at any depth; any other value
- * of `over` (text, number, array, such as `tagIds`) replaces the base's; `null` removes the key.
- */
-export function mergeDeep(base: Json, over: Json): Json {
-  const merged: Json = { ...base };
-  for (const [key, value] of Object.entries(over)) {
-    const before = merged[key];
-    if (value === null) delete merged[key];
-    else if (isPlainObjectValue(value) && isPlainObjectValue(before)) merged[key] = mergeDeep(before, value);
-    else if (value !== undefined) merged[key] = value;
-  }
-  return merged;
 }
 
 /** The node's `settings` as an object: blank is none; JSON text is read (a fixed value or one from msg, context or env). */
@@ -82,8 +68,8 @@ export function provisionBody(context: ActionContext): Provision {
   for (const name of NODE_FIELDS) if (fields[name] !== undefined) own[name] = String(fields[name]);
   if (fields.tagIds !== undefined) own.tagIds = idsOf(fields.tagIds, "tagIds", t);
   const account = credentialAccount(node);
-  let body = mergeDeep(mergeDeep(settings, own), Object.keys(account).length > 0 ? { accountInfo: account } : {});
-  if (isPlainObjectValue(msg.payload)) body = mergeDeep(body, msg.payload);
+  let body = overlayDeep(overlayDeep(settings, own), Object.keys(account).length > 0 ? { accountInfo: account } : {});
+  if (isPlainObjectValue(msg.payload)) body = overlayDeep(body, msg.payload);
   const domain = body.cookieDomain ?? fields.cookieDomain;
   delete body.cookieDomain;
   if (body.cookies !== undefined) body.cookies = moreLoginCookies(body.cookies, domain === undefined ? undefined : String(domain));

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI, NodeMessage } from "node-red";
-import { MoreLoginInputError } from "../../../client";
+import { MoreLoginInputError, isPlainObjectValue } from "../../../client";
 import type { OperationNodeDef } from "./types";
 
 /** A request field the node's edit dialog sets, possibly from msg, flow, global, env or JSONata. */
@@ -90,6 +90,22 @@ export function overlay(body: Record<string, unknown>, fields: Record<string, un
   for (const [key, value] of Object.entries(fields)) {
     if (key === "__proto__") continue;
     result[key] = value;
+  }
+  return result;
+}
+
+/**
+ * `overlay` at every depth: where both hold an object, key by key; any other value of `fields` (text,
+ * number, array) replaces the body's; `null` removes the key; `__proto__` is skipped as in `overlay`.
+ */
+export function overlayDeep(body: Record<string, unknown>, fields: Record<string, unknown>): Record<string, unknown> {
+  const result = { ...body };
+  for (const [key, value] of Object.entries(fields)) {
+    if (key === "__proto__") continue;
+    const before = result[key];
+    if (value === null) delete result[key];
+    else if (isPlainObjectValue(value) && isPlainObjectValue(before)) result[key] = overlayDeep(before, value);
+    else if (value !== undefined) result[key] = value;
   }
   return result;
 }
