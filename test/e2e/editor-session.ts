@@ -9,6 +9,7 @@ import { chromium, type Browser, type Page, type Request } from "playwright-core
 import { startEmulator, type Emulator, type EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM } from "../support/chromium";
 import { nodeBinary, redJs } from "../support/runtime";
+import { waitUntil } from "../support/wait-until";
 import { packPackage, prepareUserDir, startNodeRed, type RunningNodeRed } from "../../tools/sandbox";
 import { fileNow, heavySlot, keepUntilFileEnds, loadAverage, scaled, seconds } from "../../tools/test-limits";
 
@@ -354,4 +355,18 @@ export async function screenshot(page: Page, dir: string, name: string, clip?: {
   const file = join(dir, name);
   await page.screenshot({ path: file, clip });
   return file;
+}
+
+/**
+ * Presses Deploy as a person does and waits until the runtime's flows hold `id` (the editor greys the
+ * button as the deploy starts, not when it is done); replies the deployed flows as text.
+ */
+export async function deployUntilFlowsHold(page: Page, nodeRed: RunningNodeRed, id: string, what: string): Promise<string> {
+  await page.locator("#red-ui-header-button-deploy").click();
+  return waitUntil(
+    async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
+    (text) => text.includes(id),
+    `the deployed flows hold ${what}`,
+    60_000,
+  );
 }

@@ -1,6 +1,20 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { addConfigNode, dragFromPalette, filterPalette, openNode, ourErrors, pressInject, screenshot, untilEditorAtRest, showSidebar, testConnection, trayBox, wire } from "./editor-session";
+import {
+  addConfigNode,
+  dragFromPalette,
+  filterPalette,
+  openNode,
+  ourErrors,
+  pressInject,
+  screenshot,
+  untilEditorAtRest,
+  showSidebar,
+  testConnection,
+  trayBox,
+  wire,
+  deployUntilFlowsHold,
+} from "./editor-session";
 import { useEditorSession } from "./use-editor-session";
 import { MoreLoginClient, checkRelativePath, positiveInteger } from "../../src/client";
 import { BATCH_TYPE, BROWSER_TYPE, OPERATION_TYPES, WATCH_TYPE } from "../support/node-types";
@@ -123,14 +137,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
     await untilEditorAtRest(page);
-    await page.locator("#red-ui-header-button-deploy").click();
-    // The editor greys the button as the deploy starts, not when it is done: wait for the runtime's flows to hold the node.
-    const flows = await waitUntil(
-      async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
-      (text) => text.includes(proxyId),
-      "the deployed flows hold the proxy node",
-      60_000,
-    );
+    const flows = await deployUntilFlowsHold(page, nodeRed, proxyId, "the proxy node");
     assert.ok(flows.includes("203.0.113.8"), "the flow holds the proxy's host");
     assert.ok(!flows.includes(password), "the flow does not hold its password");
     const credentials = (await (await fetch(`${nodeRed.url}/credentials/morelogin-proxy/${proxyId}`)).json()) as Record<string, unknown>;

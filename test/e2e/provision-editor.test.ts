@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { addConfigNode, dragFromPalette, openNode, ourErrors, untilEditorAtRest } from "./editor-session";
+import { addConfigNode, dragFromPalette, openNode, ourErrors, untilEditorAtRest, deployUntilFlowsHold } from "./editor-session";
 import { useEditorSession } from "./use-editor-session";
 import { waitUntil } from "../support/wait-until";
 
@@ -58,13 +58,7 @@ describe("editor: create with settings, its pickers fed by MoreLogin and its acc
     await page.locator("#node-dialog-ok").click();
     await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
     await untilEditorAtRest(page);
-    await page.locator("#red-ui-header-button-deploy").click();
-    const flows = await waitUntil(
-      async () => (await fetch(`${nodeRed.url}/flows`, { headers: { accept: "application/json" } })).text(),
-      (text) => text.includes(id),
-      "the deployed flows hold the profile node",
-      60_000,
-    );
+    const flows = await deployUntilFlowsHold(page, nodeRed, id, "the profile node");
     assert.ok(flows.includes(berlin.id), "the flow holds the settings");
     assert.ok(!flows.includes(password) && !flows.includes(otp), "the flow holds neither secret");
     const credentials = (await (await fetch(`${nodeRed.url}/credentials/morelogin-profile/${id}`)).json()) as Record<string, unknown>;
