@@ -12,7 +12,7 @@ import { idsOf, targetIds } from "../../src/nodes/lib/profile/ids";
 import { phoneIds } from "../../src/nodes/lib/cloud-phone/target";
 import { asError } from "../../src/client";
 import { profileBody, requireProfile, whyNotAProfile } from "../../src/nodes/lib/profile/body";
-import { overlay } from "../../src/nodes/lib/shell/properties";
+import { overlay, overlayDeep } from "../../src/nodes/lib/shell/properties";
 import type { BatchProgress } from "../../src/batch/progress";
 import { translator } from "../support/catalog";
 import { waitUntil } from "../support/wait-until";
@@ -102,6 +102,17 @@ describe("nodes: msg.payload built in a function node", () => {
       const body = overlay({ pageNo: 1, pageSize: 20 }, payload);
       assert.deepEqual(body, { pageNo: 1, pageSize: 2, newApiField: true });
       assert.equal(Object.getPrototypeOf(body), Object.prototype);
+    });
+
+    it("create with settings lays a function node's object over the settings at every depth, never a prototype at any depth", () => {
+      const payload = fromFunctionNode(
+        'JSON.parse(\'{"envName": "shop 1", "advancedSetting": {"time_zone": {"value": "7"}, "__proto__": {"polluted": true}}, "__proto__": {"polluted": true}, "tagIds": null}\')',
+      ) as Record<string, unknown>;
+      const body = overlayDeep({ browserTypeId: 1, tagIds: ["3"], advancedSetting: { time_zone: { switcher: 2, value: "1" }, webrtc: { switcher: 1 } } }, payload);
+      assert.deepEqual(body, { browserTypeId: 1, envName: "shop 1", advancedSetting: { time_zone: { switcher: 2, value: "7" }, webrtc: { switcher: 1 } } });
+      assert.equal(Object.getPrototypeOf(body), Object.prototype);
+      assert.equal(Object.getPrototypeOf(body.advancedSetting), Object.prototype);
+      assert.equal(({} as Record<string, unknown>).polluted, undefined);
     });
   });
 
