@@ -75,7 +75,7 @@
       .text(item.name || item.id)
       .appendTo(label);
     $("<span>", { class: "morelogin-picker-id" })
-      .text(item.id + (item.detail ? " · " + item.detail : ""))
+      .text(item.name === item.id ? item.detail || "" : item.id + (item.detail ? " · " + item.detail : ""))
       .appendTo(label);
     return { value: item.id, label: label };
   }
@@ -84,26 +84,51 @@
     return [{ value: "", label: $("<div>", { class: "morelogin-picker-message" }).text(text) }];
   }
 
+  /** The fixed values of the dialog fields a picker posts along (`pickerWith`): a select's value, a typed field's when it is a string or number. */
+  function pickerContext(field) {
+    var context = {};
+    (field.pickerWith || []).forEach(function (name) {
+      var input = $("#node-input-" + name);
+      var type = $("#node-input-" + name + "Type").val();
+      if (input.is("select") || type === "str" || type === "num") context[name] = input.val();
+    });
+    return context;
+  }
+
+  /** What a picker shows when its answer holds no suggestion: why, when the answer says. */
+  function emptyPickerText(reply) {
+    if (reply.need === "sku") return t("morelogin.picker.needSku");
+    if (reply.withoutId && reply.withoutId.length) return t("morelogin.picker.withoutId").replace("__models__", reply.withoutId.join(", "));
+    return t("morelogin.picker.none");
+  }
+
   /**
-   * A TypedInput "string" type whose suggestions come from MoreLogin: names shown, the ID stored.
-   * `resource` is profiles or groups (see the pickers of the `morelogin/pick/` admin route); `serverField` is the config select.
+   * A TypedInput "string" (or, for a number field, "number") type whose suggestions come from MoreLogin:
+   * names shown, the ID stored. `field.picker` names the list (see the `morelogin/pick/` admin route);
+   * `serverField` is the config select.
    */
-  function pickerType(resource, serverField) {
+  function pickerType(field, serverField) {
+    var numeric = field.defaultType === "num";
     return {
-      value: "str",
-      label: "string",
-      icon: "red/images/typedInput/az.svg",
+      value: numeric ? "num" : "str",
+      label: numeric ? "number" : "string",
+      icon: numeric ? "red/images/typedInput/09.svg" : "red/images/typedInput/az.svg",
+      validate: numeric
+        ? function (value, options) {
+            return RED.utils.validateTypedProperty(value, "num", options);
+          }
+        : undefined,
       autoComplete: function (value, done) {
         var settings = settingsForConfig($(serverField).val());
         if (!settings) return done(message(t("morelogin.picker.chooseConfig")));
-        post("pick/" + resource, $.extend({ q: /^\d+$/.test(value) ? "" : value }, settings))
+        post("pick/" + field.picker, $.extend({ q: /^\d+$/.test(value) ? "" : value }, pickerContext(field), settings))
           .done(function (reply) {
             var items = reply.items || [];
             if (/^\d+$/.test(value))
               items = items.filter(function (item) {
                 return item.id.indexOf(value) === 0;
               });
-            done(items.length ? items.map(option) : message(t("morelogin.picker.none")));
+            done(items.length ? items.map(option) : message(emptyPickerText(reply)));
           })
           .fail(function (xhr) {
             done(message(failureText(xhr)));
@@ -113,8 +138,8 @@
   }
 
   /** The types a picker field offers: MoreLogin suggestions first, then msg/flow/global/env/JSONata. */
-  function pickerTypes(resource, serverField) {
-    return [pickerType(resource, serverField), "msg", "flow", "global", "env", "jsonata"];
+  function pickerTypes(field, serverField) {
+    return [pickerType(field, serverField), "msg", "flow", "global", "env", "jsonata"];
   }
 
   /** Runs the connection test and shows each API's result in words inside `target`. */
@@ -152,7 +177,7 @@
   function typedField(field) {
     var typeField = $("#node-input-" + field.name + "Type");
     if (!typeField.val()) typeField.val(field.defaultType);
-    var types = field.picker ? pickerTypes(field.picker, "#node-input-server") : field.types ? field.types.slice() : field.defaultType === "num" ? NUMBER_TYPES : STRING_TYPES;
+    var types = field.picker ? pickerTypes(field, "#node-input-server") : field.types ? field.types.slice() : field.defaultType === "num" ? NUMBER_TYPES : STRING_TYPES;
     $("#node-input-" + field.name).typedInput({ default: field.defaultType, types: types, typeField: typeField });
   }
 

@@ -49,6 +49,8 @@ export interface CloudPhone {
 export interface CloudPhoneModel {
   brand: string;
   model: string;
+  /** Not in the specification's reply; a row that carries a numeric ID (the emulator's `modelId`) gives `create` its `modelId`. */
+  [field: string]: unknown;
 }
 
 /** An upload to a cloud phone: `status` 0 uploading, 1 done, 2 failed. */

@@ -65,6 +65,46 @@ describe("editor: create with settings, its pickers fed by MoreLogin and its acc
     assert.deepEqual(credentials, { has_accountPassword: true, has_otpSecret: true });
   });
 
+  it("a cloud phone node's Model picker lists the SKU's models by name and stores the model ID as a number; Brand stores the brand's name", async () => {
+    const { page, emulator } = session();
+    const id = await dragFromPalette(page, "morelogin-cloud-phone", "cloud phone", 420, 320);
+    await openNode(page, id);
+    if ((await page.locator("#node-input-server").inputValue()) === "_ADD_") {
+      await addConfigNode(page, emulator);
+      await page.locator("#node-config-dialog-ok").click();
+      await page.locator("#node-config-input-localUrl").waitFor({ state: "detached" });
+      await untilEditorAtRest(page);
+    }
+    await page.locator("#node-input-action").selectOption("create");
+    const typed = (name: string) => page.locator(`#node-input-${name} + .red-ui-typedInput-container input.red-ui-typedInput-input`);
+    await typed("skuId").fill("10013");
+    const listed = (await (
+      await fetch(`${emulator.localUrl}/api/cloudphone/brand/models`, { method: "POST", headers: { "content-type": "application/json", authorization: "e2e-local-token" }, body: '{"skuId": "10013"}' })
+    ).json()) as { data: Array<{ brand: string; model: string; modelId: number }> };
+    const chosen = listed.data.at(-1);
+    assert.ok(chosen);
+    const pick = async (field: string, text: string, shown: string): Promise<void> => {
+      await typed(field).click();
+      await typed(field).pressSequentially(text);
+      const option = page.locator(".red-ui-autoComplete-container .morelogin-picker-option", { hasText: shown });
+      await option.first().waitFor({ state: "visible" });
+      await option.first().click();
+    };
+    await pick("modelId", chosen.model.slice(0, 4), chosen.model);
+    assert.equal(await page.locator("#node-input-modelId").inputValue(), String(chosen.modelId));
+    assert.equal(await page.locator("#node-input-modelIdType").inputValue(), "num", "the model ID stays a number");
+    await pick("brand", chosen.brand.slice(0, 3), chosen.brand);
+    assert.equal(await page.locator("#node-input-brand").inputValue(), chosen.brand);
+    await page.locator("#node-dialog-ok").click();
+    await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+    await untilEditorAtRest(page);
+    const saved = await page.evaluate((nodeId) => {
+      const node = (window as unknown as { RED: { nodes: { node: (id: string) => Record<string, unknown> } } }).RED.nodes.node(nodeId);
+      return { modelId: node.modelId, modelIdType: node.modelIdType, brand: node.brand, valid: node.valid };
+    }, id);
+    assert.deepEqual(saved, { modelId: String(chosen.modelId), modelIdType: "num", brand: chosen.brand, valid: true });
+  });
+
   it("the editor logged no errors from the MoreLogin nodes, and no uncaught page error", () => {
     assert.deepEqual(ourErrors(session().errors), []);
     assert.deepEqual(

@@ -3,6 +3,7 @@ import { DEFAULT_RETRY } from "../../src/client/retry";
 import { CONFIG_ID, credentialsFor, flowWith, helper, loadFlow, useNodeRed } from "../support/node-red";
 import { useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
+import { startStubApi } from "../support/stub-api";
 
 interface PickerItem {
   id: string;
@@ -85,6 +86,98 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
       emulator().requestLog.map((request) => [request.path, (request.body as { keyword?: unknown }).keyword]),
       [["/api/cloudphone/page", "phone 01"]],
     );
+  });
+
+  it("suggests a SKU's brands and models for the phone node: a model by its numeric ID, a new device's by its phone's SKU, and says what is missing", async () => {
+    const listed = async (skuId: string): Promise<Array<{ brand: string; model: string; modelId: number }>> =>
+      dataOf<Array<{ brand: string; model: string; modelId: number }>>(await call(emulator().localUrl, "/api/cloudphone/brand/models", { body: { skuId }, headers: { Authorization: TOKEN } }));
+    const ofSku = await listed("10002");
+    const brandNames = [...new Set(ofSku.map((row) => row.brand))];
+    assert.ok(brandNames.length > 1 && brandNames.length < ofSku.length, "a SKU with several brands, one of them with several models");
+    const brands = await post("/morelogin/pick/phoneBrands", { id: CONFIG_ID, skuId: "10002" });
+    assert.equal(brands.status, 200);
+    assert.deepEqual(brands.body, {
+      items: brandNames.map((brand) => ({
+        id: brand,
+        name: brand,
+        detail: ofSku
+          .filter((row) => row.brand === brand)
+          .map((row) => row.model)
+          .join(", "),
+      })),
+      truncated: false,
+    });
+    const models = await post("/morelogin/pick/phoneModels", { id: CONFIG_ID, skuId: "10002" });
+    assert.deepEqual(models.body, { items: ofSku.map((row) => ({ id: String(row.modelId), name: row.model, detail: row.brand })), truncated: false });
+    const typed = await post("/morelogin/pick/phoneModels", { id: CONFIG_ID, skuId: "10002", q: ofSku[1]?.model.toLowerCase() });
+    assert.deepEqual(
+      typed.body.items.map((item: PickerItem) => item.id),
+      [String(ofSku[1]?.modelId)],
+    );
+
+    // One-click new device names no SKU: the phone's own SKU, on the node's API.
+    const skuOf = async (id: string): Promise<string> => dataOf<{ skuId: string }>(await call(emulator().localUrl, "/api/cloudphone/info", { body: { id }, headers: { Authorization: TOKEN } })).skuId;
+    const skus = await Promise.all(emulator().data.cloudPhones.map(async (candidate) => ({ id: candidate.id, skuId: await skuOf(candidate.id) })));
+    const phone = skus.find((candidate) => candidate.skuId !== "10002");
+    assert.ok(phone, "a phone of another SKU than the one above");
+    const ofPhoneSku = await listed(phone.skuId);
+    emulator().resetStats();
+    const forPhone = await post("/morelogin/pick/phoneModels", { id: CONFIG_ID, phoneId: phone.id, api: "open" });
+    assert.deepEqual(
+      forPhone.body.items.map((item: PickerItem) => item.id),
+      ofPhoneSku.map((row) => String(row.modelId)),
+    );
+    assert.deepEqual(
+      emulator()
+        .requestLog.filter((request) => request.path !== "/oauth2/token")
+        .map((request) => [request.api, request.path, request.body]),
+      [
+        ["open", "/cloudphone/info", { id: phone.id }],
+        ["open", "/cloudphone/brand/models", { skuId: phone.skuId }],
+      ],
+    );
+    // A SKU taken from msg or env is unknown to the dialog: nothing is asked.
+    emulator().resetStats();
+    for (const body of [{ id: CONFIG_ID }, { id: CONFIG_ID, skuId: "${PHONE_SKU}" }, { id: CONFIG_ID, skuId: "" }]) {
+      const answer = await post("/morelogin/pick/phoneModels", body);
+      assert.deepEqual(answer.body, { items: [], truncated: false, need: "sku" }, JSON.stringify(body));
+    }
+    assert.deepEqual(emulator().requestLog, []);
+  });
+
+  it("says which models MoreLogin listed without a model ID, as its specification's reply does, and still suggests their brands", async () => {
+    const stub = await startStubApi();
+    try {
+      stub.otherwise = {
+        body: {
+          code: 0,
+          msg: "success",
+          data: [
+            { brand: "samsung", model: "SM-G991B" },
+            { brand: "google", model: "Pixel 7", modelId: 31 },
+          ],
+          requestId: "stub-models",
+        },
+      };
+      const settings = { localUrl: stub.url, openUrl: emulator().openUrl, skuId: "10002" };
+      const models = await post("/morelogin/pick/phoneModels", settings);
+      assert.equal(models.status, 200);
+      assert.deepEqual(models.body, { items: [{ id: "31", name: "Pixel 7", detail: "google" }], truncated: false, withoutId: ["samsung SM-G991B"] });
+      const brands = await post("/morelogin/pick/phoneBrands", settings);
+      assert.deepEqual(
+        brands.body.items.map((item: PickerItem) => item.id),
+        ["samsung", "google"],
+      );
+      assert.deepEqual(
+        stub.requests.map((request) => [request.path, JSON.parse(request.body)]),
+        [
+          ["/api/cloudphone/brand/models", { skuId: "10002" }],
+          ["/api/cloudphone/brand/models", { skuId: "10002" }],
+        ],
+      );
+    } finally {
+      await stub.close();
+    }
   });
 
   it("lists automation templates, the market's before the team's own, and filters both by the typed text", async () => {

@@ -34,6 +34,9 @@ const PHONE_TYPE = "morelogin-cloud-phone";
 /** The power actions that start a phone, and so take a lease. */
 export const LEASED_POWER_ACTIONS = ["powerOn", "restart"] as const;
 
+/** What the Brand and Model pickers need: the SKU (create), or the phone whose SKU it is (newMachine), on the node's API. */
+const MODEL_PICKER_WITH = ["api", "skuId", "phoneId"] as const;
+
 /** The cloud phone node. */
 export const PHONE_DECLARATIONS = {
   [PHONE_TYPE]: {
@@ -52,8 +55,8 @@ export const PHONE_DECLARATIONS = {
       actionField(PHONE_TYPE, "command", ["shell"], "fa-terminal"),
       actionField(PHONE_TYPE, "appVersionId", ["installApp"], "fa-download"),
       actionField(PHONE_TYPE, "packageName", ["installApp", "startApp", "stopApp", "restartApp", "uninstallApp", "hideAccessibilityApps"], "fa-cube"),
-      actionField(PHONE_TYPE, "brand", ["newMachine", "create"], "fa-mobile"),
-      actionField(PHONE_TYPE, "modelId", ["newMachine", "create"], "fa-barcode", { defaultType: "num" }),
+      actionField(PHONE_TYPE, "brand", ["newMachine", "create"], "fa-mobile", { picker: "phoneBrands", pickerWith: MODEL_PICKER_WITH }),
+      actionField(PHONE_TYPE, "modelId", ["newMachine", "create"], "fa-barcode", { defaultType: "num", picker: "phoneModels", pickerWith: MODEL_PICKER_WITH }),
       actionField(PHONE_TYPE, "envName", ["edit"], "fa-tag"),
       actionField(PHONE_TYPE, "envRemark", ["create", "edit"], "fa-sticky-note-o"),
       actionField(PHONE_TYPE, "filePath", ["setKeyBox", "downloadFile"], "fa-file-o"),

@@ -1,7 +1,7 @@
 import type { EndpointName, PagedEndpointName } from "../../../client";
 
 /** A MoreLogin list the editor suggests values from (see the `morelogin/pick/...` admin routes). */
-export type Picker = "profiles" | "groups" | "phones" | "templates" | "proxies" | "tags";
+export type Picker = "profiles" | "groups" | "phones" | "templates" | "proxies" | "tags" | "phoneBrands" | "phoneModels";
 
 interface FieldBase {
   /** The node property, e.g. `envId`; a typed field keeps its TypedInput type in `<name>Type`. */
@@ -26,6 +26,8 @@ export interface TypedField extends FieldBase {
   default?: string;
   placeholder?: string;
   picker?: Picker;
+  /** Other fields of the dialog whose fixed values the picker posts with the text typed (e.g. the SKU a model list is for). */
+  pickerWith?: readonly string[];
   required?: boolean;
   /** How the editor checks a fixed value: a page number or size, a path relative to the API's base, or seconds. */
   check?: "page" | "path" | "seconds";

@@ -3,15 +3,10 @@ import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../../client";
 import type { Picker } from "../declarations/declaration";
 import { registerCatalogueRoutes } from "./catalogue-pickers";
+import { phoneModelChoices, type PickerItem } from "./phone-model-pickers";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, flowEnvironment, parseEditorSettings, type EditorClient } from "./access";
 
 const PICKER_LIMIT = 200;
-
-interface PickerItem {
-  id: string;
-  name: string;
-  detail?: string;
-}
 
 /** One MoreLogin list a picker suggests from, and the field it searches by. */
 interface PickerSource {
@@ -20,6 +15,9 @@ interface PickerSource {
   filter?: string;
   item: (raw: Record<string, unknown>) => PickerItem;
 }
+
+/** A picker answered by its own code rather than by paging lists, with everything the dialog posted. */
+type PickerList = (client: MoreLoginClient, body: unknown) => Promise<unknown>;
 
 /** The team's tags whose name holds `text` (all when blank), at most PICKER_LIMIT of them. */
 async function allTags(client: MoreLoginClient, text: string): Promise<{ items: unknown[]; truncated: boolean }> {
@@ -43,7 +41,7 @@ const optional = (value: unknown): string | undefined => (value ? String(value) 
  */
 export function registerAdminRoutes(RED: NodeAPI): void {
   const canRead = RED.auth.needsPermission("morelogin-config.read");
-  const pickers: Record<Picker, readonly PickerSource[]> = {
+  const pickers: Record<Picker, readonly PickerSource[] | PickerList> = {
     profiles: [{ endpoint: "listProfiles", filter: "envName", item: (raw) => ({ id: String(raw.id), name: String(raw.envName ?? ""), detail: optional(raw.groupName) }) }],
     groups: [{ endpoint: "listGroups", filter: "groupName", item: (raw) => ({ id: String(raw.id), name: String(raw.groupName ?? "") }) }],
     proxies: [
@@ -60,6 +58,8 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       { endpoint: "marketTemplates", filter: "searchKey", item: (raw) => ({ id: String(raw.id), name: String(raw.title ?? ""), detail: "market" }) },
       { endpoint: "personalTemplates", filter: "searchKey", item: (raw) => ({ id: String(raw.id), name: String(raw.title ?? ""), detail: "personal" }) },
     ],
+    phoneBrands: (client, body) => phoneModelChoices(client, body, "brands"),
+    phoneModels: (client, body) => phoneModelChoices(client, body, "models"),
   };
 
   RED.httpAdmin.post("/morelogin/pick/:resource", canRead, (req: Request, res: Response) => {
@@ -70,6 +70,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
       return;
     }
     void serve(RED, req, res, async (client) => {
+      if (typeof sources === "function") return sources(client, req.body);
       const text = typeof (req.body as { q?: unknown })?.q === "string" ? (req.body as { q: string }).q.trim() : "";
       const items: PickerItem[] = [];
       let truncated = false;
