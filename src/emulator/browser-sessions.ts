@@ -5,29 +5,42 @@ import type { RunningProfile } from "./types";
 export const WEBDRIVER_PATH = "C:\\Users\\emulator\\AppData\\Roaming\\MoreLogin\\env-kit\\Core\\chrome_64_142.9\\webdriver.exe";
 
 /** What stands behind a started profile: a real Chromium, or a listener that only answers /json/version. */
-interface Browser {
-  port: number;
-  pid: number;
+export interface Browser {
+  readonly port: number;
+  readonly pid: number;
   close(): Promise<void>;
 }
 
-interface Session {
+export interface SessionOptions<B extends Browser> {
+  /**
+   * What start() hands out for a launched browser: the browser itself, or something in front of it (a cloud
+   * runtime's gateway) whose close() also closes the browser. When it rejects, the browser is closed.
+   */
+  front: (browser: Browser) => Promise<B>;
+  /** Told when a started browser exits by itself, once its front is closed (not when it never came up). */
+  onExit?: (envId: string) => void;
+}
+
+interface Session<B extends Browser> {
   envId: string;
-  browser: Promise<Browser>;
+  browser: Promise<B>;
   /** Set once the browser is up. */
-  started?: Browser;
+  started?: B;
 }
 
 /**
  * Started profiles and the browsers behind them. One browser per profile, however often it is started;
  * with `binary` (a Chromium) a real headless one, otherwise a stand-in debug port.
  */
-export class BrowserSessions {
-  private readonly sessions = new Map<string, Session>();
+export class BrowserSessions<B extends Browser> {
+  private readonly sessions = new Map<string, Session<B>>();
   private nextPid = 12_000;
   private closed = false;
 
-  constructor(private binary?: string) {}
+  constructor(
+    private binary: string | undefined,
+    private readonly options: SessionOptions<B>,
+  ) {}
 
   /** The Chromium behind profiles started from now on (undefined: a stand-in debug port); running ones keep theirs. */
   useBinary(binary: string | undefined): void {
@@ -36,10 +49,15 @@ export class BrowserSessions {
 
   /** Starts the profile's browser, or returns the port of the one it already has; rejects when it cannot start. */
   async start(envId: string): Promise<string> {
-    if (this.closed) throw new Error("emulator is closed");
+    return String((await this.open(envId)).port);
+  }
+
+  /** Starts the profile's browser, or returns the one it already has; rejects when it cannot start. */
+  open(envId: string): Promise<B> {
+    if (this.closed) return Promise.reject(new Error("emulator is closed"));
     let session = this.sessions.get(envId);
     if (!session) {
-      const created: Session = { envId, browser: this.launch(() => this.forget(created)) };
+      const created: Session<B> = { envId, browser: this.launch(() => this.exited(created)) };
       session = created;
       this.sessions.set(envId, created);
       created.browser.then(
@@ -47,8 +65,7 @@ export class BrowserSessions {
         () => this.forget(created),
       );
     }
-    const browser = await session.browser;
-    return String(browser.port);
+    return session.browser;
   }
 
   async stop(envId: string): Promise<void> {
@@ -78,9 +95,14 @@ export class BrowserSessions {
     return this.sessions.has(envId);
   }
 
+  /** The profile's browser once it is up, else undefined. */
+  startedOf(envId: string): B | undefined {
+    return this.sessions.get(envId)?.started;
+  }
+
   /** The debug port as a string, or "" when the profile is not running. */
   portOf(envId: string): string {
-    const port = this.sessions.get(envId)?.started?.port;
+    const port = this.startedOf(envId)?.port;
     return port === undefined ? "" : String(port);
   }
 
@@ -92,15 +114,41 @@ export class BrowserSessions {
     return list;
   }
 
-  private async launch(onExit: () => void): Promise<Browser> {
+  private async launch(onExit: () => void): Promise<B> {
+    const browser = await this.launchBrowser(onExit);
+    try {
+      return await this.options.front(browser);
+    } catch (error) {
+      await browser.close();
+      throw error;
+    }
+  }
+
+  private async launchBrowser(onExit: () => void): Promise<Browser> {
     if (this.binary !== undefined) return launchChromium(this.binary, { onExit });
     const pid = this.nextPid++;
     const listener = await startDebugPort();
     return { port: listener.port, pid, close: () => listener.close() };
   }
 
-  /** A browser that exited by itself, or never started, no longer makes its profile run. */
-  private forget(session: Session): void {
-    if (this.sessions.get(session.envId) === session) this.sessions.delete(session.envId);
+  /** A browser that exited by itself no longer makes its profile run; what stood in front of it closes too. */
+  private exited(session: Session<B>): void {
+    if (!this.forget(session)) return;
+    // A browser that never came up is told by start()'s rejection, not here.
+    session.browser.then(
+      (browser) =>
+        browser
+          .close()
+          .catch(() => undefined)
+          .then(() => this.options.onExit?.(session.envId)),
+      () => undefined,
+    );
+  }
+
+  /** Drops a session whose browser exited or never started; false when it was no longer there (stopped meanwhile). */
+  private forget(session: Session<B>): boolean {
+    if (this.sessions.get(session.envId) !== session) return false;
+    this.sessions.delete(session.envId);
+    return true;
   }
 }

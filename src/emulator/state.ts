@@ -1,6 +1,6 @@
 import { Automation } from "./automation-state";
 import { TokenIssuer } from "./auth";
-import { BrowserSessions } from "./browser-sessions";
+import { BrowserSessions, type Browser } from "./browser-sessions";
 import { generateData } from "./data";
 import { FaultInjector } from "./faults";
 import { IdMint } from "./id-mint";
@@ -30,7 +30,7 @@ export class EmulatorState {
   readonly faults: FaultInjector;
   readonly limiters: Record<ApiName, RateLimiter>;
   readonly tokens: TokenIssuer;
-  readonly sessions: BrowserSessions;
+  readonly sessions: BrowserSessions<Browser>;
   readonly timers: Timers;
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
@@ -50,7 +50,7 @@ export class EmulatorState {
     this.faults = new FaultInjector(options.faults);
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
-    this.sessions = new BrowserSessions(options.browser);
+    this.sessions = new BrowserSessions(options.browser, { front: async (browser) => browser });
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
     this.phones = new PhoneRuntime(this.data, options, this.timers, () => this.notePeaks());
