@@ -1,63 +1,37 @@
-import { randomBytes } from "node:crypto";
+import { ACCESS_PATH } from "./cloud-access-page";
 import { CODES } from "./codes";
-import { formatUtc } from "./dates";
-import { ownBaseUrl, perEmulator } from "./per-emulator";
 import { pageOf } from "./paging";
 import { fail, ok, profileNotFound, type Reply } from "./replies";
 import { containsIgnoringCase, ParamError, readBoolean, readId, readIntegerList, readPositiveInt, readText, requireFields, requireId, type Body } from "./request-fields";
-import type { Route, RouteRequest } from "./routes";
+import type { Route } from "./routes";
 import type { EmulatorState } from "./state";
 import type { Profile } from "./types";
 
-/** Cloud runtimes of browser profiles (`/api/cloudbrowser/...`, the browser spec's "Cloud Runtime"). */
-
-type RuntimeStatus = "STARTING" | "RUNNING" | "CLOSED";
-
-interface Runtime {
-  status: RuntimeStatus;
-  archiveStatus: "COMPLETED" | null;
-  startDate: string | null;
-  cancelStart?: () => void;
-}
+/** Cloud runtimes of browser profiles (`/api/cloudbrowser/...`, the browser spec's "Cloud Runtime"); their states live in CloudRuntimes. */
 
 const MAX_PAGE_SIZE = 100;
 const MAX_UNIQUE_IDS = 100;
-
-const runtimesOf = perEmulator(() => new Map<string, Runtime>());
+const GATEWAY_HOST = "127.0.0.1";
 
 function profileOf(state: EmulatorState, body: Body): Profile | undefined {
   return state.profilesById.get(requireId(body, "envId"))?.profile;
 }
 
-/** Accepted at once: STARTING, then RUNNING after phoneBootMs (the emulator's provisioning time). */
+/** Accepted at once; refused while the profile has a run (starting, running, or stopping and archiving: one run per profile). */
 function start(state: EmulatorState, body: Body): Reply {
   const profile = profileOf(state, body);
   if (!profile) return profileNotFound();
   if (profile.proxy === null) throw new ParamError("a cloud runtime needs a proxy");
-  const runtimes = runtimesOf(state);
-  const current = runtimes.get(profile.id);
-  if (current && current.status !== "CLOSED") return fail(CODES.alreadyRunning, "The cloud runtime is already starting or running");
-  const runtime: Runtime = { status: "STARTING", archiveStatus: null, startDate: null };
-  runtime.cancelStart = state.timers.after(state.options.phoneBootMs, () => {
-    runtime.status = "RUNNING";
-    runtime.startDate = formatUtc(Date.now());
-  });
-  runtimes.set(profile.id, runtime);
+  if (state.cloudRuntimes.start(profile.id) === "active") return fail(CODES.alreadyRunning, "The cloud runtime is already starting, running or being archived");
   return ok(null);
 }
 
-/** Stopping a runtime that is not active succeeds doing nothing (the spec); archiving completes at once. */
-function stop(state: EmulatorState, body: Body): Reply {
+/** Stopping a runtime that is not active, or is already stopping, succeeds doing nothing (the spec). */
+async function stop(state: EmulatorState, body: Body): Promise<Reply> {
   const profile = profileOf(state, body);
   readBoolean(body, "force");
   if (!profile) return profileNotFound();
-  const runtime = runtimesOf(state).get(profile.id);
-  if (runtime && runtime.status !== "CLOSED") {
-    runtime.cancelStart?.();
-    runtime.status = "CLOSED";
-    runtime.archiveStatus = "COMPLETED";
-    runtime.startDate = null;
-  }
+  await state.cloudRuntimes.stop(profile.id);
   return ok(null);
 }
 
@@ -82,36 +56,35 @@ function page(state: EmulatorState, body: Body): Reply {
   const pageNo = readPositiveInt(body, "pageNo", 1);
   const pageSize = readPositiveInt(body, "pageSize", 10);
   if (pageSize > MAX_PAGE_SIZE) throw new ParamError(`pageSize must be at most ${MAX_PAGE_SIZE}`);
-  const runtimes = runtimesOf(state);
-  const items = state.data.profiles.filter(matches(state, body)).map((profile) => {
-    const runtime = runtimes.get(profile.id);
-    return {
-      id: profile.id,
-      envName: profile.envName,
-      proxyId: profile.proxy ? profile.proxy.id : null,
-      cloudBrowserStatus: runtime?.status ?? "CLOSED",
-      cloudBrowserArchiveStatus: runtime?.archiveStatus ?? null,
-      startDate: runtime?.startDate ?? null,
-    };
-  });
+  const items = state.data.profiles.filter(matches(state, body)).map((profile) => ({
+    id: profile.id,
+    envName: profile.envName,
+    proxyId: profile.proxy ? profile.proxy.id : null,
+    ...state.cloudRuntimes.row(profile.id),
+  }));
   return ok(pageOf(items, { pageNo, pageSize }));
 }
 
-/** Only a RUNNING runtime connects. The URLs are emulator stand-ins on its own port: nothing answers CDP there. */
-function connect(state: EmulatorState, { body, headers }: RouteRequest): Reply {
+/**
+ * Only a runtime exactly RUNNING (not archiving) connects. `cdpUrl` is its gateway with the runtime's token, the
+ * same for every connect; `accessUrl` the gateway's access page with a token minted for this connect.
+ */
+function connect(state: EmulatorState, body: Body): Reply {
   const profile = profileOf(state, body);
   if (!profile) return profileNotFound();
-  if (runtimesOf(state).get(profile.id)?.status !== "RUNNING") throw new ParamError("the cloud runtime is not running");
-  const token = randomBytes(16).toString("hex");
-  return ok({ cdpUrl: `${ownBaseUrl(headers.host)}/emulator/cloudbrowser/${profile.id}?token=${token}`, accessUrl: null });
+  const connection = state.cloudRuntimes.connect(profile.id);
+  if (!connection) throw new ParamError("the cloud runtime is not running");
+  const gateway = `http://${GATEWAY_HOST}:${connection.port}`;
+  const access = new URLSearchParams({ token: connection.accessToken, envName: profile.envName, lang: "en-US" });
+  return ok({ cdpUrl: `${gateway}?token=${connection.token}`, accessUrl: `${gateway}${ACCESS_PATH}?${access}` });
 }
 
 export function cloudBrowserRoutes(state: EmulatorState): Route[] {
-  const post = (path: string, handle: (request: RouteRequest) => Reply): Route => ({ method: "POST", path: `/api/cloudbrowser${path}`, auth: true, handle });
+  const post = (path: string, handle: Route["handle"]): Route => ({ method: "POST", path: `/api/cloudbrowser${path}`, auth: true, handle });
   return [
     post("/start", ({ body }) => start(state, body)),
     post("/stop", ({ body }) => stop(state, body)),
     post("/page", ({ body }) => page(state, body)),
-    post("/connect", (request) => connect(state, request)),
+    post("/connect", ({ body }) => connect(state, body)),
   ];
 }

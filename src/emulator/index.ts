@@ -103,7 +103,11 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     setLocalToken: (token) => {
       state.localToken = token === "" ? undefined : token;
     },
-    setBrowser: (path) => state.sessions.useBinary(executable("browser", path)),
+    setBrowser: (path) => {
+      const binary = executable("browser", path);
+      state.sessions.useBinary(binary);
+      state.cloudRuntimes.useBinary(binary);
+    },
     setRateLimit: (perMinute, limitOptions) => {
       state.limiters.local.setLimit(perMinute);
       state.limiters.open.setLimit(perMinute);
@@ -113,7 +117,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
     close: () => {
       closing ??= (async () => {
         state.timers.clearAll();
-        await Promise.all([local.close(), open.close(), state.sessions.close()]);
+        await Promise.all([local.close(), open.close(), state.sessions.close(), state.cloudRuntimes.close()]);
         state.timers.clearAll();
       })();
       return closing;

@@ -1,6 +1,7 @@
 import { Automation } from "./automation-state";
 import { TokenIssuer } from "./auth";
 import { BrowserSessions, type Browser } from "./browser-sessions";
+import { CloudRuntimes } from "./cloud-runtimes";
 import { generateData } from "./data";
 import { FaultInjector } from "./faults";
 import { IdMint } from "./id-mint";
@@ -31,6 +32,8 @@ export class EmulatorState {
   readonly limiters: Record<ApiName, RateLimiter>;
   readonly tokens: TokenIssuer;
   readonly sessions: BrowserSessions<Browser>;
+  /** Profiles run in the cloud (`/api/cloudbrowser`), each with its browser behind a gateway. */
+  readonly cloudRuntimes: CloudRuntimes;
   readonly timers: Timers;
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
@@ -51,6 +54,7 @@ export class EmulatorState {
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
     this.sessions = new BrowserSessions(options.browser, { front: async (browser) => browser });
+    this.cloudRuntimes = new CloudRuntimes(this.timers, options.phoneBootMs, options.browser);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
     this.phones = new PhoneRuntime(this.data, options, this.timers, () => this.notePeaks());

@@ -97,9 +97,10 @@ export interface EmulatorOptions {
    */
   manualClock?: boolean;
   /**
-   * Path of a Chromium binary: each started profile then gets a real headless Chromium with its own
-   * temporary user data folder, killed when the profile or the emulator closes. Without it a started
-   * profile's debug port only answers `/json/version` and `/json/list`.
+   * Path of a Chromium binary: each started profile, and each cloud runtime (behind its gateway), then
+   * gets a real headless Chromium with its own temporary user data folder, killed when the profile or
+   * runtime stops or the emulator closes. Without it a started profile's debug port, and a cloud
+   * runtime's gateway, only answer `/json/version` and `/json/list`.
    */
   browser?: string;
   /**
@@ -330,8 +331,8 @@ export interface Emulator {
   script(fault: ScriptedFault): void;
   setLocalToken(token: string | undefined): void;
   /**
-   * As the option `browser`, for profiles started from now on: a Chromium's path, or undefined for the
-   * stand-in debug port. Profiles already running keep what they have. Throws a RangeError for a path
+   * As the option `browser`, for profiles and cloud runtimes started from now on: a Chromium's path, or
+   * undefined for the stand-in debug port. Those already running keep what they have. Throws a RangeError for a path
    * that is not an executable file.
    */
   setBrowser(path: string | undefined): void;
@@ -362,6 +363,6 @@ export interface Emulator {
     profileLocks(envId: string): boolean;
     profileUnlocks(envId: string): boolean;
   };
-  /** Stops both servers and every profile's browser or debug-port listener; destroys open sockets. */
+  /** Stops both servers, every profile's browser or debug-port listener and every cloud runtime's browser and gateway; destroys open sockets. */
   close(): Promise<void>;
 }

@@ -1,13 +1,13 @@
 import assert from "node:assert/strict";
 import type { Emulator } from "../../src/emulator";
-import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
+import { call, dataOf, envelopeOf, expectError, refused, type PageShape } from "../support/http";
 import { useEmulator } from "../support/emulator";
 import { waitUntil } from "../support/wait-until";
 
 /** Endpoints the official CLI (morelogin-local-api-skill) calls: cloud runtimes, cloud storage, the account. */
 
-/** A start that never ends during a test, to see the state in between. */
-const HELD_MS = 600_000;
+/** The provisioning time of the manual-clock emulator: a runtime starts in it, and archives in it (half PENDING, half ARCHIVING). */
+const BOOT_MS = 1_000;
 
 interface Runtime {
   id: string;
@@ -43,40 +43,82 @@ function api(emulator: () => Emulator) {
 
 describe("emulator: cloud runtimes (/api/cloudbrowser)", () => {
   const { emulator } = useEmulator({ phoneBootMs: 100 });
-  const { post, profileWithProxy, runtime } = api(emulator);
-  const { emulator: heldEmulator } = useEmulator({ phoneBootMs: HELD_MS });
-  const held = api(heldEmulator);
+  const { post } = api(emulator);
+  // Its states change only when the test moves its clock: each one can be seen, however slow the machine.
+  const { emulator: manual } = useEmulator({ phoneBootMs: BOOT_MS, manualClock: true });
+  const clocked = api(manual);
 
-  it("start is accepted and STARTING, then RUNNING with a start date; connect gives a CDP URL on the emulator's own port; stop: CLOSED, archived", async () => {
-    const starting = held.profileWithProxy();
-    assert.equal(dataOf(await held.post("/api/cloudbrowser/start", { envId: starting })), null);
-    const inBetween = await held.runtime(starting);
-    assert.deepEqual([inBetween?.cloudBrowserStatus, inBetween?.startDate], ["STARTING", null]);
-    expectError(await held.post("/api/cloudbrowser/start", { envId: starting }), 200, 100);
-    expectError(await held.post("/api/cloudbrowser/connect", { envId: starting }), 200, 99001);
+  it("start is accepted and STARTING, then RUNNING with a start date; connect gives its gateway's CDP URL with a token; stop archives, then CLOSED", async () => {
+    const starting = clocked.profileWithProxy();
+    assert.equal(dataOf(await clocked.post("/api/cloudbrowser/start", { envId: starting })), null);
+    const inBetween = await clocked.runtime(starting);
+    assert.deepEqual([inBetween?.cloudBrowserStatus, inBetween?.cloudBrowserArchiveStatus, inBetween?.startDate], ["STARTING", null, null]);
+    expectError(await clocked.post("/api/cloudbrowser/start", { envId: starting }), 200, 100);
+    expectError(await clocked.post("/api/cloudbrowser/connect", { envId: starting }), 200, 99001);
+    assert.equal(dataOf(await clocked.post("/api/cloudbrowser/stop", { envId: starting })), null);
+    const abandoned = await clocked.runtime(starting);
+    assert.deepEqual([abandoned?.cloudBrowserStatus, abandoned?.cloudBrowserArchiveStatus], ["CLOSED", null], "a start stopped before it ran has nothing to archive");
 
-    const envId = profileWithProxy();
-    const before = await runtime(envId);
+    const envId = clocked.profileWithProxy();
+    const before = await clocked.runtime(envId);
     assert.equal(before?.cloudBrowserStatus, "CLOSED");
     assert.equal(before?.cloudBrowserArchiveStatus, null);
-    dataOf(await post("/api/cloudbrowser/start", { envId }));
+    dataOf(await clocked.post("/api/cloudbrowser/start", { envId }));
+    manual().advanceClock(BOOT_MS);
+    // The gateway and its stand-in debug port open on their own time: RUNNING once they have.
     const running = await waitUntil(
-      () => runtime(envId),
+      () => clocked.runtime(envId),
       (item) => item?.cloudBrowserStatus === "RUNNING",
       "the runtime runs",
-      15_000,
     );
+    assert.equal(running?.cloudBrowserArchiveStatus, null);
     assert.match(running?.startDate ?? "", /^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    const { cdpUrl, accessUrl } = dataOf<{ cdpUrl: string; accessUrl: null }>(await post("/api/cloudbrowser/connect", { envId }));
-    assert.ok(cdpUrl.startsWith(`${emulator().localUrl}/emulator/cloudbrowser/${envId}?token=`), cdpUrl);
-    assert.equal(accessUrl, null);
+    const { cdpUrl, accessUrl } = dataOf<{ cdpUrl: string; accessUrl: string }>(await clocked.post("/api/cloudbrowser/connect", { envId }));
+    const [, port, token] = /^http:\/\/127\.0\.0\.1:(\d+)\?token=([0-9a-f]{32})$/.exec(cdpUrl) ?? [];
+    assert.ok(port && token, cdpUrl);
+    assert.match(accessUrl, new RegExp(`^http://127\\.0\\.0\\.1:${port}/browser-remote\\?token=[0-9a-f]{32}&envName=[^&]+&lang=en-US$`));
+    assert.equal(dataOf<{ cdpUrl: string }>(await clocked.post("/api/cloudbrowser/connect", { envId })).cdpUrl, cdpUrl, "the same cdpUrl for every connect");
+    // Without --browser the gateway fronts a stand-in debug port: /json/version answers, nothing speaks CDP.
+    const version = (await (await fetch(`http://127.0.0.1:${port}/json/version?token=${token}`)).json()) as { webSocketDebuggerUrl: string };
+    assert.match(version.webSocketDebuggerUrl, new RegExp(`^ws://127\\.0\\.0\\.1:${port}/devtools/browser/[0-9a-f-]+\\?token=${token}$`));
+    assert.equal((await fetch(`http://127.0.0.1:${port}/json/version`)).status, 401);
 
-    assert.equal(dataOf(await post("/api/cloudbrowser/stop", { envId, force: false })), null);
-    const stopped = await runtime(envId);
-    assert.equal(stopped?.cloudBrowserStatus, "CLOSED");
-    assert.equal(stopped?.cloudBrowserArchiveStatus, "COMPLETED");
-    assert.equal(stopped?.startDate, null);
-    assert.equal(dataOf(await post("/api/cloudbrowser/stop", { envId })), null, "stopping again does nothing");
+    assert.equal(dataOf(await clocked.post("/api/cloudbrowser/stop", { envId, force: false })), null);
+    assert.equal(await refused(`http://127.0.0.1:${port}/json/version?token=${token}`), true, "the gateway closes at stop");
+    const states = [await clocked.runtime(envId)];
+    expectError(await clocked.post("/api/cloudbrowser/connect", { envId }), 200, 99001, "Request parameter error: the cloud runtime is not running");
+    expectError(await clocked.post("/api/cloudbrowser/start", { envId }), 200, 100);
+    assert.equal(dataOf(await clocked.post("/api/cloudbrowser/stop", { envId })), null, "stopping while archiving does nothing");
+    manual().advanceClock(BOOT_MS / 2);
+    states.push(await clocked.runtime(envId));
+    manual().advanceClock(BOOT_MS / 2);
+    states.push(await clocked.runtime(envId));
+    assert.deepEqual(
+      states.map((item) => [item?.cloudBrowserStatus, item?.cloudBrowserArchiveStatus, item?.startDate === running?.startDate]),
+      [
+        ["RUNNING", "PENDING", true],
+        ["RUNNING", "ARCHIVING", true],
+        ["CLOSED", "COMPLETED", false],
+      ],
+      "archiving shows RUNNING with its start date (the spec), then CLOSED without one",
+    );
+    assert.equal(states[2]?.startDate, null);
+    assert.equal(dataOf(await clocked.post("/api/cloudbrowser/stop", { envId })), null, "stopping again does nothing");
+
+    // A new run has a new token: the old one opens nothing on its gateway.
+    dataOf(await clocked.post("/api/cloudbrowser/start", { envId }));
+    manual().advanceClock(BOOT_MS);
+    await waitUntil(
+      () => clocked.runtime(envId),
+      (item) => item?.cloudBrowserStatus === "RUNNING",
+      "the runtime runs again",
+    );
+    const next = dataOf<{ cdpUrl: string }>(await clocked.post("/api/cloudbrowser/connect", { envId })).cdpUrl;
+    const [, nextPort, nextToken] = /^http:\/\/127\.0\.0\.1:(\d+)\?token=([0-9a-f]{32})$/.exec(next) ?? [];
+    assert.ok(nextPort && nextToken && nextToken !== token, `a new token: ${next}`);
+    assert.equal((await fetch(`http://127.0.0.1:${nextPort}/json/version?token=${token}`)).status, 401);
+    assert.equal((await fetch(`http://127.0.0.1:${nextPort}/json/version?token=${nextToken}`)).status, 200);
+    dataOf(await clocked.post("/api/cloudbrowser/stop", { envId }));
   });
 
   it("pages with the required pageNo and pageSize (at most 100), and refuses an unknown profile (101)", async () => {
