@@ -143,6 +143,11 @@ describe("emulator: a cloud runtime's Chromium behind its gateway (--browser)", 
     const version = await getJson(`${gateway}/json/version?token=${token}`);
     const wsUrl = String(version.webSocketDebuggerUrl);
     assert.match(wsUrl, new RegExp(`^${gateway.replace("http", "ws")}/devtools/browser/[0-9a-f-]+\\?token=${token}$`), "the WebSocket address is the gateway's, with the token");
+    // Before any page is opened (a page's own URL would name the emulator's port): every address in the list is the gateway's.
+    const list = (await call(gateway, `/json/list?token=${token}`, { method: "GET" })).text;
+    assert.deepEqual([...new Set(list.match(/127\.0\.0\.1:\d+/g))], [new URL(gateway).host], `the addresses of ${list}`);
+    assert.match(list, new RegExp(`"webSocketDebuggerUrl": ?"${gateway.replace("http", "ws")}/devtools/page/[0-9A-F]+\\?token=${token}"`));
+    assert.match(list, new RegExp(`"devtoolsFrontendUrl": ?"[^"]*[?&]ws=${new URL(gateway).host}/devtools/page/[0-9A-F]+%3Ftoken%3D${token}"`));
     const missing = await call(gateway, "/json/version", { method: "GET" });
     expectError(missing, 401, 401, "Unauthorized: the token is missing");
     const wrong = await call(gateway, `/json/version?token=${"0".repeat(32)}`, { method: "GET" });
