@@ -34,13 +34,14 @@ Options:
                           add Retry-After to those 429s (the published reply has none)
   --latency <min,max>     random extra latency per answer, in milliseconds
   --phone-boot-ms <ms>    how long a cloud phone boots, restarts, resets or is provisioned,
-                          and a cloud runtime or live stream starts (default 3000)
+                          a cloud runtime or live stream starts, and a stopped cloud
+                          runtime archives (default 3000)
   --automation-step-ms <ms>
                           how long an automation run waits, then runs (default 3000 each)
   --app-install-ms <ms>   how long a cloud-phone app install takes (default 1000)
-  --browser <path>        start a real headless Chromium for each started profile, e.g.
-                          /usr/bin/chromium (without it a profile's debug port only
-                          answers /json/version and /json/list)
+  --browser <path>        start a real headless Chromium for each started profile and
+                          cloud runtime, e.g. /usr/bin/chromium (without it a profile's
+                          debug port only answers /json/version and /json/list)
   --help                  show this help
 
 GET /emulator/served (on either port) answers how often each profile was started and
