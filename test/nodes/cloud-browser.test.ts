@@ -124,6 +124,7 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
 
   it("a start that is not RUNNING in time fails with kind timeout, naming the last state seen", async () => {
     const envId = freshProfile(true, slow());
+    slow().resetStats();
     const outcome = await runNext(slow(), { type: "morelogin-start-profile", envId, envIdType: "str", where: "cloud", timeout: "1.5", timeoutType: "num" }, { payload: "" });
     const { text, error } = failed(outcome);
     assert.equal(text, `start profile failed: the cloud browser of profile ${envId} was not running within 1.5 s; last state seen: "STARTING"`);
@@ -131,6 +132,18 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     assert.ok(requestsAt(slow(), PAGE).length >= 2, "it polled before giving up");
     assert.equal(requestsAt(slow(), CONNECT).length, 0);
     await call(slow().localUrl, STOP, { body: { envId } });
+  });
+
+  it("a cloud browser that closes while starting ends the wait at once, saying so", async () => {
+    const envId = freshProfile(true, slow());
+    slow().resetStats();
+    const pending = runNext(slow(), { type: "morelogin-start-profile", envId, envIdType: "str", where: "cloud", timeout: "20", timeoutType: "num" }, { payload: "" });
+    await waitUntil(() => requestsAt(slow(), PAGE).length >= 1, "the node is waiting for RUNNING");
+    await call(slow().localUrl, STOP, { body: { envId } });
+    const { text, error } = failed(await pending);
+    assert.equal(text, `start profile failed: the cloud browser of profile ${envId} closed again before it ran; last state seen: "CLOSED" (archive COMPLETED)`);
+    assert.equal(error.kind, "api");
+    assert.equal(requestsAt(slow(), CONNECT).length, 0);
   });
 
   it("close with where cloud (and force) stops the cloud browser: its status is CLOSED after", async () => {
