@@ -57,10 +57,10 @@ export function cloudStatus(waitFor: string): CloudRun {
       ? await waitUntil(options, WAIT_DEFAULT_MS, read, {
           reached: (seen) => (waitFor === "running" ? isRunning(seen) : isStopped(seen)),
           describe: (last) =>
-            t(waitFor === "running" ? "morelogin-profile-status.error.notRunning" : "morelogin-profile-status.error.notStopped", {
+            t(waitFor === "running" ? "morelogin.cloud.notRunning" : "morelogin.cloud.notStopped", {
               id: envId,
               time: seconds(options.timeoutMs ?? WAIT_DEFAULT_MS),
-              status: last === undefined ? t("morelogin-profile-status.error.noStatus") : describeRow(last, t),
+              state: last === undefined ? t("morelogin.cloud.noState") : describeRow(last, t),
             }),
           context: { api: "local", path: PAGE },
         })
