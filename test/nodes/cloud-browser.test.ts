@@ -105,6 +105,18 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     assert.equal(ownStatusCalls(outcome.node).at(-1)?.text, "RUNNING");
   });
 
+  it("starting a cloud browser that runs already connects to it: MoreLogin's refusal of the start is no failure", async () => {
+    const envId = freshProfile();
+    await startCloud(envId);
+    const refusal = await call(emulator().localUrl, START, { body: { envId } });
+    assert.notEqual((refusal.json as { code: number }).code, 0, "MoreLogin refuses to start a running cloud browser");
+    emulator().resetStats();
+    const again = await startCloud(envId);
+    assert.equal(requestsAt(emulator(), START).length, 1, "the start was sent once, and refused");
+    assert.equal((again.payload as CloudPayload).where, "cloud");
+    assert.equal(requestsAt(emulator(), CONNECT).length, 1);
+  });
+
   it("a flow saved without where starts on this machine, as before", async () => {
     const envId = freshProfile();
     const msg = succeeded(await runNext(emulator(), { type: "morelogin-start-profile", envId, envIdType: "str" }, { payload: "" }));
