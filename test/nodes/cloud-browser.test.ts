@@ -1,4 +1,9 @@
 import assert from "node:assert/strict";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { LocalBatchWork } from "../../src/batch/local-work";
+import { BatchRunner, type BatchTag } from "../../src/batch/runner";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
@@ -22,6 +27,7 @@ import {
   type Msg,
 } from "../support/node-red";
 import { NO_PACING, failed, infoOf, requestsAt, run, succeeded } from "../support/outcome";
+import { translator } from "../support/catalog";
 import { SecretScanner } from "../support/secrets";
 import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 
@@ -287,6 +293,40 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
       shown(scanner, helper.getNode("n1"));
       assert.ok(scanner.scanned > 5, "something was scanned");
       assert.deepEqual(scanner.findings, []);
+    });
+
+    it("a batch item that failed naming a cloud browser's URL shows it with the token masked in progress and the done summary", async () => {
+      const token = "5f0c1d2e3a4b5c6d7e8f90a1b2c3d4e5";
+      const folder = mkdtempSync(join(tmpdir(), "morelogin-cloud-batch-"));
+      const work = await LocalBatchWork.open(join(folder, "batch.jsonl"), { resend: false, onError: (error) => assert.fail(error) });
+      const sent: Array<Record<string, unknown>> = [];
+      const progress: unknown[] = [];
+      let id = 0;
+      const runner = new BatchRunner({ parallel: 1, retries: 0, itemTimeoutMs: 0, resend: false }, work, {
+        sendItem: (item) => sent.push(item),
+        sendProgress: (_topic, payload) => progress.push(payload),
+        status: (status) => progress.push(status),
+        failed: (error) => assert.fail(error),
+        generateId: () => `id${++id}`,
+        clone: (value) => structuredClone(value),
+        now: () => Date.now(),
+        t: translator("en-US"),
+      });
+      try {
+        runner.begin();
+        await runner.add(["a"], {});
+        await waitUntil(() => sent.length === 1, "the item out");
+        const tag = (sent[0]?.morelogin as { batch: BatchTag }).batch;
+        runner.back(tag, new Error(`my step failed at https://runtime1.morelogin.com:16167?token=${token}`));
+        await waitUntil(() => JSON.stringify(progress).includes("my step failed"), "the failure in progress");
+      } finally {
+        runner.stop();
+        await work.close();
+        rmSync(folder, { recursive: true, force: true });
+      }
+      const shownText = JSON.stringify(progress);
+      assert.ok(shownText.includes("https://runtime1.morelogin.com:16167?token=***"), shownText);
+      assert.equal(shownText.includes(token), false);
     });
 
     /** A browser node (action evaluate) on its own, with a Catch node. */
