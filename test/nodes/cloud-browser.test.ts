@@ -316,7 +316,9 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
         runner.begin();
         await runner.add(["a"], {});
         await waitUntil(() => sent.length === 1, "the item out");
-        const tag = (sent[0]?.morelogin as { batch: BatchTag }).batch;
+        const [item] = sent;
+        assert.ok(item, "the item went out");
+        const tag = (item.morelogin as { batch: BatchTag }).batch;
         runner.back(tag, new Error(`my step failed at https://runtime1.morelogin.com:16167?token=${token}`));
         await waitUntil(() => JSON.stringify(progress).includes("my step failed"), "the failure in progress");
       } finally {
