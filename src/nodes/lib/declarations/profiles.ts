@@ -46,9 +46,10 @@ export const PROFILE_DECLARATIONS = {
     fields: [
       PROFILE,
       WHERE,
-      { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless" },
-      { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion" },
-      LEASE,
+      { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless", where: "local" },
+      { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion", where: "local" },
+      // Leases cover this machine's profiles; a cloud browser's lease comes later.
+      { ...LEASE, where: "local" },
       TIMEOUT,
     ],
   },
@@ -57,7 +58,12 @@ export const PROFILE_DECLARATIONS = {
     label: "close profile",
     icon: "morelogin-close.svg",
     endpoint: "closeProfile",
-    fields: [PROFILE, WHERE, { name: "force", input: "checkbox", icon: "fa-bolt", label: "morelogin-close-profile.label.force", text: "morelogin-close-profile.label.forceText" }, TIMEOUT],
+    fields: [
+      PROFILE,
+      WHERE,
+      { name: "force", input: "checkbox", icon: "fa-bolt", label: "morelogin-close-profile.label.force", text: "morelogin-close-profile.label.forceText" },
+      TIMEOUT,
+    ],
   },
   "morelogin-profile-status": {
     type: "morelogin-profile-status",
