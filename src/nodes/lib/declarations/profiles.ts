@@ -58,12 +58,7 @@ export const PROFILE_DECLARATIONS = {
     label: "close profile",
     icon: "morelogin-close.svg",
     endpoint: "closeProfile",
-    fields: [
-      PROFILE,
-      WHERE,
-      { name: "force", input: "checkbox", icon: "fa-bolt", label: "morelogin-close-profile.label.force", text: "morelogin-close-profile.label.forceText" },
-      TIMEOUT,
-    ],
+    fields: [PROFILE, WHERE, { name: "force", input: "checkbox", icon: "fa-bolt", label: "morelogin-close-profile.label.force", text: "morelogin-close-profile.label.forceText" }, TIMEOUT],
   },
   "morelogin-profile-status": {
     type: "morelogin-profile-status",
