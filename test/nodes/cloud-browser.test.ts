@@ -25,10 +25,12 @@ import {
   ownStatusCalls,
   useNodeRed,
   type Msg,
+  type Outcome,
 } from "../support/node-red";
 import { NO_PACING, failed, infoOf, requestsAt, run, succeeded } from "../support/outcome";
 import { translator } from "../support/catalog";
 import { SecretScanner } from "../support/secrets";
+import { startStubApi, type StubApi, type StubReply } from "../support/stub-api";
 import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 
 const START = "/api/cloudbrowser/start";
@@ -240,31 +242,75 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     log.resetHistory();
   }
 
-  describe("the token is a secret", () => {
-    let devtools: Server | undefined;
-    afterEach(async () => {
-      await new Promise<void>((resolve) => (devtools ? devtools.close(() => resolve()) : resolve()));
-      devtools = undefined;
+  let devtools: Server | undefined;
+  afterEach(async () => {
+    await new Promise<void>((resolve) => (devtools ? devtools.close(() => resolve()) : resolve()));
+    devtools = undefined;
+  });
+
+  /**
+   * A stand-in for a cloud browser's DevTools endpoint: answers `/runtime/json/version` only with the
+   * right token in the query, naming a WebSocket URL (with the token) where nothing listens.
+   */
+  async function cloudDevtools(token: string): Promise<string> {
+    const server = createServer((request, response) => {
+      const url = new URL(request.url ?? "/", "http://127.0.0.1");
+      if (url.pathname !== "/runtime/json/version" || url.searchParams.get("token") !== token) {
+        response.writeHead(404).end();
+        return;
+      }
+      response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ webSocketDebuggerUrl: `ws://127.0.0.1:1/devtools/browser/cloud?token=${token}` }));
+    });
+    devtools = server;
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}/runtime?token=${token}`;
+  }
+
+  describe("replies the emulator does not make (a stub Local API)", () => {
+    let stub: StubApi;
+    before(async () => {
+      stub = await startStubApi();
+    });
+    after(() => stub.close());
+    beforeEach(() => stub.reset());
+    const ENV_ID = "1993244721490239488";
+    const row = (cloudBrowserStatus: string, cloudBrowserArchiveStatus: string | null): StubReply => ({
+      body: {
+        code: 0,
+        msg: null,
+        data: { total: "1", current: "1", pages: "1", dataList: [{ id: ENV_ID, envName: "Shop", proxyId: "7", cloudBrowserStatus, cloudBrowserArchiveStatus, startDate: null }] },
+        requestId: "stub-page",
+      },
+    });
+    const accepted: StubReply = { body: { code: 0, msg: null, data: null, requestId: "stub-start" } };
+    const startOnStub = (): Promise<Outcome> =>
+      runNext(emulator(), { type: "morelogin-start-profile", envId: ENV_ID, envIdType: "str", where: "cloud", timeout: "20", timeoutType: "num" }, { payload: "" }, { config: { localUrl: stub.url } });
+    const paths = (): string[] => stub.requests.map((request) => request.path);
+
+    it("a row CLOSED with its archive FAILED ends the wait at once, saying MoreLogin could not save the browser's data", async () => {
+      stub.script(accepted, row("STARTING", null), row("CLOSED", "FAILED"));
+      const { text, error } = failed(await startOnStub());
+      assert.equal(
+        text,
+        `start profile failed: the cloud browser of profile ${ENV_ID} is CLOSED and its archive FAILED (MoreLogin could not save its data): see the profile in MoreLogin before starting it again`,
+      );
+      assert.equal(error.kind, "api");
+      assert.deepEqual(paths(), [START, PAGE, PAGE], "no connect");
     });
 
-    /**
-     * A stand-in for a cloud browser's DevTools endpoint: answers `/runtime/json/version` only with the
-     * right token in the query, naming a WebSocket URL (with the token) where nothing listens.
-     */
-    async function cloudDevtools(token: string): Promise<string> {
-      const server = createServer((request, response) => {
-        const url = new URL(request.url ?? "/", "http://127.0.0.1");
-        if (url.pathname !== "/runtime/json/version" || url.searchParams.get("token") !== token) {
-          response.writeHead(404).end();
-          return;
-        }
-        response.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ webSocketDebuggerUrl: `ws://127.0.0.1:1/devtools/browser/cloud?token=${token}` }));
-      });
-      devtools = server;
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-      return `http://127.0.0.1:${(server.address() as AddressInfo).port}/runtime?token=${token}`;
-    }
+    it("webSocketDebuggerUrl comes from <cdpUrl's origin and path>/json/version?<cdpUrl's query>, token and all, and travels in msg.morelogin.profile", async () => {
+      const token = "0123456789abcdef0123456789abcdef";
+      const cdpUrl = await cloudDevtools(token);
+      stub.script(accepted, row("RUNNING", null), { body: { code: 0, msg: null, data: { cdpUrl, accessUrl: `https://access.example/?token=${token}` }, requestId: "stub-connect" } });
+      const msg = succeeded(await startOnStub());
+      const webSocketDebuggerUrl = `ws://127.0.0.1:1/devtools/browser/cloud?token=${token}`;
+      assert.deepEqual(msg.payload, { envId: ENV_ID, cdpUrl, accessUrl: `https://access.example/?token=${token}`, where: "cloud", webSocketDebuggerUrl });
+      assert.deepEqual(infoOf(msg).profile, { envId: ENV_ID, where: "cloud", cdpUrl, webSocketDebuggerUrl });
+      assert.deepEqual(paths(), [START, PAGE, CONNECT]);
+    });
+  });
 
+  describe("the token is a secret", () => {
     it("appears in no status text, log line or error text of start, status, close and the browser node", async () => {
       const envId = freshProfile();
       const msg = await startCloud(envId);
