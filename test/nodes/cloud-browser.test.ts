@@ -111,6 +111,7 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     const seen = succeeded(outcome).payload as Record<string, unknown>;
     assert.deepEqual({ ...seen, startDate: typeof seen.startDate }, { envId, where: "cloud", status: "RUNNING", archiveStatus: null, startDate: "string" });
     assert.equal(ownStatusCalls(outcome.node).at(-1)?.text, "RUNNING");
+    assert.match(String(infoOf(succeeded(outcome)).requestId), /^[0-9a-f]{32}$/, "the page call's request ID");
   });
 
   it("starting a cloud browser that runs already connects to it: MoreLogin's refusal of the start is no failure", async () => {

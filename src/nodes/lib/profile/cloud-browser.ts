@@ -6,10 +6,15 @@ import { seconds, waitUntil } from "../shell/wait";
 export const CLOUD_START_DEFAULT_MS = 120_000;
 const PAGE = "/api/cloudbrowser/page";
 
+/** The page's row of one profile's cloud browser (undefined when the page has none), with the page call's request ID. */
+export async function readCloudBrowser(client: MoreLoginClient, envId: string, options: CallOptions): Promise<{ row?: CloudBrowser; requestId?: string }> {
+  const { data, requestId } = await client.call("cloudBrowserPage", { pageNo: 1, pageSize: 10, envId }, options);
+  return { row: data.dataList.find((row) => String(row.id) === envId), requestId };
+}
+
 /** The page's row of one profile's cloud browser, or undefined when the page has none. */
 export async function cloudBrowserRow(client: MoreLoginClient, envId: string, options: CallOptions): Promise<CloudBrowser | undefined> {
-  const { data } = await client.call("cloudBrowserPage", { pageNo: 1, pageSize: 10, envId }, options);
-  return data.dataList.find((row) => String(row.id) === envId);
+  return (await readCloudBrowser(client, envId, options)).row;
 }
 
 /** A row's state in a few words: `"STARTING"`, `"CLOSED" (archive FAILED)`, or that there was none. */

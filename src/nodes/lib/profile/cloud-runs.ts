@@ -4,7 +4,7 @@ import { isChecked } from "../shell/checkbox";
 import { single } from "../shell/output";
 import type { ProfileHandle } from "../shell/types";
 import { seconds, waitUntil } from "../shell/wait";
-import { cloudBrowserRow, connectCloudBrowser, describeRow, startCloudBrowser } from "./cloud-browser";
+import { connectCloudBrowser, describeRow, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
 
 /** What start, close and status do with a cloud browser: the body they built, for the profile it names. */
 type CloudRun = (context: OperationContext, body: Record<string, unknown>) => Promise<OperationResult>;
@@ -52,7 +52,12 @@ export const stopInCloud: CloudRun = async ({ msg, client, options, t }, body) =
 export function cloudStatus(waitFor: string): CloudRun {
   return async ({ msg, client, options, t }, body) => {
     const envId = cloudEnvId(body);
-    const read = async (callOptions: typeof options): Promise<CloudBrowser | undefined> => cloudBrowserRow(client, envId, callOptions);
+    let requestId: string | undefined;
+    const read = async (callOptions: typeof options): Promise<CloudBrowser | undefined> => {
+      const answer = await readCloudBrowser(client, envId, callOptions);
+      requestId = answer.requestId;
+      return answer.row;
+    };
     const row = waitFor
       ? await waitUntil(options, WAIT_DEFAULT_MS, read, {
           reached: (seen) => (waitFor === "running" ? isRunning(seen) : isStopped(seen)),
@@ -68,7 +73,7 @@ export function cloudStatus(waitFor: string): CloudRun {
     if (!row) throw new MoreLoginApiError(t("morelogin.cloud.noRowFor", { id: envId }), { api: "local", method: "POST", path: PAGE });
     msg.topic = envId;
     const payload = { envId, where: "cloud", status: row.cloudBrowserStatus, archiveStatus: row.cloudBrowserArchiveStatus ?? null, startDate: row.startDate ?? null };
-    const messages = single(msg, payload, { api: "local", path: PAGE });
+    const messages = single(msg, payload, { api: "local", path: PAGE, requestId });
     if (!isRunning(row)) forgetProfile(msg.morelogin, envId);
     return { messages, summary: String(row.cloudBrowserStatus) };
   };
