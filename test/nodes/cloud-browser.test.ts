@@ -92,7 +92,9 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     assert.ok("accessUrl" in payload, "connect's accessUrl is there");
     assert.match(payload.cdpUrl, /\?token=[0-9a-f]{32}$/, "the real cdpUrl, token and all: the user needs it");
     assert.equal(msg.topic, envId);
-    assert.deepEqual(infoOf(msg).profile, { envId, where: "cloud", cdpUrl: payload.cdpUrl });
+    // The emulator's stand-in cdpUrl may or may not answer /json/version: the profile carries what the payload has.
+    const webSocket = payload.webSocketDebuggerUrl === undefined ? {} : { webSocketDebuggerUrl: payload.webSocketDebuggerUrl };
+    assert.deepEqual(infoOf(msg).profile, { envId, where: "cloud", cdpUrl: payload.cdpUrl, ...webSocket });
     assert.deepEqual(
       requestsAt(emulator(), START).map((entry) => entry.body),
       [{ envId }],
@@ -243,6 +245,15 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     log.resetHistory();
   }
 
+  /** A port on this machine nothing listens on. */
+  async function closedPort(): Promise<number> {
+    const server = createServer();
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    return port;
+  }
+
   let devtools: Server | undefined;
   afterEach(async () => {
     await new Promise<void>((resolve) => (devtools ? devtools.close(() => resolve()) : resolve()));
@@ -329,9 +340,10 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
       scanner.scan(viaCdp.text);
       scanner.scan(viaCdp.error);
       shown(scanner, helper.getNode("n1"));
-      // And where nothing answers /json/version (the emulator's stand-in cdpUrl), the address it names is masked too.
-      const nothing = failed(await browserOutcome({ payload: "page title", morelogin: { api: "local", path: CONNECT, profile: { envId, where: "cloud", cdpUrl } } }));
-      assert.match(nothing.text, /^browser failed: no browser answers at http:\/\/127\.0\.0\.1:\d+\/emulator\/cloudbrowser\/\d+\/json\/version\?token=\*\*\*: is the profile running\?$/);
+      // And where nothing answers /json/version (a cloud browser gone), the address it names is masked too.
+      const gone = `http://127.0.0.1:${await closedPort()}/runtime?token=${token}`;
+      const nothing = failed(await browserOutcome({ payload: "page title", morelogin: { api: "local", path: CONNECT, profile: { envId, where: "cloud", cdpUrl: gone } } }));
+      assert.match(nothing.text, /^browser failed: no browser answers at http:\/\/127\.0\.0\.1:\d+\/runtime\/json\/version\?token=\*\*\*: is the profile running\?$/);
       scanner.scan(nothing.text);
       scanner.scan(nothing.error);
       shown(scanner, helper.getNode("n1"));
