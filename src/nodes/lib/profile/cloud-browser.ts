@@ -32,17 +32,17 @@ export function describeRow(row: CloudBrowser | undefined, t: Translate): string
  * with kind `timeout`, naming the last state seen, when the timeout runs out.
  */
 export async function startCloudBrowser(client: MoreLoginClient, envId: string, body: Record<string, unknown>, options: CallOptions, t: Translate): Promise<CloudBrowser> {
-  const started = await client.call("cloudBrowserStart", body, options).then(
+  // Seen STARTING already (a start refused because one is under way): CLOSED from then on means it stopped.
+  let wasStarting = await client.call("cloudBrowserStart", body, options).then(
     () => false,
     async (refusal: unknown) => {
       if (!(refusal instanceof MoreLoginApiError)) throw refusal;
       const row = await cloudBrowserRow(client, envId, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
       if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") return row.cloudBrowserStatus === "STARTING";
-      if (row && (row.proxyId === null || row.proxyId === undefined || row.proxyId === "")) throw withHint(refusal, t("morelogin.cloud.noProxy"));
+      if (row && hasNoProxy(row)) throw withHint(refusal, t("morelogin.cloud.noProxy"));
       throw refusal;
     },
   );
-  let wasStarting = started;
   return waitUntil(options, CLOUD_START_DEFAULT_MS, async (callOptions) => cloudBrowserRow(client, envId, callOptions), {
     reached: (row) => row?.cloudBrowserStatus === "RUNNING",
     failed: (row) => {
@@ -55,6 +55,11 @@ export async function startCloudBrowser(client: MoreLoginClient, envId: string, 
       t("morelogin.cloud.notRunning", { id: envId, time: seconds(options.timeoutMs ?? CLOUD_START_DEFAULT_MS), state: last === undefined ? t("morelogin.cloud.noState") : describeRow(last, t) }),
     context: { api: "local", path: PAGE },
   }) as Promise<CloudBrowser>;
+}
+
+/** A row without a proxy: null or blank, or "0" as MoreLogin's profiles name "no proxy". */
+function hasNoProxy(row: CloudBrowser): boolean {
+  return row.proxyId === null || row.proxyId === undefined || row.proxyId === "" || row.proxyId === "0";
 }
 
 /** The refusal with a sentence added, keeping MoreLogin's code and msg for msg.morelogin.error. */
