@@ -269,6 +269,14 @@
     closeSuggestions($("#node-input-action").closest("form"));
   }
 
+  /** Shows the rows of the chosen place only: a profile on this machine or in MoreLogin's cloud (rows without `data-where` belong to both). */
+  function syncWhere() {
+    var where = $("#node-input-where").val();
+    $(".form-row[data-where]").each(function () {
+      $(this).toggle($(this).attr("data-where") === where);
+    });
+  }
+
   /**
    * Closes the suggestion list a picker field of `form` has open (Node-RED's autoComplete widget), and
    * drops the answer it still waits for: left open, it would cover the rows the new action shows.
@@ -354,6 +362,10 @@
         if ($("#node-input-action").length) {
           $("#node-input-action").on("change", syncAction);
           syncAction();
+        }
+        if ($("#node-input-where").length) {
+          $("#node-input-where").on("change", syncWhere);
+          syncWhere();
         }
       },
     });

@@ -54,7 +54,8 @@ export function durationControl(id, placeholder) {
 function row(field) {
   const when = field.whenAll === undefined ? "" : field.whenAll ? " morelogin-when-all" : " morelogin-when-one-page";
   const actions = field.actions ? ` data-actions="${escapeHtml(field.actions.join(" "))}"` : "";
-  return `    <div class="form-row${when}"${actions}>\n        ${label(field)}\n        ${control(field)}\n    </div>`;
+  const where = field.where ? ` data-where="${escapeHtml(field.where)}"` : "";
+  return `    <div class="form-row${when}"${actions}${where}>\n        ${label(field)}\n        ${control(field)}\n    </div>`;
 }
 
 /** What a settings picker can fill in, with the catalog key of its text. */

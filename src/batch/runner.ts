@@ -1,4 +1,4 @@
-import { asError } from "../client";
+import { asError, redactSecrets } from "../client";
 import { ApiPace, batchEta, type ItemRequests } from "./api-pace";
 import { itemIdOf } from "./items";
 import { Pace } from "./pace";
@@ -400,8 +400,9 @@ export class BatchRunner {
   }
 }
 
+/** An item's failure as progress, the done summary and the control panel show it: a URL's token (a cloud browser's cdpUrl) masked. */
 function errorText(error: unknown): string {
-  if (typeof error === "string") return error;
+  if (typeof error === "string") return redactSecrets(error);
   const message = (error as { message?: unknown } | undefined)?.message;
-  return typeof message === "string" ? message : "failed";
+  return typeof message === "string" ? redactSecrets(message) : "failed";
 }

@@ -1,4 +1,5 @@
 import type { Browser } from "playwright-core";
+import { redactSecrets } from "../client";
 import { BrowserStepError } from "./errors";
 import { chromium } from "./playwright";
 
@@ -49,7 +50,7 @@ export class BrowserConnections {
       return await chromium().connectOverCDP(webSocketUrl, { timeout: timeoutMs });
     } catch (error) {
       const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer in ${Math.round(timeoutMs / 1000)} s` : "nothing answers there";
-      throw new BrowserStepError("network", `no browser at ${webSocketUrl} (${reason}): is the profile running?`, { cause: error });
+      throw new BrowserStepError("network", `no browser at ${redactSecrets(webSocketUrl)} (${reason}): is the profile running?`, { cause: error });
     }
   }
 }

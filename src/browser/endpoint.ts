@@ -1,4 +1,4 @@
-import { describeValue, fetchWebSocketDebuggerUrl } from "../client";
+import { describeValue, fetchWebSocketDebuggerUrl, redactSecrets, versionPath } from "../client";
 import { BrowserStepError, inputError } from "./errors";
 
 /** Where a browser was named: msg.payload, msg.morelogin.profile or the node's `endpoint`. */
@@ -22,7 +22,8 @@ export function firstAddress(candidates: ReadonlyArray<EndpointCandidate | undef
 
 /**
  * The browser's DevTools WebSocket URL, the one key a connection is kept under. Takes a WebSocket
- * URL as is; asks an HTTP address (`cdpUrl`, or a bare debug port on this machine) for it.
+ * URL as is; asks an HTTP address (`cdpUrl`, a cloud browser's with its path and token, or a bare debug
+ * port on this machine) for it.
  */
 export async function webSocketUrlOf(address: unknown, timeoutMs: number): Promise<string> {
   const given = typeof address === "number" ? String(address) : text(address);
@@ -36,9 +37,9 @@ export async function webSocketUrlOf(address: unknown, timeoutMs: number): Promi
   }
   if (url.protocol === "ws:" || url.protocol === "wss:") return url.toString();
   if (url.protocol !== "http:" && url.protocol !== "https:") throw inputError(`the browser address must be a ws:// or http:// URL or a debug port, got ${describeValue(given)}`);
-  const base = `${url.protocol}//${url.host}`;
-  const found = await fetchWebSocketDebuggerUrl(base, Math.min(timeoutMs, 5_000));
-  if (!found) throw new BrowserStepError("network", `no browser answers at ${base}/json/version: is the profile running?`);
+  // A cloud browser's cdpUrl carries its token in the query: asked with it, never shown with it.
+  const found = await fetchWebSocketDebuggerUrl(url.toString(), Math.min(timeoutMs, 5_000));
+  if (!found) throw new BrowserStepError("network", `no browser answers at ${redactSecrets(`${url.origin}${versionPath(url)}`)}: is the profile running?`);
   return onHostAsked(found, url.hostname);
 }
 

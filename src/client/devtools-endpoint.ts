@@ -2,27 +2,40 @@ import { Client } from "undici";
 import type { BaseUrl } from "./urls";
 
 /**
- * Asks a started browser's debug port for its DevTools WebSocket URL (`/json/version`), which
- * `puppeteer.connect` and Playwright's `connectOverCDP` take. Resolves undefined when the browser does
- * not answer in time: the profile has still started.
+ * Asks a started browser's DevTools HTTP endpoint for its WebSocket URL (`/json/version`), which
+ * `puppeteer.connect` and Playwright's `connectOverCDP` take. `cdpUrl` may have a path and a query, and
+ * both are kept: a cloud browser's `https://host:port?token=…` is asked `https://host:port/json/version?token=…`
+ * (Playwright itself would put the path after the query). Resolves undefined when the browser does not
+ * answer in time: the profile has still started.
  */
 export async function fetchWebSocketDebuggerUrl(cdpUrl: string, timeoutMs = 2_000): Promise<string | undefined> {
-  const client = new Client(cdpUrl, { connect: { timeout: timeoutMs } });
+  let url: URL;
+  try {
+    url = new URL(cdpUrl);
+  } catch {
+    return undefined;
+  }
+  const client = new Client(url.origin, { connect: { timeout: timeoutMs } });
   try {
     const response = await client.request({
       method: "GET",
-      path: "/json/version",
+      path: versionPath(url),
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.body.text();
     if (response.statusCode !== 200) return undefined;
-    const url = (JSON.parse(text) as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl;
-    return typeof url === "string" && url.startsWith("ws") ? url : undefined;
+    const found = (JSON.parse(text) as { webSocketDebuggerUrl?: unknown }).webSocketDebuggerUrl;
+    return typeof found === "string" && found.startsWith("ws") ? found : undefined;
   } catch {
     return undefined;
   } finally {
     await client.destroy().catch(() => undefined);
   }
+}
+
+/** `/json/version` under the URL's path (a path that names it already is taken as is), with the URL's query (its token) after it. */
+export function versionPath(url: URL): string {
+  return `${url.pathname.replace(/\/+$/, "").replace(/\/json\/version$/, "")}/json/version${url.search}`;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { AUTOMATION_ENDPOINTS, type AutomationEndpointData } from "./automation-endpoints";
+import { CLOUD_BROWSER_ENDPOINTS, type CloudBrowserEndpointData } from "./cloud-browser-endpoints";
 import { CLOUD_PHONE_ENDPOINTS, type CloudPhoneEndpointData } from "./cloud-phone-endpoints";
 import type { EndpointDefinition } from "./endpoint-definition";
 import { PROFILE_ENDPOINTS, type ProfileEndpointData } from "./profile-endpoints";
@@ -8,7 +9,10 @@ import type { ApiName, HttpMethod, Page } from "./types";
 export type { EndpointDefinition } from "./endpoint-definition";
 
 /** Every endpoint the client knows, with its rules, one file per family; the generic request node applies them by path. */
-export const ENDPOINTS = { ...PROFILE_ENDPOINTS, ...CLOUD_PHONE_ENDPOINTS, ...RESOURCE_ENDPOINTS, ...AUTOMATION_ENDPOINTS } as const satisfies Record<string, EndpointDefinition>;
+export const ENDPOINTS = { ...PROFILE_ENDPOINTS, ...CLOUD_PHONE_ENDPOINTS, ...RESOURCE_ENDPOINTS, ...AUTOMATION_ENDPOINTS, ...CLOUD_BROWSER_ENDPOINTS } as const satisfies Record<
+  string,
+  EndpointDefinition
+>;
 
 export type EndpointName = keyof typeof ENDPOINTS;
 export type PagedEndpointName = {
@@ -16,7 +20,7 @@ export type PagedEndpointName = {
 }[EndpointName];
 
 /** What each endpoint's `data` holds. */
-export interface EndpointData extends ProfileEndpointData, CloudPhoneEndpointData, ResourceEndpointData, AutomationEndpointData {}
+export interface EndpointData extends ProfileEndpointData, CloudPhoneEndpointData, ResourceEndpointData, AutomationEndpointData, CloudBrowserEndpointData {}
 
 /** The path of an endpoint on one API; undefined when that API does not have it. */
 export function pathOn(definition: EndpointDefinition, api: ApiName): string | undefined {

@@ -149,6 +149,29 @@ export interface RunningProfile {
   [field: string]: unknown;
 }
 
+/** MoreLogin's states of a cloud browser, as its page reports them. */
+export type CloudBrowserStatus = "STARTING" | "RUNNING" | "CLOSED";
+/** Where saving a stopped cloud browser's data stands; null before its first stop. */
+export type CloudBrowserArchiveStatus = "PENDING" | "ARCHIVING" | "COMPLETED" | "FAILED" | null;
+
+/** One row of `/api/cloudbrowser/page`: a profile and its cloud browser's state. */
+export interface CloudBrowser {
+  id: string;
+  envName?: string;
+  proxyId?: string | null;
+  cloudBrowserStatus: CloudBrowserStatus | string;
+  cloudBrowserArchiveStatus?: CloudBrowserArchiveStatus | string;
+  startDate?: string | null;
+  [field: string]: unknown;
+}
+
+/** `/api/cloudbrowser/connect`: where automation reaches a running cloud browser. Both URLs carry its token (a secret). */
+export interface CloudBrowserConnection {
+  cdpUrl: string;
+  accessUrl?: string | null;
+  [field: string]: unknown;
+}
+
 export interface ProfileStatus {
   envId: string;
   status: string;

@@ -8,6 +8,8 @@ import { profileBody, requireProfile, withCarriedProfile } from "./lib/profile/b
 import { browserAddress, profileHandle } from "./lib/profile/handle";
 import { fieldsToBody } from "./lib/shell/properties";
 import { seconds, waitUntil } from "./lib/shell/wait";
+import { cloudStatus } from "./lib/profile/cloud-runs";
+import { whereOf } from "./lib/profile/where";
 
 const declaration = NODE_DECLARATIONS["morelogin-profile-status"];
 const fields = bodyFields(declaration);
@@ -31,6 +33,7 @@ export = (RED: NodeAPI): void => {
       const body = withCarriedProfile(profileBody(await fieldsToBody(RED, node, def, msg, fields), msg.payload), msg);
       requireProfile(body, msg.payload, t);
       const waitFor = waitForField ? selected(def, waitForField) : "";
+      if (whereOf(declaration, def, body, msg, true) === "cloud") return cloudStatus(waitFor)({ RED, node, def, msg, client, options, t }, body);
       const read = (callOptions: typeof options) => client.call("profileStatus", body, callOptions);
       const result = waitFor
         ? await waitUntil(options, WAIT_DEFAULT_MS, read, {

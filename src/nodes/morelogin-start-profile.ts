@@ -9,6 +9,9 @@ import { bodyFields } from "./lib/declarations/declaration";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { fieldsToBody } from "./lib/shell/properties";
 import { leaseFor } from "./lib/config/lease-seconds";
+import { startInCloud } from "./lib/profile/cloud-runs";
+import { whereOf } from "./lib/profile/where";
+import { redactSecrets } from "../client";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);
@@ -37,6 +40,7 @@ export = (RED: NodeAPI): void => {
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body, msg.payload, t);
+      if (whereOf(declaration, def, body, msg, false) === "cloud") return startInCloud({ node, def, msg, client, options, t, RED }, body);
       const lease = leaseFor(RED, def, msg);
 
       const result = await client.call("startProfile", body, options).catch(async (refusal: unknown) => {
@@ -44,7 +48,7 @@ export = (RED: NodeAPI): void => {
       });
       const address = await browserAddress(client, result.data.debugPort);
       if (!address.cdpUrl) node.warn(t("morelogin.warnings.noDebugPort"));
-      else if (!address.webSocketDebuggerUrl) node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl }));
+      else if (!address.webSocketDebuggerUrl) node.warn(redactSecrets(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl })));
       const envId = String(result.data.envId ?? body.envId ?? "");
       msg.topic = envId;
       const profile = profileHandle(envId, result.data.debugPort, address);

@@ -262,6 +262,42 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await untilEditorAtRest(page);
   });
 
+  it("a start profile node's dialog shows Headless, CDP evasion and Lease only for this machine, not for MoreLogin's cloud", async () => {
+    const { page } = session();
+    const startNode = await dragFromPalette(page, "morelogin-start-profile", "morelogin-start-profile", 420, 380);
+    const where = page.locator("#node-input-where");
+    const rowOf = (field: string) => page.locator(`.form-row:has(#node-input-${field})`);
+    const shown = async (): Promise<Record<string, boolean>> => {
+      const fields = ["envId", "where", "isHeadless", "cdpEvasion", "lease", "timeout"];
+      return Object.fromEntries(await Promise.all(fields.map(async (field) => [field, await rowOf(field).isVisible()] as const)));
+    };
+    const always = { envId: true, where: true, timeout: true };
+    const cancel = page.locator("#node-dialog-cancel");
+    try {
+      await openNode(page, startNode);
+      assert.equal(await where.inputValue(), "local", "a new node starts profiles on this machine");
+      assert.deepEqual(await shown(), { ...always, isHeadless: true, cdpEvasion: true, lease: true }, "local");
+      await where.selectOption("cloud");
+      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: false }, "cloud");
+      await page.locator("#node-dialog-ok").click();
+      await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
+      await untilEditorAtRest(page);
+      // Opened again, the dialog shows the saved place's rows from the start.
+      await openNode(page, startNode);
+      assert.equal(await where.inputValue(), "cloud");
+      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: false }, "cloud, reopened");
+      await where.selectOption("local");
+      assert.deepEqual(await shown(), { ...always, isHeadless: true, cdpEvasion: true, lease: true }, "local again");
+    } finally {
+      // Closed even when an assertion failed, so the tests after this one find the editor as they expect.
+      if (await cancel.isVisible()) {
+        await cancel.click();
+        await cancel.waitFor({ state: "detached" });
+        await untilEditorAtRest(page);
+      }
+    }
+  });
+
   it("a browser node's dialog has no config node row, and shows each action's rows only", async () => {
     const { page } = session();
     const browserNode = await dragFromPalette(page, "morelogin-browser", "morelogin-browser", 420, 460);

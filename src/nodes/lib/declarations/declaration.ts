@@ -14,6 +14,8 @@ interface FieldBase {
   whenAll?: boolean;
   /** Shown and used only for these values of the node's `action` select (all actions when absent). */
   actions?: readonly string[];
+  /** Shown only for this value of the node's `where` select (a profile on this machine or in MoreLogin's cloud); always when absent. */
+  where?: "local" | "cloud";
 }
 
 /** A TypedInput: a fixed value, or msg, flow, global, env or JSONata. Sent in the request body unless `inBody` is false. */

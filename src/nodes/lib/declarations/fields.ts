@@ -21,6 +21,19 @@ export const API_OPTIONS = [
 /** How long a started profile (a powered-on phone) may run before the config node closes it; blank = the config node's lease. */
 export const LEASE: DurationField = { name: "lease", input: "duration", icon: "fa-hourglass-end", label: "morelogin.label.lease", placeholder: "morelogin.placeholder.lease" };
 
+/** Where a profile's browser runs: in the desktop client (a flow saved without the field stays there) or in MoreLogin's cloud. */
+export const WHERE: SelectField = {
+  name: "where",
+  input: "select",
+  icon: "fa-cloud",
+  label: "morelogin.label.where",
+  default: "local",
+  options: [
+    { value: "local", text: "morelogin.where.local" },
+    { value: "cloud", text: "morelogin.where.cloud" },
+  ],
+};
+
 export const PROFILE: TypedField = {
   name: "envId",
   input: "typed",

@@ -1,5 +1,5 @@
 import type { NodeDeclaration, SelectField } from "./declaration";
-import { actionCheckbox, actionChoice, actionField, actionSelect, LEASE, PROFILE, TIMEOUT } from "./fields";
+import { actionCheckbox, actionChoice, actionField, actionSelect, LEASE, PROFILE, TIMEOUT, WHERE } from "./fields";
 
 export const PROFILE_ACTIONS = [
   "create",
@@ -45,13 +45,21 @@ export const PROFILE_DECLARATIONS = {
     endpoint: "startProfile",
     fields: [
       PROFILE,
-      { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless" },
-      { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion" },
-      LEASE,
+      WHERE,
+      { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless", where: "local" },
+      { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion", where: "local" },
+      // Leases cover this machine's profiles; a cloud browser's lease comes later.
+      { ...LEASE, where: "local" },
       TIMEOUT,
     ],
   },
-  "morelogin-close-profile": { type: "morelogin-close-profile", label: "close profile", icon: "morelogin-close.svg", endpoint: "closeProfile", fields: [PROFILE, TIMEOUT] },
+  "morelogin-close-profile": {
+    type: "morelogin-close-profile",
+    label: "close profile",
+    icon: "morelogin-close.svg",
+    endpoint: "closeProfile",
+    fields: [PROFILE, WHERE, { name: "force", input: "checkbox", icon: "fa-bolt", label: "morelogin-close-profile.label.force", text: "morelogin-close-profile.label.forceText" }, TIMEOUT],
+  },
   "morelogin-profile-status": {
     type: "morelogin-profile-status",
     label: "profile status",
@@ -59,6 +67,7 @@ export const PROFILE_DECLARATIONS = {
     endpoint: "profileStatus",
     fields: [
       PROFILE,
+      WHERE,
       {
         name: "waitFor",
         input: "select",

@@ -13,7 +13,8 @@ export function isDecimalId(value: unknown): value is string {
 /**
  * The body for the nodes that work on one profile. msg.payload may be the profile ID itself (a
  * decimal string; a number is an inject node's timestamp, and any other string is no ID: both are
- * ignored), a profile item from list profiles or the reply of start profile (only its ID is used),
+ * ignored), a profile item from list profiles or the reply of start profile or profile status (only its ID
+ * is used, and `where` when it is "cloud"),
  * or an object whose fields override the node's.
  */
 export function profileBody(ownFields: Record<string, unknown>, payload: unknown): Record<string, unknown> {
@@ -21,8 +22,10 @@ export function profileBody(ownFields: Record<string, unknown>, payload: unknown
   if (!isPlainObjectValue(payload)) return ownFields;
   const isProfileItem = payload.envId === undefined && payload.uniqueId === undefined && payload.id !== undefined;
   if (isProfileItem) return { ...ownFields, envId: payload.id };
-  const isStartReply = payload.envId !== undefined && payload.debugPort !== undefined;
-  if (isStartReply) return { ...ownFields, envId: payload.envId };
+  // A reply of start or status: local ones have debugPort; cloud ones where "cloud" (kept, so the next node acts in the cloud too) with cdpUrl or status.
+  const isCloudReply = payload.where === "cloud" && (payload.cdpUrl !== undefined || payload.status !== undefined);
+  const isStartReply = payload.envId !== undefined && (payload.debugPort !== undefined || isCloudReply);
+  if (isStartReply) return { ...ownFields, envId: payload.envId, ...(payload.where === "cloud" ? { where: "cloud" } : {}) };
   return overlay(ownFields, payload);
 }
 

@@ -44,7 +44,10 @@ export interface OperationNodeDef extends NodeDef {
 /** A started profile as it travels with the message, for close profile and the browser node. */
 export interface ProfileHandle {
   envId: string;
-  debugPort: string;
+  /** A local profile's debug port; a cloud browser has none. */
+  debugPort?: string;
+  /** "cloud" for a cloud browser (its cdpUrl carries its token); absent for a profile in the desktop client. */
+  where?: "cloud";
   cdpUrl?: string;
   webSocketDebuggerUrl?: string;
   /** When the lease on it runs out (ISO time), when it was started with one. */
