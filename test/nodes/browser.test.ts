@@ -9,6 +9,7 @@ import { isRunning } from "../../tools/processes";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, drainDeliveries, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { waitUntil, OUTCOME_MS } from "../support/wait-until";
 import { infoOf, NO_PACING } from "../support/outcome";
+import { SecretScanner } from "../support/secrets";
 
 /** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
 async function closedPort(): Promise<number> {
@@ -67,13 +68,13 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
    * `close`), sends `input` to start profile (to the first browser node when `start` is false) and
    * collects what came out, once the flow is quiet.
    */
-  async function chain(steps: Step[], input: Record<string, unknown>, options: { close?: boolean; start?: boolean } = {}): Promise<ChainOutcome> {
+  async function chain(steps: Step[], input: Record<string, unknown>, options: { close?: boolean; start?: boolean; where?: "cloud" } = {}): Promise<ChainOutcome> {
     const ids = steps.map((_, index) => `b${index + 1}`);
     const last = options.close ? "close" : "out";
     const flow: FlowNode[] = [
       { id: TAB, type: "tab", label: "browser" },
       configNode(emulator(), NO_PACING),
-      { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, wires: [[ids[0] ?? last]] },
+      { id: "start", type: "morelogin-start-profile", z: TAB, server: CONFIG_ID, ...(options.where ? { where: options.where } : {}), wires: [[ids[0] ?? last]] },
       ...steps.map((step, index) => browserNode(ids[index] as string, step, ids[index + 1] ?? last)),
       { id: "close", type: "morelogin-close-profile", z: TAB, server: CONFIG_ID, wires: [["out"]] },
       { id: "out", type: "helper", z: TAB },
@@ -465,6 +466,40 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
       passed(await chain([{ action: "open", url: demoUrl(), endpoint: webSocketDebuggerUrl }], { payload: "" }, { start: false }));
       assert.ok(isRunning(await browserPid(emulator(), envId)), "the browser was not closed by the node");
+    });
+  });
+  describe("a cloud browser (where: cloud), driven as a local profile", () => {
+    it("start in the cloud → open → title, then on the same connection the URL → close: the steps work through its cdpUrl, and its token is in no status, log or error", async () => {
+      // A cloud browser needs a proxy: a profile with one, from the end of the list (freshProfile takes from the start).
+      const envId = [...emulator().data.profiles].reverse().find((profile) => profile.proxy !== null)?.id;
+      assert.ok(envId, "a profile with a proxy");
+      const first = passed(await chain([open(), { action: "content", format: "title" }], { payload: envId }, { where: "cloud" }));
+      assert.equal(first.payload, "MoreLogin emulator demo");
+      const info = infoOf(first) as { profile?: { where?: string; cdpUrl?: string; webSocketDebuggerUrl?: string } };
+      assert.equal(info.profile?.where, "cloud");
+      const token = new URL(String(info.profile?.cdpUrl)).searchParams.get("token");
+      assert.match(String(token), /^[0-9a-f]{32}$/, "the start carries the cloud browser's cdpUrl, token and all");
+      assert.equal(new URL(String(info.profile?.webSocketDebuggerUrl)).searchParams.get("token"), token, "its WebSocket URL, through the gateway");
+      assert.equal(
+        emulator()
+          .running()
+          .some((profile) => profile.envId === envId),
+        false,
+        "nothing started on this machine",
+      );
+
+      const second = passed(await chain([{ action: "content", format: "url" }], { payload: "", morelogin: first.morelogin }, { start: false }));
+      assert.equal(second.payload, demoUrl(), "the tab the first message opened");
+      const closed = passed(await chain([{ action: "content", format: "title" }], { payload: "", morelogin: second.morelogin }, { start: false, close: true }));
+      assert.deepEqual(closed.payload, { envId, where: "cloud" }, "a close node left on local closes the cloud browser the message carries");
+      const row = async (): Promise<Record<string, unknown>> =>
+        dataOf<{ dataList: Array<Record<string, unknown>> }>(await call(emulator().localUrl, "/api/cloudbrowser/page", { body: { pageNo: 1, pageSize: 10, envId } })).dataList[0] ?? {};
+      await waitUntil(row, (seen) => seen.cloudBrowserStatus === "CLOSED" && seen.cloudBrowserArchiveStatus === "COMPLETED", "the close stopped the cloud browser, its archive completed");
+
+      const scanner = new SecretScanner([String(token)]);
+      scanner.scanRuntime(helper.getNode("close"));
+      assert.ok(scanner.scanned > 0, "status and log calls were read");
+      assert.deepEqual(scanner.findings, []);
     });
   });
 });
