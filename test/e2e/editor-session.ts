@@ -77,6 +77,17 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
     // A bound for a step that never comes, not a race: each step waits for the page's own state, and
     // under coverage on a busy 2-core machine a dialog can take many seconds to build.
     page.setDefaultTimeout(scaled(60_000));
+    // The editor's animations off (jQuery's and CSS transitions): each step already waits for the editor at
+    // rest, so they only cost CPU, 15-20% of an editor session's Chromium (docs/DEVELOPMENT.md).
+    await page.addInitScript(() => {
+      window.addEventListener("DOMContentLoaded", () => {
+        const jq = (window as unknown as { $?: { fx: { off: boolean } } }).$;
+        if (jq) jq.fx.off = true;
+        const style = document.createElement("style");
+        style.textContent = "*,*::before,*::after{transition:none!important;animation:none!important}";
+        document.head.appendChild(style);
+      });
+    });
     const errors: string[] = [];
     page.on("pageerror", (error) => errors.push(`page error: ${error.stack ?? error.message}`));
     page.on("console", (message) => {
