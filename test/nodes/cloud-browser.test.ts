@@ -57,6 +57,8 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
   const { emulator } = useEmulator({ profiles: 30, phoneBootMs: 200 });
   /** A cloud browser that never gets past STARTING within a test: for the timeout. */
   const { emulator: slow } = useEmulator({ profiles: 8, phoneBootMs: 600_000 });
+  /** A cloud browser whose states change only when the test moves the emulator's clock: to hold one while it stops. */
+  const { emulator: manual } = useEmulator({ profiles: 8, phoneBootMs: 10_000, manualClock: true });
   const taken = new WeakMap<Emulator, Set<string>>();
   /** A profile with a proxy (a cloud browser needs one) or without, each test its own (two emulators seed the same IDs). */
   const freshProfile = (withProxy = true, on: Emulator = emulator()): string => {
@@ -167,6 +169,23 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     assert.equal(text, `start profile failed: the cloud browser of profile ${envId} closed again before it ran; last state seen: "CLOSED"`);
     assert.equal(error.kind, "api");
     assert.equal(requestsAt(slow(), CONNECT).length, 0);
+  });
+
+  it("a start while the profile's cloud browser still stops (RUNNING, its archive PENDING) fails saying so, and connects to nothing", async () => {
+    const envId = freshProfile(true, manual());
+    const rowOn = async (): Promise<Record<string, unknown>> =>
+      dataOf<{ dataList: Array<Record<string, unknown>> }>(await call(manual().localUrl, PAGE, { body: { pageNo: 1, pageSize: 10, envId } })).dataList[0] ?? {};
+    await call(manual().localUrl, START, { body: { envId } });
+    manual().advanceClock(10_000);
+    await waitUntil(rowOn, (row) => row.cloudBrowserStatus === "RUNNING", "the cloud browser runs");
+    await call(manual().localUrl, STOP, { body: { envId } });
+    assert.deepEqual([(await rowOn()).cloudBrowserStatus, (await rowOn()).cloudBrowserArchiveStatus], ["RUNNING", "PENDING"], "stopping, as the spec shows it");
+    manual().resetStats();
+    const { text, error } = failed(await runNext(manual(), { type: "morelogin-start-profile", envId, envIdType: "str", where: "cloud" }, { payload: "" }));
+    assert.match(text, /^start profile failed: .*\. It is still stopping \("RUNNING" \(archive PENDING\)\): start it again once it is CLOSED$/);
+    assert.equal(error.kind, "api");
+    assert.equal(requestsAt(manual(), CONNECT).length, 0);
+    manual().advanceClock(10_000);
   });
 
   it("close with where cloud (and force) stops the cloud browser: its status is CLOSED after", async () => {

@@ -38,13 +38,14 @@ export async function startCloudBrowser(client: MoreLoginClient, envId: string, 
     async (refusal: unknown) => {
       if (!(refusal instanceof MoreLoginApiError)) throw refusal;
       const row = await cloudBrowserRow(client, envId, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
+      if (row !== undefined && isStopping(row)) throw withHint(refusal, t("morelogin.cloud.stopping", { state: describeRow(row, t) }));
       if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") return row.cloudBrowserStatus === "STARTING";
       if (row && hasNoProxy(row)) throw withHint(refusal, t("morelogin.cloud.noProxy"));
       throw refusal;
     },
   );
   return waitUntil(options, CLOUD_START_DEFAULT_MS, async (callOptions) => cloudBrowserRow(client, envId, callOptions), {
-    reached: (row) => row?.cloudBrowserStatus === "RUNNING",
+    reached: isCloudRunning,
     failed: (row) => {
       if (row?.cloudBrowserStatus === "STARTING") wasStarting = true;
       if (row?.cloudBrowserStatus !== "CLOSED") return undefined;
@@ -55,6 +56,19 @@ export async function startCloudBrowser(client: MoreLoginClient, envId: string, 
       t("morelogin.cloud.notRunning", { id: envId, time: seconds(options.timeoutMs ?? CLOUD_START_DEFAULT_MS), state: last === undefined ? t("morelogin.cloud.noState") : describeRow(last, t) }),
     context: { api: "local", path: PAGE },
   }) as Promise<CloudBrowser>;
+}
+
+/**
+ * A stopped cloud browser archives its data while its row still says RUNNING (the spec), with its archive
+ * PENDING or ARCHIVING: it is stopping, not running, and MoreLogin refuses to connect to it.
+ */
+export function isStopping(row: CloudBrowser): boolean {
+  return row.cloudBrowserArchiveStatus === "PENDING" || row.cloudBrowserArchiveStatus === "ARCHIVING";
+}
+
+/** RUNNING, and not stopping: a cloud browser that connects. */
+export function isCloudRunning(row: CloudBrowser | undefined): boolean {
+  return row?.cloudBrowserStatus === "RUNNING" && !isStopping(row);
 }
 
 /** A row without a proxy: null or blank, or "0" as MoreLogin's profiles name "no proxy". */

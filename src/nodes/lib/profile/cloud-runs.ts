@@ -4,7 +4,7 @@ import { isChecked } from "../shell/checkbox";
 import { single } from "../shell/output";
 import type { ProfileHandle } from "../shell/types";
 import { seconds, waitUntil } from "../shell/wait";
-import { connectCloudBrowser, describeRow, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
+import { connectCloudBrowser, describeRow, isCloudRunning, isStopping, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
 
 /** What start, close and status do with a cloud browser: the body they built, for the profile it names. */
 type CloudRun = (context: OperationContext, body: Record<string, unknown>) => Promise<OperationResult>;
@@ -79,8 +79,8 @@ export function cloudStatus(waitFor: string): CloudRun {
   };
 }
 
-const isRunning = (row: CloudBrowser | undefined): boolean => row?.cloudBrowserStatus === "RUNNING";
-const isStopped = (row: CloudBrowser | undefined): boolean => row?.cloudBrowserStatus === "CLOSED" && row.cloudBrowserArchiveStatus !== "PENDING" && row.cloudBrowserArchiveStatus !== "ARCHIVING";
+const isRunning = isCloudRunning;
+const isStopped = (row: CloudBrowser | undefined): boolean => row?.cloudBrowserStatus === "CLOSED" && !isStopping(row);
 
 /** A closed browser's address leads nowhere: the profile the message carries goes, and the tab an earlier browser node used. */
 function forgetProfile(info: { profile?: ProfileHandle; page?: unknown } | undefined, envId: string): void {
