@@ -29,16 +29,30 @@ export function describeRow(row: CloudBrowser | undefined, t: Translate): string
  * A start MoreLogin refuses while the browser is starting or running already is no failure: the wait
  * follows. Any other refusal of a profile without a proxy says that a cloud browser needs one. The wait
  * fails at once when the row shows CLOSED after it was starting (or CLOSED with a failed archive), and
- * with kind `timeout`, naming the last state seen, when the timeout runs out.
+ * with kind `timeout`, naming the last state seen, when the timeout runs out. `started` is told once
+ * MoreLogin has taken the start (or said the browser starts or runs already), before the wait.
  */
-export async function startCloudBrowser(client: MoreLoginClient, envId: string, body: Record<string, unknown>, options: CallOptions, t: Translate): Promise<CloudBrowser> {
+export async function startCloudBrowser(
+  client: MoreLoginClient,
+  envId: string,
+  body: Record<string, unknown>,
+  options: CallOptions,
+  t: Translate,
+  started: (already: boolean) => void = () => undefined,
+): Promise<CloudBrowser> {
   // Seen STARTING already (a start refused because one is under way): CLOSED from then on means it stopped.
   let wasStarting = await client.call("cloudBrowserStart", body, options).then(
-    () => false,
+    () => {
+      started(false);
+      return false;
+    },
     async (refusal: unknown) => {
       if (!(refusal instanceof MoreLoginApiError)) throw refusal;
       const row = await cloudBrowserRow(client, envId, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
-      if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") return row.cloudBrowserStatus === "STARTING";
+      if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") {
+        started(true);
+        return row.cloudBrowserStatus === "STARTING";
+      }
       if (row && hasNoProxy(row)) throw withHint(refusal, t("morelogin.cloud.noProxy"));
       throw refusal;
     },
