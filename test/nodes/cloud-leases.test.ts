@@ -95,6 +95,10 @@ describe("nodes: leases and maxCloudBrowsers cover cloud browsers", function () 
     assert.ok(row, `a row for ${envId}`);
     return row;
   };
+  // A cloud browser a failed test left running would take a place under the next test's cap: each test stops its own.
+  afterEach(async () => {
+    for (const envId of used) await call(emulator().localUrl, STOP, { body: { envId } });
+  });
   const stopsOf = (envId: string): number => requestsAt(emulator(), STOP).filter((entry) => (entry.body as { envId?: string }).envId === envId).length;
   const load = (flow: FlowNode[]): Promise<void> => helper.load([...NODE_MODULES, catchNode, completeNode, functionNode] as never, flow as never, credentialsFor(emulator()) as never);
 
@@ -210,6 +214,12 @@ describe("nodes: leases and maxCloudBrowsers cover cloud browsers", function () 
       .requestLog.filter((entry) => entry.path === START || entry.path === STOP)
       .map((entry) => `${entry.path === START ? "start" : "stop"} ${(entry.body as { envId: string }).envId}`);
     assert.deepEqual(order, [`start ${first}`, `stop ${first}`, `start ${second}`], "the second start went only after the first's stop");
+    // The close freed the place at once: the second start did not wait for the cap to read the cloud browsers again.
+    const log2 = emulator().requestLog;
+    const stopAt = log2.findIndex((entry) => entry.path === STOP);
+    const secondAt = log2.findIndex((entry) => entry.path === START && (entry.body as { envId: string }).envId === second);
+    const readsBetween = log2.slice(stopAt, secondAt).filter((entry) => entry.path === PAGE && (entry.body as { envId?: string }).envId === undefined);
+    assert.equal(readsBetween.length, 0, "no read of every cloud browser between the stop and the second start");
     assert.deepEqual(caught.messages, []);
   });
 });
