@@ -45,29 +45,29 @@ function tellDeleted(RED: NodeAPI, client: MoreLoginClient, ended: readonly Leas
   }
 }
 
-/** The status an owner shows when its lease ended something, by what it ended. */
-const ENDED_STATUS: Record<CapacityKind, string> = {
-  profiles: "morelogin.status.leaseClosed",
-  phones: "morelogin.status.leasePoweredOff",
-  cloudBrowsers: "morelogin.status.leaseStopped",
+/** What a lease's end says, by what it ended: the warning, the warning when the close failed, the owner's status. */
+const ENDED_TEXTS: Record<CapacityKind, { closed: string; failed: string; status: string }> = {
+  profiles: { closed: "morelogin.warnings.leaseClosed.profiles", failed: "morelogin.warnings.leaseCloseFailed.profiles", status: "morelogin.status.leaseClosed" },
+  phones: { closed: "morelogin.warnings.leaseClosed.phones", failed: "morelogin.warnings.leaseCloseFailed.phones", status: "morelogin.status.leasePoweredOff" },
+  cloudBrowsers: { closed: "morelogin.warnings.leaseClosed.cloudBrowsers", failed: "morelogin.warnings.leaseCloseFailed.cloudBrowsers", status: "morelogin.status.leaseStopped" },
 };
 
 function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: LeaseEnd, t: Translate): void {
   const { record } = end;
   const values = { id: record.id, lease: leaseText(record.seconds, t) };
   if (end.error !== undefined) {
-    config.warn(t(`morelogin.warnings.leaseCloseFailed.${record.kind}`, { ...values, reason: messageOf(end.error) }));
+    config.warn(t(ENDED_TEXTS[record.kind].failed, { ...values, reason: messageOf(end.error) }));
     return;
   }
   if (!end.closed) return;
   const owner = record.owner ? RED.nodes.getNode(record.owner) : null;
-  const text = t(`morelogin.warnings.leaseClosed.${record.kind}`, values);
+  const text = t(ENDED_TEXTS[record.kind].closed, values);
   if (!owner) {
     config.warn(text);
     return;
   }
   owner.warn(text);
-  owner.status({ fill: "yellow", shape: "dot", text: t(ENDED_STATUS[record.kind], { id: record.id, count: client.leases.heldBy(owner.id) }) });
+  owner.status({ fill: "yellow", shape: "dot", text: t(ENDED_TEXTS[record.kind].status, { id: record.id, count: client.leases.heldBy(owner.id) }) });
 }
 
 /**
