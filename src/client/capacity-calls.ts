@@ -2,13 +2,14 @@ import { CapacityLimit, type CapacityKind, type CapacityRole, type CapacityUsage
 import type { ApiName, HttpMethod } from "./types";
 import type { WaitOptions } from "./wait-queue";
 
-/** The config node's caps: profiles running and cloud phones powered on at once (0 = no limit). */
+/** The config node's caps: profiles running, cloud phones powered on and cloud browsers starting or running at once (0 = no limit). */
 export interface CapacitySettings {
   maxProfiles: number;
   maxPhones: number;
+  maxCloudBrowsers: number;
 }
 
-export const DEFAULT_CAPACITY: CapacitySettings = { maxProfiles: 0, maxPhones: 0 };
+export const DEFAULT_CAPACITY: CapacitySettings = { maxProfiles: 0, maxPhones: 0, maxCloudBrowsers: 0 };
 
 /** What the caps need to know of a call: where it goes, its body, and what it does to the running set. */
 export interface CappedCall {
@@ -20,9 +21,10 @@ export interface CappedCall {
 }
 
 /**
- * The two caps of one client, and which call takes or frees a place in which: profile starts take one
+ * The three caps of one client, and which call takes or frees a place in which: profile starts take one
  * (keyed by `envId`, or `uniqueId` when that is all the call names), closes free it, close-all frees
- * all; cloud-phone power-on and restart take one (keyed by `id`), power-off frees it.
+ * all; cloud-phone power-on and restart take one (keyed by `id`), power-off frees it; a cloud browser's
+ * start takes one (keyed by `envId`), its stop frees it.
  */
 export class Capacities {
   private readonly limits: Record<CapacityKind, CapacityLimit>;
@@ -31,6 +33,7 @@ export class Capacities {
     this.limits = {
       profiles: new CapacityLimit(settings.maxProfiles, readers.profiles, closed, "profiles"),
       phones: new CapacityLimit(settings.maxPhones, readers.phones, closed, "phones"),
+      cloudBrowsers: new CapacityLimit(settings.maxCloudBrowsers, readers.cloudBrowsers, closed, "cloudBrowsers"),
     };
   }
 

@@ -2,8 +2,15 @@ import type { ErrorContext } from "./errors";
 import type { ApiName } from "./types";
 import { WaitQueue, type WaitOptions } from "./wait-queue";
 
-/** What a config node caps: running profiles, and cloud phones powered on or booting. */
-export type CapacityKind = "profiles" | "phones";
+/** What a config node caps: running profiles, cloud phones powered on or booting, and cloud browsers starting or running. */
+export type CapacityKind = "profiles" | "phones" | "cloudBrowsers";
+
+/** What a start waits for under each cap: the text of a cancelled wait's error, and the node status's reason. */
+const FREE: Record<CapacityKind, { text: string; reason: "profile" | "phone" | "cloudBrowser" }> = {
+  profiles: { text: "a free profile (maxProfiles)", reason: "profile" },
+  phones: { text: "a free cloud phone (maxPhones)", reason: "phone" },
+  cloudBrowsers: { text: "a free cloud browser (maxCloudBrowsers)", reason: "cloudBrowser" },
+};
 
 /** What a call does to the running set: starts one (takes a place), stops one, or stops them all. */
 export type CapacityEffect = "take" | "free" | "freeAll";
@@ -75,8 +82,7 @@ export class CapacityLimit {
     kind: CapacityKind,
     private readonly now: () => number = Date.now,
   ) {
-    const free = kind === "profiles" ? "a free profile (maxProfiles)" : "a free cloud phone (maxPhones)";
-    this.queue = new WaitQueue(closed, free, kind === "profiles" ? "profile" : "phone");
+    this.queue = new WaitQueue(closed, FREE[kind].text, FREE[kind].reason);
     closed.addEventListener("abort", () => this.stopTimer(), { once: true });
   }
 

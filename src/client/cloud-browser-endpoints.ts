@@ -4,11 +4,29 @@ import type { CloudBrowser, CloudBrowserConnection, Page } from "./types";
 /**
  * MoreLogin's cloud browsers (the browser spec's "Cloud Runtime", `/api/cloudbrowser/*`), on the Local API
  * alone. Start is accepted at once and runs on MoreLogin's side: the page's row says when it is RUNNING.
- * Start and stop change something, so they are sent again only when they provably never ran.
+ * Start and stop change something, so they are sent again only when they provably never ran. A start
+ * takes a place under the config node's `maxCloudBrowsers` and enters the lease book; a stop frees it and
+ * ends the lease (their roles also tell the pacing that a stop releases what a start took).
  */
 export const CLOUD_BROWSER_ENDPOINTS = {
-  cloudBrowserStart: { api: "local", method: "POST", path: "/api/cloudbrowser/start", idempotency: "write", idFields: ["envId"], required: ["envId"] },
-  cloudBrowserStop: { api: "local", method: "POST", path: "/api/cloudbrowser/stop", idempotency: "write", idFields: ["envId"], required: ["envId"] },
+  cloudBrowserStart: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudbrowser/start",
+    idempotency: "write",
+    idFields: ["envId"],
+    required: ["envId"],
+    capacity: { kind: "cloudBrowsers", effect: "take" },
+  },
+  cloudBrowserStop: {
+    api: "local",
+    method: "POST",
+    path: "/api/cloudbrowser/stop",
+    idempotency: "write",
+    idFields: ["envId"],
+    required: ["envId"],
+    capacity: { kind: "cloudBrowsers", effect: "free" },
+  },
   cloudBrowserPage: {
     api: "local",
     method: "POST",

@@ -8,6 +8,7 @@ import type { Stage } from "./stages";
 import { PHONE_POWERED_STATUSES } from "./running-sets";
 import type { ApiName } from "./types";
 import { MoreLoginApiError } from "./errors";
+import { cloudBrowserHeld } from "./cloud-browser-runs";
 
 /** MoreLogin's code for a cloud phone that does not exist (its meaning assumed: docs/EMULATOR.md). */
 const PHONE_NOT_FOUND = 33300;
@@ -22,14 +23,17 @@ export interface NotedCall {
 
 /**
  * The client's lease book: it asks the shared reader whether a profile still runs (a read begun after
- * the lease ran out), `cloudPhoneInfo` whether a phone is still on, and closes or powers off through the
- * client itself, so the close is paced, frees its place under the caps and strikes the entry out.
+ * the lease ran out), `cloudPhoneInfo` whether a phone is still on, `cloudbrowser/page` whether a cloud
+ * browser is still starting or running, and closes, powers off or stops through the client itself, so
+ * the close is paced, frees its place under the caps and strikes the entry out.
  */
 export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesReader, closed: AbortSignal): LeaseBook {
   const book = new LeaseBook(
     {
       async isRunning(record, since) {
         if (record.kind === "profiles") return runsSession(record, (await reader.read({ notBefore: since, signal: closed })).ports);
+        // A cloud browser's start answers nothing of its run either; one stopping (archiving) is no longer held.
+        if (record.kind === "cloudBrowsers") return cloudBrowserHeld(client, record.id, { signal: closed });
         // A phone's power-on reply names no session: whether it is on is all that can be asked.
         try {
           const { data } = await client.call("cloudPhoneInfo", { id: record.id }, { api: record.api, signal: closed });
@@ -42,6 +46,7 @@ export function leaseBookFor(client: MoreLoginClient, reader: RunningProfilesRea
       },
       close(kind, id, api) {
         if (kind === "profiles") return client.call("closeProfile", { envId: id }, { signal: closed });
+        if (kind === "cloudBrowsers") return client.call("cloudBrowserStop", { envId: id }, { signal: closed });
         return client.call("powerOffCloudPhone", { id }, { api, signal: closed });
       },
     },
@@ -98,8 +103,9 @@ export interface ClosedOnStop {
 }
 
 /**
- * closeOnStop: closes every profile and powers off every phone the client started that still runs
- * (one shared read for the profiles, `cloudPhoneInfo` per phone), then forgets them all. `signal` ends
+ * closeOnStop: closes every profile, powers off every phone and stops every cloud browser the client
+ * started that still runs (one shared read for the profiles, `cloudPhoneInfo` per phone, a `page` call
+ * per cloud browser), then forgets them all. `signal` ends
  * what has not gone through by then (a close still waiting for its place under pacing counts as failed).
  */
 export async function closeEverything(client: MoreLoginClient, signal?: AbortSignal): Promise<ClosedOnStop> {
@@ -109,6 +115,7 @@ export async function closeEverything(client: MoreLoginClient, signal?: AbortSig
   const outcome: ClosedOnStop = { closed: 0, failed: [] };
   const profiles = held.filter((record) => record.kind === "profiles");
   const phones = held.filter((record) => record.kind === "phones");
+  const clouds = held.filter((record) => record.kind === "cloudBrowsers");
   const closes: Array<Promise<unknown>> = [];
   if (profiles.length > 0) {
     try {
@@ -124,6 +131,11 @@ export async function closeEverything(client: MoreLoginClient, signal?: AbortSig
         if (!PHONE_POWERED_STATUSES.has(Number(data.envStatus))) return "not running";
         return client.call("powerOffCloudPhone", { id: record.id }, { api: record.api, signal });
       }),
+    );
+  }
+  for (const record of clouds) {
+    closes.push(
+      cloudBrowserHeld(client, record.id, { signal }).then((running): Promise<unknown> | string => (running ? client.call("cloudBrowserStop", { envId: record.id }, { signal }) : "not running")),
     );
   }
   for (const result of await Promise.allSettled(closes)) {

@@ -1,7 +1,7 @@
 import type { CapacityKind, CapacityRole } from "./capacity";
 import type { ApiName } from "./types";
 
-/** What a config node started and still holds: a profile or a cloud phone, with its lease if it has one. */
+/** What a config node started and still holds: a profile, a cloud phone or a cloud browser, with its lease if it has one. */
 export interface LeaseRecord {
   kind: CapacityKind;
   id: string;
@@ -11,8 +11,8 @@ export interface LeaseRecord {
   since: number;
   /**
    * The start's debug port: the session the entry belongs to. A profile found running on another port
-   * was closed and started again elsewhere, and is not this entry's to close. Absent for phones (their
-   * power-on reply names no session) and for entries kept by 0.4.
+   * was closed and started again elsewhere, and is not this entry's to close. Absent for phones and
+   * cloud browsers (their start replies name no session) and for entries kept by 0.4.
    */
   port?: string;
   /** When the lease runs out (ms since 1970); absent: started without a lease. */
@@ -330,7 +330,7 @@ function isRecord(value: unknown): value is LeaseRecord {
   if (value === null || typeof value !== "object") return false;
   const record = value as Partial<LeaseRecord>;
   return (
-    (record.kind === "profiles" || record.kind === "phones") &&
+    (record.kind === "profiles" || record.kind === "phones" || record.kind === "cloudBrowsers") &&
     typeof record.id === "string" &&
     (record.api === "local" || record.api === "open") &&
     typeof record.since === "number" &&

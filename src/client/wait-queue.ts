@@ -3,9 +3,9 @@ import { MoreLoginAbortError, cancellationError, type ErrorContext } from "./err
 
 /**
  * What a waiting call waits for: its turn under the requests per minute, a place among the starts in
- * progress (`concurrency`), or a free profile or phone under the config node's cap.
+ * progress (`concurrency`), or a free profile, phone or cloud browser under the config node's cap.
  */
-export type WaitReason = "turn" | "start" | "profile" | "phone";
+export type WaitReason = "turn" | "start" | "profile" | "phone" | "cloudBrowser";
 
 /** A start waiting on the API's pace: when the next start may go, as the pace stands now. */
 export interface PacedStart {

@@ -40,8 +40,8 @@ export = (RED: NodeAPI): void => {
       if (def.cdpEvasion === true) ownFields.cdpEvasion = true;
       const body = profileBody(ownFields, msg.payload);
       requireProfile(body, msg.payload, t);
-      if (whereOf(declaration, def, body, msg, false) === "cloud") return startInCloud({ node, def, msg, client, options, t, RED }, body);
       const lease = leaseFor(RED, def, msg);
+      if (whereOf(declaration, def, body, msg, false) === "cloud") return startInCloud({ node, def, msg, client, options, t, RED }, body, lease);
 
       const result = await client.call("startProfile", body, options).catch(async (refusal: unknown) => {
         throw await lockedRefusal(client, body.envId, refusal, options, t);

@@ -262,7 +262,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await untilEditorAtRest(page);
   });
 
-  it("a start profile node's dialog shows Headless, CDP evasion and Lease only for this machine, not for MoreLogin's cloud", async () => {
+  it("a start profile node's dialog shows Headless and CDP evasion only for this machine, and Lease for both", async () => {
     const { page } = session();
     const startNode = await dragFromPalette(page, "morelogin-start-profile", "morelogin-start-profile", 420, 380);
     const where = page.locator("#node-input-where");
@@ -278,14 +278,14 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
       assert.equal(await where.inputValue(), "local", "a new node starts profiles on this machine");
       assert.deepEqual(await shown(), { ...always, isHeadless: true, cdpEvasion: true, lease: true }, "local");
       await where.selectOption("cloud");
-      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: false }, "cloud");
+      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: true }, "cloud");
       await page.locator("#node-dialog-ok").click();
       await page.locator("#node-dialog-ok").waitFor({ state: "detached" });
       await untilEditorAtRest(page);
       // Opened again, the dialog shows the saved place's rows from the start.
       await openNode(page, startNode);
       assert.equal(await where.inputValue(), "cloud");
-      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: false }, "cloud, reopened");
+      assert.deepEqual(await shown(), { ...always, isHeadless: false, cdpEvasion: false, lease: true }, "cloud, reopened");
       await where.selectOption("local");
       assert.deepEqual(await shown(), { ...always, isHeadless: true, cdpEvasion: true, lease: true }, "local again");
     } finally {

@@ -1,5 +1,5 @@
 import type { Node, NodeAPI } from "node-red";
-import { closeEverything, messageOf, type LeaseEnd, type LeaseRecord, type MoreLoginClient } from "../../../client";
+import { closeEverything, messageOf, type CapacityKind, type LeaseEnd, type LeaseRecord, type MoreLoginClient } from "../../../client";
 import type { Translate } from "../shell/i18n";
 import { configLeaseStore, type ConfigLeaseStore } from "./lease-store";
 
@@ -45,24 +45,29 @@ function tellDeleted(RED: NodeAPI, client: MoreLoginClient, ended: readonly Leas
   }
 }
 
+/** What a lease's end says, by what it ended: the warning, the warning when the close failed, the owner's status. */
+const ENDED_TEXTS: Record<CapacityKind, { closed: string; failed: string; status: string }> = {
+  profiles: { closed: "morelogin.warnings.leaseClosed.profiles", failed: "morelogin.warnings.leaseCloseFailed.profiles", status: "morelogin.status.leaseClosed" },
+  phones: { closed: "morelogin.warnings.leaseClosed.phones", failed: "morelogin.warnings.leaseCloseFailed.phones", status: "morelogin.status.leasePoweredOff" },
+  cloudBrowsers: { closed: "morelogin.warnings.leaseClosed.cloudBrowsers", failed: "morelogin.warnings.leaseCloseFailed.cloudBrowsers", status: "morelogin.status.leaseStopped" },
+};
+
 function tellOwner(RED: NodeAPI, config: Node, client: MoreLoginClient, end: LeaseEnd, t: Translate): void {
   const { record } = end;
   const values = { id: record.id, lease: leaseText(record.seconds, t) };
   if (end.error !== undefined) {
-    const key = record.kind === "profiles" ? "morelogin.warnings.leaseCloseFailed.profiles" : "morelogin.warnings.leaseCloseFailed.phones";
-    config.warn(t(key, { ...values, reason: messageOf(end.error) }));
+    config.warn(t(ENDED_TEXTS[record.kind].failed, { ...values, reason: messageOf(end.error) }));
     return;
   }
   if (!end.closed) return;
   const owner = record.owner ? RED.nodes.getNode(record.owner) : null;
-  const text = t(record.kind === "profiles" ? "morelogin.warnings.leaseClosed.profiles" : "morelogin.warnings.leaseClosed.phones", values);
+  const text = t(ENDED_TEXTS[record.kind].closed, values);
   if (!owner) {
     config.warn(text);
     return;
   }
   owner.warn(text);
-  const status = record.kind === "profiles" ? "morelogin.status.leaseClosed" : "morelogin.status.leasePoweredOff";
-  owner.status({ fill: "yellow", shape: "dot", text: t(status, { id: record.id, count: client.leases.heldBy(owner.id) }) });
+  owner.status({ fill: "yellow", shape: "dot", text: t(ENDED_TEXTS[record.kind].status, { id: record.id, count: client.leases.heldBy(owner.id) }) });
 }
 
 /**

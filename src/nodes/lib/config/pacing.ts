@@ -13,11 +13,12 @@ export function pacingOf(def: ConfigNodeDef): Pacing {
   };
 }
 
-/** The config node's caps on running profiles and phones; a flow saved before 0.3 has none (no limit). */
+/** The config node's caps on running profiles, phones and cloud browsers; a flow saved before 0.3 (0.6 for cloud browsers) has none (no limit). */
 export function capacityOf(def: ConfigNodeDef): CapacitySettings {
   return {
     maxProfiles: setting(def.maxProfiles, "maxProfiles", DEFAULT_CAPACITY.maxProfiles),
     maxPhones: setting(def.maxPhones, "maxPhones", DEFAULT_CAPACITY.maxPhones),
+    maxCloudBrowsers: setting(def.maxCloudBrowsers, "maxCloudBrowsers", DEFAULT_CAPACITY.maxCloudBrowsers),
   };
 }
 

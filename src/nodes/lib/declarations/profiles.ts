@@ -48,8 +48,8 @@ export const PROFILE_DECLARATIONS = {
       WHERE,
       { name: "isHeadless", input: "checkbox", icon: "fa-eye-slash", label: "morelogin-start-profile.label.options", text: "morelogin-start-profile.label.isHeadless", where: "local" },
       { name: "cdpEvasion", input: "checkbox", icon: "", label: "", text: "morelogin-start-profile.label.cdpEvasion", where: "local" },
-      // Leases cover this machine's profiles; a cloud browser's lease comes later.
-      { ...LEASE, where: "local" },
+      // A lease closes a local profile or stops a cloud browser that a flow left running.
+      LEASE,
       TIMEOUT,
     ],
   },

@@ -1,4 +1,4 @@
-import { fetchWebSocketDebuggerUrl, MoreLoginApiError, type CallOptions, type CloudBrowser, type MoreLoginClient } from "../../../client";
+import { fetchWebSocketDebuggerUrl, isStoppingRow, MoreLoginApiError, runsCloudBrowser, type CallOptions, type CloudBrowser, type MoreLoginClient } from "../../../client";
 import type { Translate } from "../shell/i18n";
 import { seconds, waitUntil } from "../shell/wait";
 
@@ -29,23 +29,37 @@ export function describeRow(row: CloudBrowser | undefined, t: Translate): string
  * A start MoreLogin refuses while the browser is starting or running already is no failure: the wait
  * follows. Any other refusal of a profile without a proxy says that a cloud browser needs one. The wait
  * fails at once when the row shows CLOSED after it was starting (or CLOSED with a failed archive), and
- * with kind `timeout`, naming the last state seen, when the timeout runs out.
+ * with kind `timeout`, naming the last state seen, when the timeout runs out. `started` is told once
+ * MoreLogin has taken the start (or said the browser starts or runs already), before the wait.
  */
-export async function startCloudBrowser(client: MoreLoginClient, envId: string, body: Record<string, unknown>, options: CallOptions, t: Translate): Promise<CloudBrowser> {
+export async function startCloudBrowser(
+  client: MoreLoginClient,
+  envId: string,
+  body: Record<string, unknown>,
+  options: CallOptions,
+  t: Translate,
+  started: (already: boolean) => void = () => undefined,
+): Promise<CloudBrowser> {
   // Seen STARTING already (a start refused because one is under way): CLOSED from then on means it stopped.
   let wasStarting = await client.call("cloudBrowserStart", body, options).then(
-    () => false,
+    () => {
+      started(false);
+      return false;
+    },
     async (refusal: unknown) => {
       if (!(refusal instanceof MoreLoginApiError)) throw refusal;
       const row = await cloudBrowserRow(client, envId, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
-      if (row !== undefined && isStopping(row)) throw withHint(refusal, t("morelogin.cloud.stopping", { state: describeRow(row, t) }));
-      if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") return row.cloudBrowserStatus === "STARTING";
+      if (row !== undefined && isStoppingRow(row)) throw withHint(refusal, t("morelogin.cloud.stopping", { state: describeRow(row, t) }));
+      if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") {
+        started(true);
+        return row.cloudBrowserStatus === "STARTING";
+      }
       if (row && hasNoProxy(row)) throw withHint(refusal, t("morelogin.cloud.noProxy"));
       throw refusal;
     },
   );
   return waitUntil(options, CLOUD_START_DEFAULT_MS, async (callOptions) => cloudBrowserRow(client, envId, callOptions), {
-    reached: isCloudRunning,
+    reached: runsCloudBrowser,
     failed: (row) => {
       if (row?.cloudBrowserStatus === "STARTING") wasStarting = true;
       if (row?.cloudBrowserStatus !== "CLOSED") return undefined;
@@ -56,19 +70,6 @@ export async function startCloudBrowser(client: MoreLoginClient, envId: string, 
       t("morelogin.cloud.notRunning", { id: envId, time: seconds(options.timeoutMs ?? CLOUD_START_DEFAULT_MS), state: last === undefined ? t("morelogin.cloud.noState") : describeRow(last, t) }),
     context: { api: "local", path: PAGE },
   }) as Promise<CloudBrowser>;
-}
-
-/**
- * A stopped cloud browser archives its data while its row still says RUNNING (the spec), with its archive
- * PENDING or ARCHIVING: it is stopping, not running, and MoreLogin refuses to connect to it.
- */
-export function isStopping(row: CloudBrowser): boolean {
-  return row.cloudBrowserArchiveStatus === "PENDING" || row.cloudBrowserArchiveStatus === "ARCHIVING";
-}
-
-/** RUNNING, and not stopping: a cloud browser that connects. */
-export function isCloudRunning(row: CloudBrowser | undefined): boolean {
-  return row?.cloudBrowserStatus === "RUNNING" && !isStopping(row);
 }
 
 /** A row without a proxy: null or blank, or "0" as MoreLogin's profiles name "no proxy". */

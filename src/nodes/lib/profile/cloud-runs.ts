@@ -1,10 +1,10 @@
-import { MoreLoginApiError, MoreLoginInputError, type CloudBrowser } from "../../../client";
+import { MoreLoginApiError, MoreLoginInputError, runsCloudBrowser, type CloudBrowser } from "../../../client";
 import type { OperationContext, OperationResult } from "../shell/operation-node";
 import { isChecked } from "../shell/checkbox";
 import { single } from "../shell/output";
 import type { ProfileHandle } from "../shell/types";
 import { seconds, waitUntil } from "../shell/wait";
-import { connectCloudBrowser, describeRow, isCloudRunning, isStopping, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
+import { CLOUD_START_DEFAULT_MS, connectCloudBrowser, describeRow, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
 
 /** What start, close and status do with a cloud browser: the body they built, for the profile it names. */
 type CloudRun = (context: OperationContext, body: Record<string, unknown>) => Promise<OperationResult>;
@@ -20,19 +20,40 @@ function cloudEnvId(body: Record<string, unknown>): string {
   return String(envId).trim();
 }
 
-/** Start: cloudbrowser/start, wait until RUNNING, connect. msg.payload `{envId, cdpUrl, accessUrl, where: "cloud"}` (+ webSocketDebuggerUrl). */
-export const startInCloud: CloudRun = async ({ msg, client, options, t }, body) => {
+/**
+ * Start: cloudbrowser/start, wait until RUNNING, connect. msg.payload `{envId, cdpUrl, accessUrl, where: "cloud"}`
+ * (+ webSocketDebuggerUrl). With a lease (`lease` seconds, 0 = none) the lease is granted as soon as
+ * MoreLogin takes the start, for the wait's timeout and the lease (so a wait that fails leaves nothing
+ * running for longer), and given again, the lease alone, once the browser runs: the flow has the lease's
+ * time with a running browser. The reply leaves once the lease is written down.
+ */
+export async function startInCloud({ node, msg, client, options, t }: OperationContext, body: Record<string, unknown>, lease: number): Promise<OperationResult> {
   const envId = cloudEnvId(body);
   const { isHeadless: _headless, cdpEvasion: _evasion, uniqueId: _serial, ...startBody } = body;
-  await startCloudBrowser(client, envId, { ...startBody, envId }, options, t);
+  const waitSeconds = Math.ceil((options.timeoutMs ?? CLOUD_START_DEFAULT_MS) / 1000);
+  await startCloudBrowser(client, envId, { ...startBody, envId }, options, t, (already) => {
+    // A start refused because the browser runs already opens no session in the book: enter one, as a
+    // local start of a running profile does (ending an earlier lease; lease 0 leaves none).
+    if (already) client.leases.noted({ kind: "cloudBrowsers", effect: "take" }, "local", envId);
+    if (lease > 0) client.leases.grant("cloudBrowsers", envId, "local", waitSeconds + lease, node.id);
+  });
+  const leaseUntil = lease > 0 ? new Date(client.leases.grant("cloudBrowsers", envId, "local", lease, node.id)).toISOString() : undefined;
+  await client.leases.flushed();
   const { address, requestId } = await connectCloudBrowser(client, envId, options);
   msg.topic = envId;
-  const profile: ProfileHandle = { envId, where: "cloud", cdpUrl: address.cdpUrl, ...(address.webSocketDebuggerUrl ? { webSocketDebuggerUrl: address.webSocketDebuggerUrl } : {}) };
+  const profile: ProfileHandle = {
+    envId,
+    where: "cloud",
+    cdpUrl: address.cdpUrl,
+    ...(address.webSocketDebuggerUrl ? { webSocketDebuggerUrl: address.webSocketDebuggerUrl } : {}),
+    ...(leaseUntil ? { leaseUntil } : {}),
+  };
+  const leases = client.leases.heldBy(node.id);
   return {
     messages: single(msg, { ...address, envId, where: "cloud" }, { api: "local", path: "/api/cloudbrowser/connect", requestId, profile }),
-    summary: t("morelogin.status.cloudRunning"),
+    summary: leases > 0 ? t("morelogin.status.cloudRunningLeases", { count: leases }) : t("morelogin.status.cloudRunning"),
   };
-};
+}
 
 /** Close: cloudbrowser/stop `{envId, force}`; msg.morelogin.profile of that profile is dropped. */
 export const stopInCloud: CloudRun = async ({ msg, client, options, t }, body) => {
@@ -79,8 +100,8 @@ export function cloudStatus(waitFor: string): CloudRun {
   };
 }
 
-const isRunning = isCloudRunning;
-const isStopped = (row: CloudBrowser | undefined): boolean => row?.cloudBrowserStatus === "CLOSED" && !isStopping(row);
+const isRunning = runsCloudBrowser;
+const isStopped = (row: CloudBrowser | undefined): boolean => row?.cloudBrowserStatus === "CLOSED" && row.cloudBrowserArchiveStatus !== "PENDING" && row.cloudBrowserArchiveStatus !== "ARCHIVING";
 
 /** A closed browser's address leads nowhere: the profile the message carries goes, and the tab an earlier browser node used. */
 function forgetProfile(info: { profile?: ProfileHandle; page?: unknown } | undefined, envId: string): void {

@@ -33,7 +33,7 @@ export const OWN_STATUS: MessageStatus = {
 export class StatusTracker {
   private inFlight = 0;
   /** Of those, the ones waiting, by what they wait for (pacing, the start limit, a free profile or phone). */
-  private readonly waiting: Record<WaitReason, number> = { turn: 0, start: 0, profile: 0, phone: 0 };
+  private readonly waiting: Record<WaitReason, number> = { turn: 0, start: 0, profile: 0, phone: 0, cloudBrowser: 0 };
   /** Starts waiting on the API's pace, and what says when the next may go ("paced: next start in 12 s"). */
   private pacedStarts = 0;
   private paced: PacedStart | undefined;
@@ -131,9 +131,10 @@ export class StatusTracker {
 
   /** What the waiting messages wait for, the caps first: they are what a user set to hold them; then the API's pace. */
   private waitingText(): string | undefined {
-    const { profile, phone, start, turn } = this.waiting;
+    const { profile, phone, cloudBrowser, start, turn } = this.waiting;
     if (profile > 0) return this.text("morelogin.status.waiting.profile", { count: profile, ...this.usage("profiles") });
     if (phone > 0) return this.text("morelogin.status.waiting.phone", { count: phone, ...this.usage("phones") });
+    if (cloudBrowser > 0) return this.text("morelogin.status.waiting.cloudBrowser", { count: cloudBrowser, ...this.usage("cloudBrowsers") });
     // Starts waiting on the API's pace hold their start slots: the pace is why the others wait too.
     if (this.pacedStarts > 0 && this.paced) return this.text("morelogin.status.pacedStart", { s: Math.max(1, Math.ceil(this.paced.nextStartInMs() / 1000)) });
     if (start > 0) return this.text("morelogin.status.waiting.start", { count: start });

@@ -13,6 +13,7 @@ export interface ConfigNodeDef extends NodeDef {
   /** Profiles running and cloud phones powered on at once; blank, 0, or missing in an older flow = no limit. */
   maxProfiles?: string | number;
   maxPhones?: string | number;
+  maxCloudBrowsers?: string | number;
   /** The default lease of its nodes' starts and power-ons, in seconds; blank, 0 or missing = none. */
   lease?: string | number;
   /** Close every profile and power off every phone it started when it stops; missing = off. */
