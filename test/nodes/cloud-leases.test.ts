@@ -79,6 +79,8 @@ describe("nodes: leases and maxCloudBrowsers cover cloud browsers", function () 
   afterEach(async () => {
     const config = helper.getNode(CONFIG_ID) as (Node & { client?: MoreLoginClient }) | null;
     await config?.client?.leases.clear();
+    // A cloud browser a failed test left running would take a place under the next test's cap: each test stops its own.
+    for (const envId of used) await call(emulator().localUrl, STOP, { body: { envId } });
   });
   useNodeRed(emulator);
   const used = new Set<string>();
@@ -95,10 +97,6 @@ describe("nodes: leases and maxCloudBrowsers cover cloud browsers", function () 
     assert.ok(row, `a row for ${envId}`);
     return row;
   };
-  // A cloud browser a failed test left running would take a place under the next test's cap: each test stops its own.
-  afterEach(async () => {
-    for (const envId of used) await call(emulator().localUrl, STOP, { body: { envId } });
-  });
   const stopsOf = (envId: string): number => requestsAt(emulator(), STOP).filter((entry) => (entry.body as { envId?: string }).envId === envId).length;
   const load = (flow: FlowNode[]): Promise<void> => helper.load([...NODE_MODULES, catchNode, completeNode, functionNode] as never, flow as never, credentialsFor(emulator()) as never);
 
