@@ -1,8 +1,6 @@
 import assert from "node:assert/strict";
-import { createServer } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
-import { call, dataOf } from "../support/http";
+import { call, closedPort, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
 import { browserPid, tabsOf, type Tab } from "../support/chromium";
 import { isRunning } from "../../tools/processes";
@@ -10,15 +8,6 @@ import { Collector, catchNode, completeNode, configNode, credentialsFor, helper,
 import { waitUntil, OUTCOME_MS } from "../support/wait-until";
 import { infoOf, NO_PACING } from "../support/outcome";
 import { SecretScanner } from "../support/secrets";
-
-/** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 

@@ -9,7 +9,7 @@ import type { AddressInfo } from "node:net";
 import type { Node, NodeMessage } from "node-red";
 import type { Emulator } from "../../src/emulator";
 import { useEmulator } from "../support/emulator";
-import { call, dataOf } from "../support/http";
+import { call, closedPort, dataOf } from "../support/http";
 import {
   Collector,
   NODE_MODULES,
@@ -267,15 +267,6 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
     const log = helper.log() as unknown as { args: unknown[][]; resetHistory: () => void };
     for (const args of log.args) scanner.scan(args);
     log.resetHistory();
-  }
-
-  /** A port on this machine nothing listens on. */
-  async function closedPort(): Promise<number> {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    return port;
   }
 
   let devtools: Server | undefined;

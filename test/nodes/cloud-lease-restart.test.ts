@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkedUserDir } from "../support/user-dir";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { call, dataOf } from "../support/http";
 import { waitUntil } from "../support/wait-until";
 import { nodeBinary, redJs } from "../support/runtime";
@@ -25,10 +26,7 @@ describe("nodes: a cloud browser's lease across a crash of Node-RED (default set
 
   beforeEach(async () => {
     work = mkdtempSync(join(tmpdir(), "morelogin-cloud-lease-restart-"));
-    userDir = join(work, "user");
-    mkdirSync(join(userDir, "node_modules"), { recursive: true });
-    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "cloud-lease-restart", private: true }));
-    symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
+    userDir = linkedUserDir(work, "cloud-lease-restart");
     emulator = await startEmulator({ profiles: 6, phoneBootMs: 300 });
   });
 

@@ -1,9 +1,10 @@
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { linkedUserDir } from "../support/user-dir";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startEmulator, type Emulator } from "../../src/emulator";
-import { ROOT, deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { deployAndStart, freePort, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { waitUntil } from "../support/wait-until";
 import { nodeBinary, redJs } from "../support/runtime";
 
@@ -27,10 +28,7 @@ describe("nodes: leases across a Node-RED restart and a crash (default settings)
 
   beforeEach(async () => {
     work = mkdtempSync(join(tmpdir(), "morelogin-lease-restart-"));
-    userDir = join(work, "user");
-    mkdirSync(join(userDir, "node_modules"), { recursive: true });
-    writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "lease-restart", private: true }));
-    symlinkSync(ROOT, join(userDir, "node_modules", "node-red-contrib-morelogin"), "dir");
+    userDir = linkedUserDir(work, "lease-restart");
     emulator = await startEmulator({ profiles: 4 });
   });
 

@@ -1,6 +1,7 @@
 /** Raw HTTP calls to the emulator (fetch, no client) and checks of the envelope they get back. */
 import assert from "node:assert/strict";
-import { request } from "node:http";
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 
 export interface Answer {
   status: number;
@@ -96,4 +97,13 @@ export async function refused(url: string): Promise<boolean> {
     const cause = error instanceof Error ? (error.cause as { code?: string } | undefined) : undefined;
     return cause?.code === "ECONNREFUSED";
   }
+}
+
+/** A port on this machine nothing listens on (Chromium refuses to open some, like 9, as unsafe). */
+export async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
 }
