@@ -84,6 +84,7 @@ export class Watcher {
       began = Math.min(...shared.map((answer) => answer.began));
       if (this.stopped) return began;
       const polled: Polled[] = [];
+      const saves: Array<() => Promise<void>> = [];
       for (const [index, source] of sources.entries()) {
         const observation = shared[index]?.observation;
         const memory = this.memories[index];
@@ -96,9 +97,10 @@ export class Watcher {
           changes.push(...currentState(source, observation.seen).filter((item) => !changed.has(item.id)));
         }
         polled.push({ source, observation, changes });
+        saves.push(() => memory.save(this.toRemember(source, observation)));
       }
       // Remembered before sending: a change is never sent twice, even if Node-RED stops mid-way.
-      await Promise.all(polled.map(({ source, observation }, index) => this.memories[index]?.save(this.toRemember(source, observation))));
+      await Promise.all(saves.map((save) => save()));
       if (this.stopped) return began;
       this.firstPoll = false;
       const messages: NodeMessage[] = [];
