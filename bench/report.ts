@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
+import { cloudBrowserRatios, medianRate, type CloudBrowserResult } from "./cloud-browser";
 import type { PacedResult } from "./paced";
 import type { ProvisionResult } from "./provision";
 import type { ColdStartResult } from "./cold-start";
@@ -55,6 +56,7 @@ export interface Figures {
   exactJson: ExactJsonResult;
   browser: BrowserResult;
   extract: ExtractResult;
+  cloudBrowser: CloudBrowserResult;
   capacity: CapacityResult;
   paced: PacedResult;
   provision: ProvisionResult;
@@ -197,6 +199,14 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       medianWithSpread(extractRatios(extract)),
       0.8,
       `extracts of a ${extract.rows.toLocaleString("en")}-row table (each row's visible text and one attribute) through the browser node's extract ÷ the same through playwright-core's $$eval on a held connection, same tab of a real Chromium, median of the per-round ratios`,
+    ),
+  ],
+  cloudBrowser: (cloud) => [
+    pairedAtLeast(
+      "cloud_vs_local_browser",
+      medianWithSpread(cloudBrowserRatios(cloud)),
+      0.9,
+      `a ${cloud.steps}-step browser flow (open, type, click, evaluate, title, open, extract, screenshot, cookies, close the tab) through the browser node on a cloud browser (its gateway and token) ÷ the same on a profile started here, steps per second, both a real Chromium behind the emulator, median of the per-round ratios`,
     ),
   ],
   capacity: (cap) => [
@@ -347,6 +357,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   rateLimited: ["rate_limited_efficiency", "rate_limited_unpaced"],
   browser: ["browser_vs_direct", "browser_first_action_ms"],
   extract: ["extract_vs_raw"],
+  cloudBrowser: ["cloud_vs_local_browser"],
   capacity: ["capacity_efficiency"],
   paced: ["paced_open_extra_p95_ms", "paced_items_per_minute", "eta_error_p90"],
   provision: ["provision_rows_per_minute"],
@@ -426,6 +437,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
     label: "browser node extract",
     rows: (extract) => [
       `| browser node: extract of ${extract.rows.toLocaleString("en")} rows, node / $$eval, extracts per second per round | ${extract.rounds.map((entry) => `${entry.node} / ${entry.raw}`).join(", ")} |`,
+    ],
+  },
+  cloudBrowser: {
+    label: "cloud browser against local",
+    rows: (cloud) => [
+      `| browser node: a ${cloud.steps}-step flow, cloud / local, steps per second per round (${cloud.flowsPerRound} flows a side) | ${cloud.rounds.map((entry) => `${entry.cloud} / ${entry.local}`).join(", ")} (medians ${medianRate(cloud, "cloud")} / ${medianRate(cloud, "local")}) |`,
     ],
   },
   capacity: {
@@ -550,6 +567,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("allPages", figures.allPages),
     ...otherRows("browser", figures.browser),
     ...otherRows("extract", figures.extract),
+    ...otherRows("cloudBrowser", figures.cloudBrowser),
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),

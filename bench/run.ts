@@ -10,6 +10,7 @@ import { allPages } from "./all-pages";
 import { batchPhase } from "./batch";
 import { browserSteps } from "./browser";
 import { capacity } from "./capacity";
+import { cloudVsLocalBrowser } from "./cloud-browser";
 import { coldStart } from "./cold-start";
 import { leasePhase } from "./lease";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
@@ -35,7 +36,7 @@ import { REDIS_SERVER } from "../test/support/redis";
  * machine: phase 7 waits out a minute of rate limit (its two measurements run side by side), phase 10
  * works 200 profiles through five places, phase 16 works 200 profiles at the API's pace (over 3
  * minutes), phase 19 creates 360 profiles from a CSV at that pace (about 3 minutes), phase 11 watches changes for about a minute, phase 17 runs three Node-REDs for about a
- * minute and a half, and phase 9 starts real browsers.
+ * minute and a half, and phases 9, 14 and 20 start real browsers (phase 20 about 45 s).
  */
 const DEADLINE_MS = 18 * 60_000;
 
@@ -131,7 +132,7 @@ function report(why: string): string | undefined {
 
 async function main(): Promise<void> {
   const noBrowser = missingForBrowserPhase();
-  if (noBrowser) console.error(`bench: ${noBrowser}; phase 9 (the browser node) will not be measured, every other phase will.`);
+  if (noBrowser) console.error(`bench: ${noBrowser}; phases 9, 14 and 20 (the browser node) will not be measured, every other phase will.`);
   const noRedis = missingRedis();
   if (noRedis) console.error(`bench: ${noRedis}; phases 17 and 18 (a batch on a Redis queue) will not be measured.`);
   pinSelf();
@@ -168,6 +169,12 @@ async function main(): Promise<void> {
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });
   await runPhase({ phase: "browser", title: "9: the browser node against playwright-core on a held connection, and the first step after start", run: () => browserSteps(), missing: noBrowser });
   await runPhase({ phase: "extract", title: "14: the browser node's extract of 1,000 rows against playwright-core's $$eval on a held connection", run: () => extractVsRaw(), missing: noBrowser });
+  await runPhase({
+    phase: "cloudBrowser",
+    title: "20: a 10-step browser flow on a cloud browser (through its gateway) against the same on a local profile, a real Chromium behind each",
+    run: () => cloudVsLocalBrowser(),
+    missing: noBrowser,
+  });
   // Node-RED start-up is a whole process of its own: give it every core.
   unpinSelf();
   await runPhase({ phase: "startup", title: "6: Node-RED start with and without the package", run: () => startup() });

@@ -11,6 +11,8 @@ import { Watcher, type WatchStatusKeys } from "./lib/watch/watcher";
 const STATUS_KEYS: WatchStatusKeys = {
   starting: "morelogin.status.watchStarting",
   profiles: "morelogin.status.watchProfiles",
+  cloud: "morelogin.status.watchCloud",
+  both: "morelogin.status.watchBoth",
   phones: "morelogin.status.watchPhones",
   runs: "morelogin.status.watchRuns",
 };

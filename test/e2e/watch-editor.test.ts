@@ -19,6 +19,7 @@ function text(lang: string, key: string): string {
 /** The rows of the open dialog that show a field of one kind of watch, by what they hold. */
 const ROWS = {
   api: "#node-input-api",
+  where: "#node-input-where",
   profileEvents: "#node-input-event-profiles-started",
   phoneEvents: "#node-input-event-phones-running",
   runEvents: "#node-input-event-runs-succeeded",
@@ -26,7 +27,7 @@ const ROWS = {
 } as const;
 
 const SHOWN: Record<string, ReadonlyArray<keyof typeof ROWS>> = {
-  profiles: ["profileEvents", "initial"],
+  profiles: ["where", "profileEvents", "initial"],
   phones: ["api", "phoneEvents", "initial"],
   runs: ["api", "runEvents"],
 };
@@ -50,6 +51,7 @@ for (const lang of ["en-US", "zh-CN"]) {
       const { page } = session();
       await openNode(page, nodeId);
       assert.equal(await page.locator("#node-input-watch").inputValue(), "profiles", "profiles by default");
+      assert.equal(await page.locator("#node-input-where").inputValue(), "local", "the desktop client's profiles by default: no cloud calls");
       assert.equal((await page.locator('label[for="node-input-watch"]').innerText()).trim(), text(lang, `${TYPE}.label.watch`));
       for (const kind of ["profiles", "phones", "runs", "profiles"]) {
         await page.locator("#node-input-watch").selectOption(kind);

@@ -16,13 +16,18 @@ describe("examples: the watches at idle leave room in the 120-a-minute budget", 
     for (const watch of flows.filter((node) => node.type === "morelogin-watch" && node.d !== true)) {
       const kind = String(watch.watch || "profiles");
       const api = kind === "profiles" ? "local" : String(watch.api || "local");
-      const key = `${String(watch.server)} ${api} ${kind}`;
+      // A profiles watch reads the desktop client's profiles, the cloud browsers' page or both (`where`): each its own poll.
+      const where = String(watch.where || "local");
+      const sources = kind !== "profiles" ? [kind] : where === "both" ? ["profiles", "cloudBrowsers"] : where === "cloud" ? ["cloudBrowsers"] : ["profiles"];
       const seconds = Number(watch.interval || 10);
-      fastest.set(key, Math.min(fastest.get(key) ?? Number.POSITIVE_INFINITY, seconds));
+      for (const source of sources) {
+        const key = `${String(watch.server)} ${api} ${source}`;
+        fastest.set(key, Math.min(fastest.get(key) ?? Number.POSITIVE_INFINITY, seconds));
+      }
     }
     assert.ok(fastest.size > 0, "the examples have watches");
     const perApi = new Map<string, number>();
-    // One request per poll: getAllDebugInfo, or one page of 100 phones or runs (the emulator's data fits one page).
+    // One request per poll: getAllDebugInfo, or one page of 100 phones, runs or cloud browsers (the emulator's data fits one page).
     for (const [key, seconds] of fastest) {
       const [server, api] = key.split(" ");
       perApi.set(`${server} ${api}`, (perApi.get(`${server} ${api}`) ?? 0) + 60 / seconds);

@@ -35,6 +35,7 @@ describe("reliability: hostile watch settings", function () {
       idsType: ["str", "env"],
       events: [[], ["started"], ["stopped"], ["running", "stopped"], ["succeeded", "failed"]],
       initial: [true, false],
+      where: ["local", "cloud", "both", ""],
     };
     const scanner = new SecretScanner([emulator().credentials.apiKey, "fuzz-watch-token-5521"]);
     const outcomes = { watching: 0, refused: 0 };

@@ -1,4 +1,5 @@
-import { PHONE_RUNNING, PHONE_STOPPED, RUN_END_EVENTS, type WatchEvent, type WatchKind } from "./kinds";
+import { cloudChanges, cloudCurrentState, isCloudOut } from "./cloud-changes";
+import { PHONE_RUNNING, PHONE_STOPPED, RUN_END_EVENTS, type WatchEvent, type WatchSource } from "./kinds";
 import type { Seen } from "./observe";
 
 /** What the watch remembers of one profile, phone or run between polls (kept in the node's context). */
@@ -14,8 +15,12 @@ export interface Change {
   item: Record<string, unknown>;
 }
 
-/** A phone's row is large; the watch keeps only what a "removed" message needs. */
-export function toRemember(kind: WatchKind, seen: Seen): Remembered {
+/**
+ * What the watch keeps of a row until the next poll; undefined for a row it need not keep (a cloud
+ * browser that is CLOSED). A phone's row is large; the watch keeps only what a "removed" message needs.
+ */
+export function toRemember(kind: WatchSource, seen: Seen): Remembered | undefined {
+  if (kind === "cloudBrowsers") return isCloudOut(seen) ? seen : undefined;
   if (kind !== "phones") return kind === "runs" ? { ...seen, item: { id: seen.item.id } } : seen;
   const { id, envName, envStatus } = seen.item;
   return { ...seen, item: { id, envName, envStatus } };
@@ -66,10 +71,12 @@ function runChanges(before: Readonly<Record<string, Remembered>>, now: ReadonlyM
 }
 
 /** The changes from what was remembered to what a poll saw, in the order they are sent. */
-export function changesBetween(kind: WatchKind, before: Readonly<Record<string, Remembered>>, now: ReadonlyMap<string, Seen>): Change[] {
+export function changesBetween(kind: WatchSource, before: Readonly<Record<string, Remembered>>, now: ReadonlyMap<string, Seen>): Change[] {
   switch (kind) {
     case "profiles":
       return profileChanges(before, now);
+    case "cloudBrowsers":
+      return cloudChanges(before, now);
     case "phones":
       return phoneChanges(before, now);
     case "runs":
@@ -77,8 +84,9 @@ export function changesBetween(kind: WatchKind, before: Readonly<Record<string, 
   }
 }
 
-/** "Output on start": the current state of each profile or phone as if it had just changed (`from` null). Runs have no current state. */
-export function currentState(kind: WatchKind, now: ReadonlyMap<string, Seen>): Change[] {
+/** "Output on start": the current state of each profile, cloud browser or phone as if it had just changed (`from` null). Runs have no current state. */
+export function currentState(kind: WatchSource, now: ReadonlyMap<string, Seen>): Change[] {
   if (kind === "runs") return [];
+  if (kind === "cloudBrowsers") return cloudCurrentState(now);
   return [...now].map(([id, seen]) => change(kind === "profiles" ? "started" : phoneEvent(seen.state), id, seen, null, seen.state));
 }

@@ -19,3 +19,18 @@ export const PHONE_STOPPED = 2;
 
 /** Automation run `taskState` values that end a run, with the event each sends. */
 export const RUN_END_EVENTS: Readonly<Record<number, WatchEvent>> = { 3: "succeeded", 4: "failed", 5: "cancelled" };
+
+/** Where a profiles watch looks: the desktop client's running profiles, MoreLogin's cloud browsers, or both. Default local. */
+export const WATCH_WHERE = ["local", "cloud", "both"] as const;
+export type WatchWhere = (typeof WATCH_WHERE)[number];
+
+/**
+ * What one poll reads: the profiles running in the desktop client (getAllDebugInfo), the cloud browsers'
+ * page, the phones or the runs. A profiles watch reads one or both of the first two; the others one each.
+ */
+export type WatchSource = "profiles" | "cloudBrowsers" | "phones" | "runs";
+
+/** A cloud browser's `cloudBrowserStatus` values (the spec's three): to RUNNING is `started`, to CLOSED is `stopped`. */
+export const CLOUD_STARTING = "STARTING";
+export const CLOUD_RUNNING = "RUNNING";
+export const CLOUD_CLOSED = "CLOSED";

@@ -1,9 +1,9 @@
 import { iteratePages, type ApiName, type CallOptions, type MoreLoginClient } from "../../../client";
-import type { WatchKind } from "./kinds";
+import type { WatchSource } from "./kinds";
 
 /** One profile, phone or run as a poll saw it. */
 export interface Seen {
-  /** "running" for a profile, `envStatus` for a phone, `taskState` for a run. */
+  /** "running" for a profile, `cloudBrowserStatus` for a cloud browser, `envStatus` for a phone, `taskState` for a run. */
   state: string | number;
   name: string;
   /** For a run, the phone it runs on (what `ids` filters); for the others their own ID. */
@@ -37,7 +37,7 @@ async function runningProfiles(client: MoreLoginClient, options: CallOptions): P
 /** Every page of a list, each row keyed by its `id`. */
 async function everyRow(
   client: MoreLoginClient,
-  endpoint: "listCloudPhones" | "automationRuns",
+  endpoint: "listCloudPhones" | "automationRuns" | "cloudBrowserPage",
   options: CallOptions,
   describe: (row: Record<string, unknown>) => Omit<Seen, "item">,
 ): Promise<Observation> {
@@ -53,11 +53,17 @@ async function everyRow(
   return { seen, api: last?.api ?? options.api ?? "local", path: last?.path ?? "", requestId: last?.requestId };
 }
 
-/** One poll: what is there now. Profiles: one getAllDebugInfo call; phones and runs: every page of their list. */
-export function observe(client: MoreLoginClient, kind: WatchKind, options: CallOptions): Promise<Observation> {
-  switch (kind) {
+/**
+ * One poll: what is there now. Profiles: one getAllDebugInfo call; cloud browsers (Local API only): every
+ * page of `cloudbrowser/page`, which lists every profile with its cloud browser's state; phones and runs:
+ * every page of their list.
+ */
+export function observe(client: MoreLoginClient, source: WatchSource, options: CallOptions): Promise<Observation> {
+  switch (source) {
     case "profiles":
       return runningProfiles(client, { ...options, api: "local" });
+    case "cloudBrowsers":
+      return everyRow(client, "cloudBrowserPage", { ...options, api: "local" }, (row) => ({ state: text(row.cloudBrowserStatus), name: text(row.envName), owner: text(row.id) }));
     case "phones":
       return everyRow(client, "listCloudPhones", options, (row) => ({ state: Number(row.envStatus), name: text(row.envName), owner: text(row.id) }));
     case "runs":

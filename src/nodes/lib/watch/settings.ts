@@ -3,13 +3,15 @@ import { MoreLoginInputError, describeValue, type ApiName } from "../../../clien
 import { createTranslator } from "../shell/i18n";
 import { idsOf } from "../profile/ids";
 import { evaluateProperty } from "../shell/properties";
-import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, type WatchEvent, type WatchKind } from "./kinds";
+import { DEFAULT_INTERVAL_SECONDS, MIN_INTERVAL_SECONDS, WATCH_EVENTS, WATCH_KINDS, WATCH_WHERE, type WatchEvent, type WatchKind, type WatchSource, type WatchWhere } from "./kinds";
 import { isChecked } from "../shell/checkbox";
 
 export interface WatchSettings {
   kind: WatchKind;
   /** Profiles are only on the Local API. */
   api: ApiName;
+  /** What each poll reads: for profiles, the desktop client's (`where` local), the cloud's or both; otherwise the kind itself. */
+  sources: readonly WatchSource[];
   intervalMs: number;
   /** Only these profiles or phones (for runs: the phones they run on); empty = all. */
   ids: ReadonlySet<string>;
@@ -30,6 +32,14 @@ function apiOf(kind: WatchKind, value: unknown): ApiName {
   if (kind === "profiles" || value === undefined || value === "" || value === "local") return "local";
   if (value === "open") return "open";
   throw new MoreLoginInputError(`api must be local or open, not ${describeValue(value)}`);
+}
+
+/** A profiles watch's `where`: saved flows have none and keep watching the desktop client only (no cloud calls). */
+function sourcesOf(kind: WatchKind, value: unknown): WatchSource[] {
+  if (kind !== "profiles") return [kind];
+  const where: WatchWhere | undefined = value === undefined || value === null || value === "" ? "local" : WATCH_WHERE.find((name) => name === value);
+  if (!where) throw new MoreLoginInputError(`where must be one of ${WATCH_WHERE.join(", ")}, not ${describeValue(value)}`);
+  return where === "local" ? ["profiles"] : where === "cloud" ? ["cloudBrowsers"] : ["profiles", "cloudBrowsers"];
 }
 
 function intervalOf(value: unknown): number {
@@ -67,6 +77,7 @@ export async function watchSettings(RED: NodeAPI, node: Node, def: Record<string
   return {
     kind,
     api: apiOf(kind, def.api),
+    sources: sourcesOf(kind, def.where),
     intervalMs: intervalOf(def.interval),
     ids: new Set(ids),
     events: eventsOf(kind, def.events),
