@@ -1,4 +1,4 @@
-import { describeValue, fetchWebSocketDebuggerUrl, redactSecrets, versionPath } from "../client";
+import { describeValue, readDevtoolsVersion, redactSecrets, versionPath } from "../client";
 import { BrowserStepError, inputError } from "./errors";
 
 /** Where a browser was named: msg.payload, msg.morelogin.profile or the node's `endpoint`. */
@@ -38,8 +38,14 @@ export async function webSocketUrlOf(address: unknown, timeoutMs: number): Promi
   if (url.protocol === "ws:" || url.protocol === "wss:") return url.toString();
   if (url.protocol !== "http:" && url.protocol !== "https:") throw inputError(`the browser address must be a ws:// or http:// URL or a debug port, got ${describeValue(given)}`);
   // A cloud browser's cdpUrl carries its token in the query: asked with it, never shown with it.
-  const found = await fetchWebSocketDebuggerUrl(url.toString(), Math.min(timeoutMs, 5_000));
-  if (!found) throw new BrowserStepError("network", `no browser answers at ${redactSecrets(`${url.origin}${versionPath(url)}`)}: is the profile running?`);
+  const { webSocketDebuggerUrl: found, refusedWith } = await readDevtoolsVersion(url.toString(), Math.min(timeoutMs, 5_000));
+  const asked = redactSecrets(`${url.origin}${versionPath(url)}`);
+  if (refusedWith === 401 || refusedWith === 403)
+    throw new BrowserStepError(
+      "auth",
+      `the browser at ${asked} refused its token (HTTP ${refusedWith}): a cloud browser's cdpUrl holds the token of one run, so take the cdpUrl of its current run: a start node gives it, and connects to a cloud browser that runs already`,
+    );
+  if (!found) throw new BrowserStepError("network", `no browser answers at ${asked}: is the profile running?`);
   return onHostAsked(found, url.hostname);
 }
 

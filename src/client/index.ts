@@ -13,7 +13,7 @@ export { RATE_LIMIT_CODES } from "./reply-reader";
 export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
 export * from "./errors";
 export { unlessAborted } from "./abortable";
-export { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost, versionPath } from "./devtools-endpoint";
+export { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost, readDevtoolsVersion, versionPath, type DevtoolsVersion } from "./devtools-endpoint";
 export { redactSecrets } from "./redact";
 export { fetchAll, iteratePages, DEFAULT_MAX_ITEMS } from "./paging";
 export type { CollectedItems, PagingOptions } from "./paging";

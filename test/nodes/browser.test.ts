@@ -458,7 +458,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
   });
   describe("a cloud browser (where: cloud), driven as a local profile", () => {
-    it("start in the cloud → open → title, then on the same connection the URL → close: the steps work through its cdpUrl, and its token is in no status, log or error", async () => {
+    it("start in the cloud → open → title, then on the same connection the URL; a wrong token refused; close: the steps work through its cdpUrl, and its token is in no status, log or error", async () => {
       // A cloud browser needs a proxy: a profile with one, from the end of the list (freshProfile takes from the start).
       const envId = [...emulator().data.profiles].reverse().find((profile) => profile.proxy !== null)?.id;
       assert.ok(envId, "a profile with a proxy");
@@ -479,6 +479,13 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
       const second = passed(await chain([{ action: "content", format: "url" }], { payload: "", morelogin: first.morelogin }, { start: false }));
       assert.equal(second.payload, demoUrl(), "the tab the first message opened");
+      // A cdpUrl whose token is not its run's: the gateway refuses it, and the error says so without the token.
+      const wrong = new URL(String(info.profile?.cdpUrl));
+      wrong.searchParams.set("token", "0123456789abcdef".repeat(2));
+      const refused = failedAt(await chain([{ action: "content", format: "title" }], { payload: { envId, cdpUrl: wrong.toString(), where: "cloud" } }, { start: false }), "b1");
+      assert.equal(refused.kind, "auth");
+      assert.match(refused.text, /^browser failed: the browser at http:\/\/127\.0\.0\.1:\d+\/json\/version\?token=\*\*\* refused its token \(HTTP 401\): /);
+      assert.ok(!refused.text.includes("0123456789abcdef") && !refused.text.includes(String(token)), "no token in the error");
       const closed = passed(await chain([{ action: "content", format: "title" }], { payload: "", morelogin: second.morelogin }, { start: false, close: true }));
       assert.deepEqual(closed.payload, { envId, where: "cloud" }, "a close node left on local closes the cloud browser the message carries");
       const row = async (): Promise<Record<string, unknown>> =>
