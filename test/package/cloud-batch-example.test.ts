@@ -1,14 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
+import { useInstalledExample } from "../support/installed-example";
 import { CHROMIUM } from "../support/chromium";
-import { DebugSidebar, sidebarUntil } from "../support/debug-sidebar";
+import { type DebugSidebar, sidebarUntil } from "../support/debug-sidebar";
 import { call, dataOf } from "../support/http";
-import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+import { runtimeLabel } from "../support/runtime";
 import { waitUntil } from "../support/wait-until";
 
 const EXAMPLE = "21 Cloud browsers, a batch";
@@ -33,35 +30,16 @@ interface TableNote {
  */
 describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(240_000);
-  let work: string;
-  let emulator: Emulator;
-  let nodeRed: RunningNodeRed;
-  let sidebar: DebugSidebar;
-
-  before(async () => {
-    work = mkdtempSync(join(tmpdir(), "morelogin-cloud-example-"));
-    const tarball = await packPackage(join(work, "pack"));
-    await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, profiles: PROFILES });
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
-    sidebar = await DebugSidebar.open(nodeRed.url);
-  });
-
-  after(async () => {
-    sidebar?.close();
-    await nodeRed?.stop();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const installed = useInstalledExample("morelogin-cloud-example-", { ...DEMO_EMULATOR_OPTIONS, profiles: PROFILES });
 
   /** The example alone on its tab, its config node pointed at the emulator (npm start's pacing: the config node's default). */
   async function deployExample(): Promise<FlowNode[]> {
-    const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
+    const examples = loadExamples({ localUrl: installed().emulator.localUrl, openUrl: installed().emulator.openUrl });
     const nodes = examples.byExample.get(EXAMPLE);
     const tab = examples.flows.find((node) => node.type === "tab" && node.label === EXAMPLE);
     const config = examples.flows.find((node) => node.id === EXAMPLE_CONFIG_ID);
     assert.ok(nodes && tab && config, `the example "${EXAMPLE}" exists`);
-    await deployAndStart(nodeRed, [tab, ...nodes, { ...config, credentials: emulator.credentials }]);
+    await deployAndStart(installed().nodeRed, [tab, ...nodes, { ...config, credentials: installed().emulator.credentials }]);
     return nodes;
   }
 
@@ -69,7 +47,7 @@ describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${
   const cloudRows = async (): Promise<Array<Record<string, unknown>>> => {
     const rows: Array<Record<string, unknown>> = [];
     for (let pageNo = 1; rows.length < PROFILES; pageNo++) {
-      const page = dataOf<{ dataList: Array<Record<string, unknown>> }>(await call(emulator.localUrl, "/api/cloudbrowser/page", { body: { pageNo, pageSize: 100 } }));
+      const page = dataOf<{ dataList: Array<Record<string, unknown>> }>(await call(installed().emulator.localUrl, "/api/cloudbrowser/page", { body: { pageNo, pageSize: 100 } }));
       if (page.dataList.length === 0) break;
       rows.push(...page.dataList);
     }
@@ -77,27 +55,29 @@ describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${
   };
 
   it("20 profiles with a proxy, each started in the cloud: 20 tables extracted, the summary in the Debug sidebar, every cloud browser CLOSED after", async () => {
-    const withProxy = emulator.data.profiles.filter((profile) => profile.proxy !== null).map((profile) => profile.id);
+    const withProxy = installed()
+      .emulator.data.profiles.filter((profile) => profile.proxy !== null)
+      .map((profile) => profile.id);
     assert.ok(withProxy.length >= BATCH, `the emulator has ${withProxy.length} profiles with a proxy`);
-    const logFrom = nodeRed.output().length;
+    const logFrom = installed().nodeRed.output().length;
     const nodes = await deployExample();
-    assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]|\[warn\]/, "deployed without an error or a warning");
+    assert.doesNotMatch(installed().nodeRed.output().slice(logFrom), /\[error\]|\[warn\]/, "deployed without an error or a warning");
 
     const inject = nodes.find((node) => node.type === "inject");
     assert.ok(inject);
-    const from = sidebar.mark();
-    emulator.setBrowser(CHROMIUM);
+    const from = installed().sidebar.mark();
+    installed().emulator.setBrowser(CHROMIUM);
     let messages: Awaited<ReturnType<DebugSidebar["since"]>>;
     try {
-      assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+      assert.equal((await fetch(`${installed().nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
       messages = await sidebarUntil(
-        () => sidebar.since(from, nodes),
+        () => installed().sidebar.since(from, nodes),
         (shown) => shown.some((message) => message.name === "summary" || message.name === "error"),
         200_000,
         (shown) => `no summary in time; the sidebar got ${JSON.stringify(shown.slice(-5)).slice(0, 2000)}`,
       );
     } finally {
-      emulator.setBrowser(undefined);
+      installed().emulator.setBrowser(undefined);
     }
     const valuesOf = (name: string): unknown[] => messages.filter((message) => message.name === name).map((message) => message.value);
     assert.deepEqual(valuesOf("error"), [], "no profile failed");
@@ -114,8 +94,8 @@ describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${
     assert.equal(profiles.size, BATCH, "20 different profiles");
     for (const envId of profiles) assert.ok(withProxy.includes(envId), `${envId} has a proxy`);
     // Nothing ran on this machine: every start was a cloud start.
-    assert.equal(emulator.stats.requests["local POST /api/env/start"] ?? 0, 0, "no local start");
-    assert.equal(emulator.stats.requests["local POST /api/cloudbrowser/start"], BATCH);
+    assert.equal(installed().emulator.stats.requests["local POST /api/env/start"] ?? 0, 0, "no local start");
+    assert.equal(installed().emulator.stats.requests["local POST /api/cloudbrowser/start"], BATCH);
 
     // Closed: each was stopped, and once archived its row says CLOSED (COMPLETED); none is left running or starting.
     await waitUntil(async () => (await cloudRows()).every((row) => row.cloudBrowserStatus === "CLOSED"), "every cloud browser CLOSED", 30_000);
@@ -125,6 +105,6 @@ describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${
       Array(BATCH).fill("COMPLETED"),
     );
     // The cdpUrls' tokens (secrets) are in no line Node-RED logged.
-    assert.doesNotMatch(nodeRed.output().slice(logFrom), /token=[0-9a-f]{8}/);
+    assert.doesNotMatch(installed().nodeRed.output().slice(logFrom), /token=[0-9a-f]{8}/);
   });
 });

@@ -1,44 +1,23 @@
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { startEmulator, type Emulator } from "../../src/emulator";
-import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
+import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "../../tools/sandbox";
 import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
-import { DebugSidebar, sidebarUntil, type DebugMessage } from "../support/debug-sidebar";
+import { useInstalledExample } from "../support/installed-example";
+import { sidebarUntil, type DebugMessage } from "../support/debug-sidebar";
 import { call, dataOf } from "../support/http";
-import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+import { runtimeLabel } from "../support/runtime";
 import { BULK_BAD_ROWS, BULK_ROWS, bulkName, writeBulkCsv } from "../support/bulk-csv";
 
 const EXAMPLE = "20 Create profiles from a CSV";
 
 describe(`example 20 Create profiles from a CSV: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(180_000);
-  let work: string;
-  let emulator: Emulator;
-  let nodeRed: RunningNodeRed;
-  let sidebar: DebugSidebar;
-
-  before(async () => {
-    work = mkdtempSync(join(tmpdir(), "morelogin-csv-example-"));
-    const tarball = await packPackage(join(work, "pack"));
-    await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    emulator = await startEmulator(DEMO_EMULATOR_OPTIONS);
-    // Node-RED runs in its user folder (startNodeRed's cwd), as the example's sample path expects.
-    nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
-    sidebar = await DebugSidebar.open(nodeRed.url);
-  });
-
-  after(async () => {
-    sidebar?.close();
-    await nodeRed?.stop();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  const installed = useInstalledExample("morelogin-csv-example-", DEMO_EMULATOR_OPTIONS);
 
   /** The example alone on its tab, its config node pointed at the emulator without pacing, its inject naming `csv` when given (as a user sets it). */
   async function deployExample(csv?: string): Promise<FlowNode[]> {
-    const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl, localRpm: "0", openRpm: "0" });
+    const examples = loadExamples({ localUrl: installed().emulator.localUrl, openUrl: installed().emulator.openUrl, localRpm: "0", openRpm: "0" });
     const nodes = examples.byExample.get(EXAMPLE);
     const tab = examples.flows.find((node) => node.type === "tab" && node.label === EXAMPLE);
     const config = examples.flows.find((node) => node.id === EXAMPLE_CONFIG_ID);
@@ -46,7 +25,7 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
     const named = nodes.map((node) =>
       node.type === "inject" && csv !== undefined ? { ...node, props: (node.props as Array<{ p: string; v?: string }>).map((prop) => (prop.p === "filename" ? { ...prop, v: csv } : prop)) } : node,
     );
-    await deployAndStart(nodeRed, [tab, ...named, { ...config, credentials: emulator.credentials }]);
+    await deployAndStart(installed().nodeRed, [tab, ...named, { ...config, credentials: installed().emulator.credentials }]);
     return named;
   }
 
@@ -54,10 +33,10 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
   async function press(nodes: FlowNode[]): Promise<DebugMessage[]> {
     const inject = nodes.find((node) => node.type === "inject");
     assert.ok(inject);
-    const from = sidebar.mark();
-    assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+    const from = installed().sidebar.mark();
+    assert.equal((await fetch(`${installed().nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
     return sidebarUntil(
-      () => sidebar.since(from, nodes),
+      () => installed().sidebar.since(from, nodes),
       (shown) => shown.some((message) => message.name === "summary"),
       120_000,
       (shown) => `no summary in time; the sidebar got ${JSON.stringify(shown.slice(-5)).slice(0, 2000)}`,
@@ -65,9 +44,9 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
   }
 
   const detail = async (envName: string): Promise<Record<string, unknown>> => {
-    const profile = emulator.data.profiles.find((candidate) => candidate.envName === envName);
+    const profile = installed().emulator.data.profiles.find((candidate) => candidate.envName === envName);
     assert.ok(profile, `a profile named "${envName}"`);
-    return dataOf(await call(emulator.localUrl, "/api/env/detail", { body: { envId: profile.id } }));
+    return dataOf(await call(installed().emulator.localUrl, "/api/env/detail", { body: { envId: profile.id } }));
   };
   const idOf = <T extends { id: string }>(list: readonly T[], match: (entry: T) => boolean, what: string): string => {
     const found = list.find(match);
@@ -77,15 +56,15 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
   const valuesOf = (messages: readonly DebugMessage[], name: string): unknown[] => messages.filter((message) => message.name === name).map((message) => message.value);
 
   it("as shipped, reads the sample CSV beside the installed package: four profiles with their fields, and the bad row fails alone, named", async () => {
-    const logFrom = nodeRed.output().length;
+    const logFrom = installed().nodeRed.output().length;
     const nodes = await deployExample();
-    assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]|\[warn\]/, "deployed without an error or a warning");
+    assert.doesNotMatch(installed().nodeRed.output().slice(logFrom), /\[error\]|\[warn\]/, "deployed without an error or a warning");
     const messages = await press(nodes);
     assert.deepEqual(valuesOf(messages, "summary"), ['4 profiles created, 1 failed: row 6 (MoreLogin has no group "No such group")']);
     assert.deepEqual(valuesOf(messages, "error"), [{ row: "row 6", error: 'MoreLogin has no group "No such group"' }]);
 
     const shop1 = await detail("CSV Shop 1");
-    const { data } = emulator;
+    const { data } = installed().emulator;
     assert.equal(
       shop1.groupId,
       idOf(data.groups, (group) => group.groupName === "Group 1", "Group 1"),
@@ -116,16 +95,16 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
       otpSecret: null,
     });
     // The passwords went from the CSV to MoreLogin only: not in Node-RED's log, not in the flows it saved.
-    assert.doesNotMatch(nodeRed.output().slice(logFrom), /Sample-pass/);
-    assert.doesNotMatch(readFileSync(join(work, "user", "flows.json"), "utf8"), /Sample-pass/);
+    assert.doesNotMatch(installed().nodeRed.output().slice(logFrom), /Sample-pass/);
+    assert.doesNotMatch(readFileSync(join(installed().work, "user", "flows.json"), "utf8"), /Sample-pass/);
   });
 
   it(`${BULK_ROWS} rows with ${BULK_BAD_ROWS.length} bad ones: ${BULK_ROWS - BULK_BAD_ROWS.length} profiles with their fields, each bad row failed alone and named`, async () => {
-    const folder = join(work, "bulk");
+    const folder = join(installed().work, "bulk");
     mkdirSync(folder, { recursive: true });
-    const csv = writeBulkCsv(folder, emulator.data);
-    const before = emulator.data.profiles.length;
-    const logFrom = nodeRed.output().length;
+    const csv = writeBulkCsv(folder, installed().emulator.data);
+    const before = installed().emulator.data.profiles.length;
+    const logFrom = installed().nodeRed.output().length;
     const messages = await press(await deployExample(csv));
 
     const [summary] = valuesOf(messages, "summary");
@@ -144,16 +123,16 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
     );
     assert.deepEqual([...failures.keys()].sort(), BULK_BAD_ROWS.map((bad) => bad.row).sort(), String(summary));
     for (const bad of BULK_BAD_ROWS) assert.match(String(failures.get(bad.row)), bad.error, `row ${bad.row}`);
-    assert.equal(emulator.data.profiles.length - before, BULK_ROWS - BULK_BAD_ROWS.length);
+    assert.equal(installed().emulator.data.profiles.length - before, BULK_ROWS - BULK_BAD_ROWS.length);
     for (const bad of BULK_BAD_ROWS)
       assert.equal(
-        emulator.data.profiles.some((profile) => profile.envName === bulkName(bad.row)),
+        installed().emulator.data.profiles.some((profile) => profile.envName === bulkName(bad.row)),
         false,
         `row ${bad.row} made no profile`,
       );
 
     // A few rows' profiles, one of each cookies format, each with its own row's fields.
-    const { data } = emulator;
+    const { data } = installed().emulator;
     for (const row of [2, 3, 4, 250, 501]) {
       const shown = await detail(bulkName(row));
       assert.equal(shown.groupId, data.groups[row % 3]?.id, `row ${row}'s group`);
@@ -172,6 +151,6 @@ describe(`example 20 Create profiles from a CSV: installed from its tarball into
         `row ${row}'s cookies`,
       );
     }
-    assert.doesNotMatch(nodeRed.output().slice(logFrom), /Bulk-pass/);
+    assert.doesNotMatch(installed().nodeRed.output().slice(logFrom), /Bulk-pass/);
   });
 });
