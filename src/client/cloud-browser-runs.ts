@@ -25,10 +25,15 @@ export function runsCloudBrowser(row: CloudBrowser | undefined): boolean {
   return row?.cloudBrowserStatus === "RUNNING" && !isStoppingRow(row);
 }
 
-/** Whether the profile's cloud browser is starting or running (not stopping): one `page` call filtered by its ID. */
+/** The page's row of one profile's cloud browser (undefined when the page has none), with the page call's request ID: one `page` call filtered by its ID. */
+export async function readCloudBrowser(client: MoreLoginClient, envId: string, options: CallOptions): Promise<{ row?: CloudBrowser; requestId?: string }> {
+  const { data, requestId } = await client.call("cloudBrowserPage", { pageNo: 1, pageSize: 10, envId }, options);
+  return { row: data.dataList.find((row) => String(row.id) === envId), requestId };
+}
+
+/** Whether the profile's cloud browser is starting or running (not stopping). */
 export async function cloudBrowserHeld(client: MoreLoginClient, envId: string, options: CallOptions): Promise<boolean> {
-  const { data } = await client.call("cloudBrowserPage", { pageNo: 1, pageSize: 10, envId }, options);
-  return holdsCloudBrowser(data.dataList.find((row) => String(row.id) === envId));
+  return holdsCloudBrowser((await readCloudBrowser(client, envId, options)).row);
 }
 
 /** The profiles whose cloud browser is starting or running, from every page of `cloudbrowser/page` (one request per 100 profiles). */

@@ -26,4 +26,4 @@ export { describe as describeValue, normalizeId, positiveInteger, isPlainObject 
 export type * from "./types";
 export { pollUntil, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./poll";
 export type { PollOptions } from "./poll";
-export { holdsCloudBrowser, isStoppingRow, runsCloudBrowser } from "./cloud-browser-runs";
+export { isStoppingRow, readCloudBrowser, runsCloudBrowser } from "./cloud-browser-runs";

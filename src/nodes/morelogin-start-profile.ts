@@ -11,7 +11,6 @@ import { fieldsToBody } from "./lib/shell/properties";
 import { leaseFor } from "./lib/config/lease-seconds";
 import { startInCloud } from "./lib/profile/cloud-runs";
 import { whereOf } from "./lib/profile/where";
-import { redactSecrets } from "../client";
 
 const declaration = NODE_DECLARATIONS["morelogin-start-profile"];
 const fields = bodyFields(declaration);
@@ -48,7 +47,7 @@ export = (RED: NodeAPI): void => {
       });
       const address = await browserAddress(client, result.data.debugPort);
       if (!address.cdpUrl) node.warn(t("morelogin.warnings.noDebugPort"));
-      else if (!address.webSocketDebuggerUrl) node.warn(redactSecrets(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl })));
+      else if (!address.webSocketDebuggerUrl) node.warn(t("morelogin.warnings.noWebSocket", { cdpUrl: address.cdpUrl }));
       const envId = String(result.data.envId ?? body.envId ?? "");
       msg.topic = envId;
       const profile = profileHandle(envId, result.data.debugPort, address);

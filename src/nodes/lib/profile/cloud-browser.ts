@@ -1,19 +1,14 @@
-import { fetchWebSocketDebuggerUrl, isStoppingRow, MoreLoginApiError, runsCloudBrowser, type CallOptions, type CloudBrowser, type MoreLoginClient } from "../../../client";
+import { fetchWebSocketDebuggerUrl, isStoppingRow, MoreLoginApiError, readCloudBrowser, runsCloudBrowser, type CallOptions, type CloudBrowser, type MoreLoginClient } from "../../../client";
 import type { Translate } from "../shell/i18n";
+import type { ProfileHandle } from "../shell/types";
 import { seconds, waitUntil } from "../shell/wait";
 
 /** How long a cloud start waits for RUNNING when the node's timeout is blank: MoreLogin provisions a machine, as for a phone's power-on. */
 export const CLOUD_START_DEFAULT_MS = 120_000;
 const PAGE = "/api/cloudbrowser/page";
 
-/** The page's row of one profile's cloud browser (undefined when the page has none), with the page call's request ID. */
-export async function readCloudBrowser(client: MoreLoginClient, envId: string, options: CallOptions): Promise<{ row?: CloudBrowser; requestId?: string }> {
-  const { data, requestId } = await client.call("cloudBrowserPage", { pageNo: 1, pageSize: 10, envId }, options);
-  return { row: data.dataList.find((row) => String(row.id) === envId), requestId };
-}
-
 /** The page's row of one profile's cloud browser, or undefined when the page has none. */
-export async function cloudBrowserRow(client: MoreLoginClient, envId: string, options: CallOptions): Promise<CloudBrowser | undefined> {
+async function cloudBrowserRow(client: MoreLoginClient, envId: string, options: CallOptions): Promise<CloudBrowser | undefined> {
   return (await readCloudBrowser(client, envId, options)).row;
 }
 
@@ -89,6 +84,11 @@ export interface CloudAddress {
   accessUrl?: string | null;
   webSocketDebuggerUrl?: string;
   [field: string]: unknown;
+}
+
+/** msg.morelogin.profile of a connected cloud browser, as a cloud start sets it and a watch of cloud browsers does. */
+export function cloudProfileOf(envId: string, address: CloudAddress): ProfileHandle {
+  return { envId, where: "cloud", cdpUrl: address.cdpUrl, ...(address.webSocketDebuggerUrl ? { webSocketDebuggerUrl: address.webSocketDebuggerUrl } : {}) };
 }
 
 /**

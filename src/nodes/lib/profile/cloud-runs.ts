@@ -1,10 +1,10 @@
-import { MoreLoginApiError, MoreLoginInputError, runsCloudBrowser, type CloudBrowser } from "../../../client";
+import { MoreLoginApiError, MoreLoginInputError, readCloudBrowser, runsCloudBrowser, type CloudBrowser } from "../../../client";
 import type { OperationContext, OperationResult } from "../shell/operation-node";
 import { isChecked } from "../shell/checkbox";
 import { single } from "../shell/output";
 import type { ProfileHandle } from "../shell/types";
 import { seconds, waitUntil } from "../shell/wait";
-import { CLOUD_START_DEFAULT_MS, connectCloudBrowser, describeRow, readCloudBrowser, startCloudBrowser } from "./cloud-browser";
+import { CLOUD_START_DEFAULT_MS, cloudProfileOf, connectCloudBrowser, describeRow, startCloudBrowser } from "./cloud-browser";
 
 /** What start, close and status do with a cloud browser: the body they built, for the profile it names. */
 type CloudRun = (context: OperationContext, body: Record<string, unknown>) => Promise<OperationResult>;
@@ -41,13 +41,7 @@ export async function startInCloud({ node, msg, client, options, t }: OperationC
   await client.leases.flushed();
   const { address, requestId } = await connectCloudBrowser(client, envId, options);
   msg.topic = envId;
-  const profile: ProfileHandle = {
-    envId,
-    where: "cloud",
-    cdpUrl: address.cdpUrl,
-    ...(address.webSocketDebuggerUrl ? { webSocketDebuggerUrl: address.webSocketDebuggerUrl } : {}),
-    ...(leaseUntil ? { leaseUntil } : {}),
-  };
+  const profile: ProfileHandle = { ...cloudProfileOf(envId, address), ...(leaseUntil ? { leaseUntil } : {}) };
   const leases = client.leases.heldBy(node.id);
   return {
     messages: single(msg, { ...address, envId, where: "cloud" }, { api: "local", path: "/api/cloudbrowser/connect", requestId, profile }),

@@ -1,5 +1,5 @@
 import type { MoreLoginClient } from "../../../client";
-import { connectCloudBrowser } from "../profile/cloud-browser";
+import { cloudProfileOf, connectCloudBrowser } from "../profile/cloud-browser";
 import type { ProfileHandle } from "../shell/types";
 
 /**
@@ -12,7 +12,7 @@ export async function cloudProfileHandle(client: MoreLoginClient, envId: string,
   try {
     const { address } = await connectCloudBrowser(client, envId, { signal });
     if (typeof address.cdpUrl !== "string" || address.cdpUrl === "") return undefined;
-    return { envId, where: "cloud", cdpUrl: address.cdpUrl, ...(address.webSocketDebuggerUrl ? { webSocketDebuggerUrl: address.webSocketDebuggerUrl } : {}) };
+    return cloudProfileOf(envId, address);
   } catch (error) {
     if (signal.aborted) throw error;
     return undefined;
