@@ -30,7 +30,7 @@ import {
 import { NO_PACING, failed, infoOf, requestsAt, run, succeeded } from "../support/outcome";
 import { translator } from "../support/catalog";
 import { SecretScanner } from "../support/secrets";
-import { startStubApi, type StubApi, type StubReply } from "../support/stub-api";
+import { refusal, startStubApi, type StubApi, type StubReply } from "../support/stub-api";
 import { OUTCOME_MS, waitUntil } from "../support/wait-until";
 
 const START = "/api/cloudbrowser/start";
@@ -323,6 +323,14 @@ describe("nodes: cloud browsers (start, close and status with where: cloud)", ()
       );
       assert.equal(error.kind, "api");
       assert.deepEqual(paths(), [START, PAGE, PAGE], "no connect");
+    });
+
+    it("a refused start of a cloud browser CLOSED with its archive FAILED is MoreLogin's refusal, not a browser still stopping", async () => {
+      stub.script(refusal(19099, "Cloud runtime start failed"), row("CLOSED", "FAILED"));
+      const { text, error } = failed(await startOnStub());
+      assert.equal(text, "start profile failed: Cloud runtime start failed (code 19099)");
+      assert.equal(error.kind, "api");
+      assert.deepEqual(paths(), [START, PAGE], "no wait, no connect");
     });
 
     it("webSocketDebuggerUrl comes from <cdpUrl's origin and path>/json/version?<cdpUrl's query>, token and all, and travels in msg.morelogin.profile", async () => {

@@ -44,7 +44,8 @@ export async function startCloudBrowser(
     async (refusal: unknown) => {
       if (!(refusal instanceof MoreLoginApiError)) throw refusal;
       const row = await cloudBrowserRow(client, envId, { signal: options.signal, onRequest: options.onRequest }).catch(() => undefined);
-      if (row !== undefined && isStoppingRow(row)) throw withHint(refusal, t("morelogin.cloud.stopping", { state: describeRow(row, t) }));
+      // Told to stop, its row still says RUNNING (the spec) until its archive is done.
+      if (row?.cloudBrowserStatus === "RUNNING" && isStoppingRow(row)) throw withHint(refusal, t("morelogin.cloud.stopping", { state: describeRow(row, t) }));
       if (row?.cloudBrowserStatus === "STARTING" || row?.cloudBrowserStatus === "RUNNING") {
         started(true);
         return row.cloudBrowserStatus === "STARTING";
