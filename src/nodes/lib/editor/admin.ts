@@ -3,7 +3,8 @@ import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../../client";
 import type { Picker } from "../declarations/declaration";
 import { registerCatalogueRoutes } from "./catalogue-pickers";
-import { phoneModelChoices, type PickerItem } from "./phone-model-pickers";
+import { phoneModelChoices } from "./phone-model-pickers";
+import type { PickerItem } from "./picker-item";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, flowEnvironment, parseEditorSettings, type EditorClient } from "./access";
 
 const PICKER_LIMIT = 200;

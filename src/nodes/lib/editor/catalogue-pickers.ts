@@ -1,16 +1,10 @@
 import type { NodeAPI } from "node-red";
 import type { Request, RequestHandler, Response } from "express";
 import { isPlainObjectValue, type MoreLoginClient } from "../../../client";
+import type { PickerItem } from "./picker-item";
 
 const LIMIT = 200;
 const BROWSERS: Readonly<Record<number, string>> = { 1: "Chrome", 2: "Firefox" };
-
-/** One suggestion of a settings picker: `id` is what the editor writes into the settings. */
-export interface CatalogueItem {
-  id: string;
-  name: string;
-  detail?: string;
-}
 
 /** What the editor posts besides the config node's settings: the text typed, the profile's OS and user agent. */
 interface CatalogueQuery {
@@ -24,7 +18,7 @@ type Serve = (RED: NodeAPI, req: Request, res: Response, work: (client: MoreLogi
 const text = (value: unknown): string => (value === undefined || value === null ? "" : String(value));
 
 /** Each catalogue a createAdvanced setting names a value from (the spec's "Fingerprint & Device Config"). */
-const CATALOGUES: Readonly<Record<string, (client: MoreLoginClient, query: CatalogueQuery) => Promise<CatalogueItem[]>>> = {
+const CATALOGUES: Readonly<Record<string, (client: MoreLoginClient, query: CatalogueQuery) => Promise<PickerItem[]>>> = {
   async kernels(client) {
     const { data } = await client.call("kernelVersions");
     return data.flatMap((row) => row.versions.map((version) => ({ id: `${row.browserType}:${version}`, name: `${BROWSERS[row.browserType] ?? row.browserType} ${version}` })));

@@ -1,11 +1,5 @@
 import { isPlainObjectValue, type ApiName, type CloudPhoneModel, type MoreLoginClient } from "../../../client";
-
-/** One suggestion of a picker: `id` is what the field stores. */
-export interface PickerItem {
-  id: string;
-  name: string;
-  detail?: string;
-}
+import type { PickerItem } from "./picker-item";
 
 /**
  * The Brand and Model pickers' answer. `need: "sku"` when neither a SKU nor a phone names the SKU;
