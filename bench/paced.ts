@@ -17,6 +17,7 @@ import { startEmulatorProcess } from "./emulator-process";
 import { round } from "./measure";
 import { BenchRuntime } from "./node-red-runtime";
 import { passOnAfter } from "./pass-on-node";
+import { runAlone } from "./run-alone";
 
 export const PACED_PROFILES = 200;
 const PARALLEL = 10;
@@ -188,15 +189,4 @@ async function profileIdsOf(runtime: BenchRuntime, count: number): Promise<strin
 }
 
 /** `npx tsx bench/paced.ts`: this phase alone, its figures printed as JSON. */
-if (require.main === module) {
-  paced().then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2));
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAlone(paced);

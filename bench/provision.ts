@@ -22,6 +22,7 @@ import { changeNode, csvNode, fileNode, functionNode, helper, injectNode, switch
 import { startEmulatorProcess } from "./emulator-process";
 import { round } from "./measure";
 import { BenchRuntime } from "./node-red-runtime";
+import { runAlone } from "./run-alone";
 
 export const PROVISION_ROWS = 360;
 const PER_MINUTE = 120;
@@ -136,15 +137,4 @@ export async function provision(): Promise<ProvisionResult> {
 }
 
 /** `npx tsx bench/provision.ts`: this phase alone, its figures printed as JSON. */
-if (require.main === module) {
-  provision().then(
-    (result) => {
-      console.log(JSON.stringify(result, null, 2));
-      process.exit(0);
-    },
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAlone(provision);

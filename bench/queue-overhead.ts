@@ -14,6 +14,7 @@ import { BatchRunner, LocalBatchWork, type BatchTag, type BatchWork } from "../s
 import { QueueBatchWork } from "../src/batch/queue-work";
 import { median, round } from "./measure";
 import { startRedis } from "../test/support/redis";
+import { runAlone } from "./run-alone";
 
 export interface QueueOverheadResult {
   items: number;
@@ -147,12 +148,4 @@ export async function queueOverhead(): Promise<QueueOverheadResult> {
   }
 }
 
-if (require.main === module) {
-  queueOverhead().then(
-    (result) => console.log(JSON.stringify(result, null, 2)),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAlone(queueOverhead);

@@ -17,6 +17,7 @@ import { startRecorder, type Recorder } from "../test/support/recorder";
 import type { BatchProgress } from "../src/batch";
 import { median, round } from "./measure";
 import { startRedis } from "../test/support/redis";
+import { runAlone } from "./run-alone";
 
 export interface QueueScaleResult {
   items: number;
@@ -167,12 +168,4 @@ export async function queueScale(): Promise<QueueScaleResult> {
   }
 }
 
-if (require.main === module) {
-  queueScale().then(
-    (result) => console.log(JSON.stringify(result, null, 2)),
-    (error: unknown) => {
-      console.error(error);
-      process.exit(1);
-    },
-  );
-}
+if (require.main === module) runAlone(queueScale);
