@@ -95,14 +95,9 @@ export class BrowserSessions<B extends Browser> {
     return this.sessions.has(envId);
   }
 
-  /** The profile's browser once it is up, else undefined. */
-  startedOf(envId: string): B | undefined {
-    return this.sessions.get(envId)?.started;
-  }
-
   /** The debug port as a string, or "" when the profile is not running. */
   portOf(envId: string): string {
-    const port = this.startedOf(envId)?.port;
+    const port = this.sessions.get(envId)?.started?.port;
     return port === undefined ? "" : String(port);
   }
 
