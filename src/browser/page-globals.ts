@@ -19,3 +19,23 @@ export interface PageElement {
   /** A <select>'s options. */
   options?: ArrayLike<{ value: string; label: string }>;
 }
+
+/** What the identity probe reads of the page's navigator. */
+export interface PageNavigator {
+  languages: readonly string[];
+  webdriver?: boolean;
+  userAgent: string;
+  platform: string;
+  userAgentData?: { platform?: string };
+}
+
+/** The part of a WebRTC peer connection that gathers the candidates a site can see. */
+export interface PagePeerConnection {
+  createDataChannel(label: string): unknown;
+  createOffer(): Promise<unknown>;
+  setLocalDescription(description: unknown): Promise<void>;
+  onicecandidate: ((event: { candidate: { candidate: string } | null }) => void) | null;
+  close(): void;
+}
+
+export type PagePeerConnectionClass = new (configuration: { iceServers?: Array<{ urls: string }> }) => PagePeerConnection;

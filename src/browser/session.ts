@@ -56,7 +56,8 @@ export class BrowserSteps {
           throw error;
         })
         .finally(() => ended.abort());
-      return { ...result, page: handle };
+      // identity works in a tab of its own and closes it: the message still names the tab it named.
+      return { ...result, page: action === "identity" ? request.page : handle };
     } catch (error) {
       throw browserStepError(error, step, step.selector !== undefined && isPlaywrightTimeout(error) && (await matchesNow(tab, step.selector)));
     }

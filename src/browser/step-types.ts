@@ -33,6 +33,15 @@ export interface StepInputs {
   payload?: unknown;
   /** msg.filename: the name of the file msg.payload holds, for upload. */
   filename?: unknown;
+  /** identity: the IP-echo service to open (blank: the default), and the STUN server WebRTC asks (blank: local candidates only). */
+  echoUrl?: unknown;
+  stunUrl?: unknown;
+  /** identity: which mismatches count (names separated by commas, or an array; blank: the defaults). */
+  rules?: unknown;
+  /** identity: the exit country (ISO 3166 code) and IP the flow expects, and the operating system the profile should show. */
+  expectCountry?: unknown;
+  expectIp?: unknown;
+  os?: unknown;
   /** upload: the file, read and checked before the browser is looked for. */
   upload?: FileToUpload;
   /** setCookies: the cookies, checked before the browser is looked for. */

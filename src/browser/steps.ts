@@ -5,6 +5,7 @@ import { inputError } from "./errors";
 import { checkInputs, cookiePlaceOf, expressionOf, selectorOf, urlToOpen } from "./inputs";
 import type { Step, StepInputs } from "./step-types";
 import { fileToUpload } from "./upload-file";
+import { checkIdentityInputs, identity } from "./identity";
 
 export const BROWSER_ACTIONS = [
   "open",
@@ -23,6 +24,7 @@ export const BROWSER_ACTIONS = [
   "scroll",
   "upload",
   "setCookies",
+  "identity",
 ] as const;
 export type BrowserAction = (typeof BROWSER_ACTIONS)[number];
 
@@ -54,6 +56,7 @@ async function evaluateInPage(page: Page, expression: string): Promise<unknown> 
  */
 export async function readyInputs(action: BrowserAction, inputs: StepInputs): Promise<StepInputs> {
   checkInputs(action, inputs);
+  if (action === "identity") checkIdentityInputs(inputs);
   if (action === "upload") return { ...inputs, upload: await fileToUpload(inputs) };
   if (action === "setCookies") return { ...inputs, cookies: parseCookies(inputs.payload, cookiePlaceOf(inputs.cookieDomain)) };
   return inputs;
@@ -62,6 +65,7 @@ export async function readyInputs(action: BrowserAction, inputs: StepInputs): Pr
 /** Every action but closePage, which the session runs (it must know the browser's other tabs). */
 export const STEPS: Record<Exclude<BrowserAction, "closePage">, Step> = {
   ...ELEMENT_STEPS,
+  identity,
   async open(page, inputs, { timeoutMs }) {
     const url = urlToOpen(inputs.url);
     const response = await page.goto(url, { waitUntil: oneOf(inputs.waitUntil, WAIT_UNTIL, "load"), timeout: timeoutMs });

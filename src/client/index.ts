@@ -27,3 +27,4 @@ export type * from "./types";
 export { pollUntil, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./poll";
 export type { PollOptions } from "./poll";
 export { isStoppingRow, readCloudBrowser, runsCloudBrowser } from "./cloud-browser-runs";
+export { readEchoReply, type EchoedExit, type EchoFields } from "./echo-reply";
