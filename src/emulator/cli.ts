@@ -1,8 +1,10 @@
 #!/usr/bin/env node
+import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { messageOf } from "../client/errors";
 import { notExecutable } from "./executable";
 import { startEmulator } from "./index";
+import { PROXIES_PATH } from "./network/control-route";
 import { resolveOptions } from "./options";
 import { SERVED_PATH } from "./served";
 import { servedReport } from "./served-table";
@@ -16,6 +18,8 @@ Options:
   --host <address>        address to listen on (default 127.0.0.1)
   --local-port <port>     Local API port (default 40100; 0 = any free port)
   --open-port <port>      Open API port (default 40101; 0 = any free port)
+  --echo-port <port>      IP-echo route's port (GET /ip; default: the Local API port + 2,
+                          40102, when free, else any free port)
   --local-token <token>   require "Authorization: <token>" on Local API requests
   --login                 act as MoreLogin's server edition: refuse every Local API call
                           (code 35001) until POST /api/user/login {"apiId","apiKey"}
@@ -80,6 +84,7 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
       host: { type: "string" },
       "local-port": { type: "string" },
       "open-port": { type: "string" },
+      "echo-port": { type: "string" },
       "local-token": { type: "string" },
       login: { type: "boolean" },
       "api-id": { type: "string" },
@@ -100,9 +105,11 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
   });
   if (values.help) return "help";
   const latencyMs = latency(values.latency);
+  const localPort = integer("local-port", values["local-port"], 0, 65535) ?? 40100;
   const options: EmulatorOptions = {
     host: values.host,
-    localPort: integer("local-port", values["local-port"], 0, 65535) ?? 40100,
+    localPort,
+    echoPort: integer("echo-port", values["echo-port"], 0, 65535),
     openPort: integer("open-port", values["open-port"], 0, 65535) ?? 40101,
     localToken: values["local-token"],
     login: values.login,
@@ -124,6 +131,19 @@ function optionsFrom(argv: string[]): EmulatorOptions | "help" {
   return options;
 }
 
+/** The Local port + 2 (40102 beside the defaults) when it is free; else, and beside a Local port 0, any free port. */
+async function defaultEchoPort(host: string, localPort: number): Promise<number> {
+  const wanted = localPort + 2;
+  if (localPort === 0 || wanted > 65535) return 0;
+  const probe = createServer();
+  const free = await new Promise<boolean>((resolve) => {
+    probe.once("error", () => resolve(false));
+    probe.listen(wanted, host, () => resolve(true));
+  });
+  if (free) await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return free ? wanted : 0;
+}
+
 async function main(): Promise<void> {
   let options: EmulatorOptions | "help";
   try {
@@ -137,7 +157,7 @@ async function main(): Promise<void> {
     return;
   }
 
-  const emulator = await startEmulator(options);
+  const emulator = await startEmulator({ ...options, echoPort: options.echoPort ?? (await defaultEchoPort(options.host ?? "127.0.0.1", options.localPort ?? 0)) });
   // Listen for signals before printing: whoever reads the output may signal at once.
   let stopping = false;
   const stop = (): void => {
@@ -165,6 +185,8 @@ async function main(): Promise<void> {
       `  Login:       ${options.login ? "required (server edition): POST /api/user/login with the API ID and key above" : "(none: see --login)"}`,
       `  Browser:     ${options.browser ?? "(none: started profiles get a debug port without a browser; see --browser)"}`,
       `  Demo page:   ${emulator.demoUrl}`,
+      `  IP echo:     ${emulator.echoUrl} (through one of the proxies below: that proxy's exit IP, country and time zone)`,
+      `  Proxies:     ${emulator.emulatedProxies().length} on 127.0.0.1 behind the seeded proxy rows; ${emulator.localUrl}${PROXIES_PATH} lists them with their credentials and sets their condition`,
       `  Timings:     phone boot ${phoneBootMs} ms, automation step ${automationStepMs} ms, app install ${appInstallMs} ms`,
       `  Served:      ${emulator.localUrl}${SERVED_PATH} (how often each profile was started and closed, each cloud phone powered on, off and deleted; also printed at exit)`,
       "Try:",

@@ -3,7 +3,11 @@ import { DEMO_PAGE, DEMO_PATH } from "./demo-page";
 import { DEMO_TABLE_PAGE, DEMO_TABLE_PATH } from "./demo-table";
 import { listen, type Listener } from "./http-listener";
 import { localRoutes } from "./local-routes";
+import { answerProxyControl } from "./network/control-route";
+import { createEchoServer, ECHO_PATH } from "./network/echo-server";
+import { ProxyNetwork } from "./network/proxy-network";
 import { openRoutes } from "./open-routes";
+import { readCondition } from "./network/condition";
 import { executable, resolveOptions } from "./options";
 import { createApiServer } from "./server";
 import { EmulatorState } from "./state";
@@ -55,7 +59,10 @@ function happenings(state: EmulatorState): Emulator["happen"] {
 export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
   const resolved = resolveOptions(options);
   const state = new EmulatorState(resolved);
-  const started: Listener[] = [];
+  const network = await ProxyNetwork.start(state.data.proxies, state.data.cloudPhones, resolved.proxyConditions);
+  // The network counts as started: a listener that then fails to start closes it with the others.
+  const started: Listener[] = [{ port: 0, close: () => network.close() }];
+  const echo = await listenOrClose(createEchoServer(), resolved.host, resolved.echoPort, started);
   const local = await listenOrClose(
     createApiServer(
       "local",
@@ -65,18 +72,25 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
         [DEMO_PATH, DEMO_PAGE],
         [DEMO_TABLE_PATH, DEMO_TABLE_PAGE],
       ]),
+      (req, res) => answerProxyControl(network, req, res),
     ),
     resolved.host,
     resolved.localPort,
     started,
   );
-  const open = await listenOrClose(createApiServer("open", openRoutes(state), state), resolved.host, resolved.openPort, started);
+  const open = await listenOrClose(
+    createApiServer("open", openRoutes(state), state, new Map(), (req, res) => answerProxyControl(network, req, res)),
+    resolved.host,
+    resolved.openPort,
+    started,
+  );
 
   let closing: Promise<void> | undefined;
   return {
     localUrl: urlOf(resolved.host, local.port),
     openUrl: urlOf(resolved.host, open.port),
     demoUrl: `${urlOf(resolved.host, local.port)}${DEMO_PATH}`,
+    echoUrl: `${urlOf(resolved.host, echo.port)}${ECHO_PATH}`,
     get credentials() {
       const { apiId, apiKey } = resolved;
       return state.localToken === undefined ? { apiId, apiKey } : { apiId, apiKey, localToken: state.localToken };
@@ -114,10 +128,12 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
       if (limitOptions?.retryAfter !== undefined) state.rateLimitRetryAfter = limitOptions.retryAfter;
     },
     happen: happenings(state),
+    emulatedProxies: () => network.list(),
+    setProxyCondition: (idOrName, condition) => network.setCondition(idOrName, readCondition(condition)),
     close: () => {
       closing ??= (async () => {
         state.timers.clearAll();
-        await Promise.all([local.close(), open.close(), state.sessions.close(), state.cloudRuntimes.close()]);
+        await Promise.all([local.close(), open.close(), echo.close(), network.close(), state.sessions.close(), state.cloudRuntimes.close()]);
         state.timers.clearAll();
       })();
       return closing;

@@ -1,10 +1,13 @@
 import { notExecutable } from "./executable";
-import type { EmulatorOptions, FaultRates } from "./types";
+import { readCondition } from "./network/condition";
+import type { EmulatorOptions, FaultRates, ProxyCondition } from "./types";
 
 export interface ResolvedOptions {
   host: string;
   localPort: number;
   openPort: number;
+  echoPort: number;
+  proxyConditions: Record<string, ProxyCondition>;
   localToken: string | undefined;
   apiId: string;
   apiKey: string;
@@ -49,11 +52,25 @@ export function executable(name: string, path: string | undefined): string | und
   return path;
 }
 
+function conditions(given: Record<string, ProxyCondition> | undefined): Record<string, ProxyCondition> {
+  const checked: Record<string, ProxyCondition> = {};
+  for (const [key, condition] of Object.entries(given ?? {})) {
+    try {
+      checked[key] = readCondition(condition);
+    } catch (error) {
+      throw new RangeError(`emulator option proxyConditions["${key}"]: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  return checked;
+}
+
 export function resolveOptions(options: EmulatorOptions = {}): ResolvedOptions {
   return {
     host: options.host ?? "127.0.0.1",
     localPort: count("localPort", options.localPort, 0),
     openPort: count("openPort", options.openPort, 0),
+    echoPort: count("echoPort", options.echoPort, 0),
+    proxyConditions: conditions(options.proxyConditions),
     localToken: options.localToken === "" ? undefined : options.localToken,
     apiId: options.apiId ?? "1690000000000001",
     apiKey: options.apiKey ?? "emulator-api-key",

@@ -93,7 +93,15 @@ function isPrivateAddress(ip: string): boolean {
   return /^(127\.|10\.|192\.168\.|172\.(1[6-9]|2\d|3[01])\.)/.test(ip);
 }
 
+/** Rows the emulator's proxy network points at its loopback listeners: they stand in for public proxies. */
+const loopbackStandIns = new WeakSet<ProxyInfo>();
+
+export function markLoopbackStandIn(proxy: ProxyInfo): void {
+  loopbackStandIns.add(proxy);
+}
+
 /** What `isCloudPhoneProxy: true` keeps: the spec leaves out local and private IPs, 360 and Pia proxies. */
 export function usableByCloudPhones(proxy: ProxyInfo): boolean {
-  return !isPrivateAddress(proxy.proxyIp) && proxy.proxyProvider !== PIA_PROXY && proxy.proxyProvider !== PROXY_360;
+  const publicAddress = loopbackStandIns.has(proxy) || !isPrivateAddress(proxy.proxyIp);
+  return publicAddress && proxy.proxyProvider !== PIA_PROXY && proxy.proxyProvider !== PROXY_360;
 }

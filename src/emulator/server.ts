@@ -163,9 +163,13 @@ function sendServed(req: IncomingMessage, res: ServerResponse, state: EmulatorSt
   res.end(req.method === "HEAD" ? undefined : text);
 }
 
+/** The emulator's own routes beside an API (outside its token, rate limit, faults and statistics): true when one answered. */
+export type OwnRoute = (req: IncomingMessage, res: ServerResponse) => boolean;
+
 /** An API server; `pages` are HTML pages by path, answered to GET and HEAD. */
-export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState, pages: ReadonlyMap<string, string> = new Map()): Server {
+export function createApiServer(api: ApiName, routes: RouteTable, state: EmulatorState, pages: ReadonlyMap<string, string> = new Map(), own: OwnRoute = () => false): Server {
   return createServer((req, res) => {
+    if (own(req, res)) return;
     if ((req.method === "GET" || req.method === "HEAD") && pathOf(req.url) === SERVED_PATH) return sendServed(req, res, state);
     const page = req.method === "GET" || req.method === "HEAD" ? pages.get(pathOf(req.url)) : undefined;
     if (page !== undefined) return sendPage(req, res, page);

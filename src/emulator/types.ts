@@ -48,10 +48,47 @@ export interface ScriptedFault {
   retryAfterSeconds?: number; // for kind "tooMany"
 }
 
+/** Where an emulated proxy's traffic seems to come from: what its IP-echo route reports. */
+export interface ProxyExit {
+  ip: string;
+  /** ISO 3166-1 alpha-2, as the proxy rows' `countryCode`. */
+  country: string;
+  /** IANA time zone. */
+  timezone: string;
+}
+
+/** How an emulated proxy misbehaves; a field left out means as its row says (alive, at once, its own exit). */
+export interface ProxyCondition {
+  /** Refuses connections: nothing listens on its port. */
+  dead?: boolean;
+  /** Waits this long on each new connection before it answers, in ms. */
+  delayMs?: number;
+  /** Exits elsewhere: these fields replace the row's. */
+  exit?: Partial<ProxyExit>;
+}
+
+export type ProxyProtocol = "http" | "https" | "socks5";
+
+/** One of the emulator's loopback proxies, as `emulatedProxies()` and GET /emulator/proxies show it. */
+export interface EmulatedProxy {
+  id: string;
+  proxyName: string;
+  protocol: ProxyProtocol;
+  port: number;
+  /** The emulator's fake credentials, which the lists withhold (as MoreLogin's do); null when the proxy takes anyone. */
+  credentials: { username: string; password: string } | null;
+  exit: ProxyExit;
+  condition: ProxyCondition;
+}
+
 export interface EmulatorOptions {
   host?: string; // default "127.0.0.1"
   localPort?: number; // default 0 (the OS chooses); the CLI defaults to 40100
   openPort?: number; // default 0; the CLI defaults to 40101
+  /** The IP-echo route's port (`GET /ip`): default 0; the CLI defaults to the Local port + 2 (40102) when that is free. */
+  echoPort?: number;
+  /** Emulated proxies that start dead, slow or exiting elsewhere, by proxy ID or name (docs/EMULATOR.md). */
+  proxyConditions?: Record<string, ProxyCondition>;
   /** When set, every Local API request must carry `Authorization: <localToken>` exactly. */
   localToken?: string;
   apiId?: string; // Open API client_id; default "1690000000000001"
@@ -312,6 +349,8 @@ export interface RunningProfile {
 export interface Emulator {
   readonly localUrl: string; // e.g. "http://127.0.0.1:40100" (no trailing slash)
   readonly openUrl: string; // e.g. "http://127.0.0.1:40101"
+  /** The IP-echo route: through an emulated proxy it answers that proxy's exit, e.g. "http://127.0.0.1:40102/ip". */
+  readonly echoUrl: string;
   /** A small HTML page on the Local port for flows to open in a profile's browser, e.g. "http://127.0.0.1:40100/demo". */
   readonly demoUrl: string;
   readonly credentials: { apiId: string; apiKey: string; localToken?: string };
@@ -363,6 +402,10 @@ export interface Emulator {
     profileLocks(envId: string): boolean;
     profileUnlocks(envId: string): boolean;
   };
+  /** The loopback proxies that stand behind the seeded proxy rows with an address (docs/EMULATOR.md). */
+  emulatedProxies(): EmulatedProxy[];
+  /** Replaces an emulated proxy's condition (by proxy ID or name); false when none has it. Resolves once a dead one stopped listening or a revived one listens. */
+  setProxyCondition(idOrName: string, condition: ProxyCondition): Promise<boolean>;
   /** Stops both servers, every profile's browser or debug-port listener and every cloud runtime's browser and gateway; destroys open sockets. */
   close(): Promise<void>;
 }

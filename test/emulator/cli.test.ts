@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { call, dataOf, envelopeOf, expectError, type PageShape } from "../support/http";
 import { exitOf, exitUnlessStarted, runCli as run, waitFor } from "../support/cli";
+import { openSocket } from "../support/proxy-wire";
 
 describe("emulator: CLI", function () {
   // Every test starts `node --import tsx` cold; with coverage to write, on a busy machine, that is slow.
@@ -83,6 +84,26 @@ describe("emulator: CLI", function () {
     assert.equal((await exited).code, 0);
   });
 
+  it("serves the IP echo and the proxies' control route, says where, and exits 0 with its proxies open", async () => {
+    const child = run(["--local-port", "0", "--open-port", "0"]);
+    const exited = exitOf(child);
+    try {
+      const out = await waitFor(child, /Press Ctrl\+C/);
+      const echoUrl = /IP echo:\s+(http:\/\/127\.0\.0\.1:\d+\/ip)/.exec(out)?.[1];
+      const control = /Proxies:\s+6 on 127\.0\.0\.1 .*; (http:\/\/\S+\/emulator\/proxies) lists them/.exec(out)?.[1];
+      assert.ok(echoUrl && control, out);
+      assert.deepEqual((await call(echoUrl, "", { method: "GET" })).json, { ip: "127.0.0.1", bogon: true });
+      const proxies = (await call(control, "", { method: "GET" })).json as { port: number }[];
+      assert.equal(proxies.length, 6);
+      // A connection held open to a proxy must not keep the emulator from exiting.
+      const held = await openSocket(proxies[0]?.port ?? 0);
+      held.on("error", () => undefined);
+    } finally {
+      child.kill("SIGTERM");
+    }
+    assert.equal((await exited).code, 0);
+  });
+
   it("says the default timings when none are given", async () => {
     const child = run(["--local-port", "0", "--open-port", "0"]);
     const exited = exitOf(child);
@@ -94,7 +115,16 @@ describe("emulator: CLI", function () {
     assert.equal((await exited).code, 0);
   });
 
-  for (const args of [["--bogus"], ["--local-port", "abc"], ["--latency", "50"], ["--rate-limit", "-1"], ["--phone-boot-ms", "soon"], ["--automation-step-ms", "-5"], ["--phones-on", "all"]]) {
+  for (const args of [
+    ["--bogus"],
+    ["--local-port", "abc"],
+    ["--latency", "50"],
+    ["--rate-limit", "-1"],
+    ["--phone-boot-ms", "soon"],
+    ["--automation-step-ms", "-5"],
+    ["--phones-on", "all"],
+    ["--echo-port", "70000"],
+  ]) {
     it(`exits 2 with a clear error for ${args.join(" ")}`, async function () {
       // A cold `node --import tsx` start, with coverage to write, can be slow on a busy machine.
       this.timeout(120_000);

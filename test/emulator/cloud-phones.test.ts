@@ -92,8 +92,22 @@ describe("emulator: cloud phones", () => {
     assert.ok(new Set(cloudPhones.map((p) => p.proxy?.id)).size > 1, "phones use different proxies");
   });
 
-  it("is deterministic for a seed, and gives no proxy when there is none to give", () => {
-    assert.deepEqual(generateData(counts).cloudPhones, emulator().data.cloudPhones);
+  it("is deterministic for a seed (the addresses of emulated proxies then pointed at their listeners), and gives no proxy when there is none to give", () => {
+    const listeners = new Map(
+      emulator()
+        .emulatedProxies()
+        .map((proxy) => [proxy.id, proxy.port]),
+    );
+    const generated = generateData(counts).cloudPhones;
+    for (const phone of generated) {
+      const port = phone.proxy === null ? undefined : listeners.get(phone.proxy.id);
+      if (phone.proxy && port !== undefined) Object.assign(phone.proxy, { proxyIp: "127.0.0.1", proxyPort: port });
+    }
+    assert.ok(
+      generated.some((phone) => phone.proxy?.proxyIp === "127.0.0.1"),
+      "some phones use an emulated proxy",
+    );
+    assert.deepEqual(generated, emulator().data.cloudPhones);
     assert.ok(generateData({ ...counts, proxies: 0 }).cloudPhones.every((phone) => phone.proxy === null));
   });
 });

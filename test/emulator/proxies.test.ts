@@ -25,9 +25,18 @@ describe("emulator: proxy list filters", () => {
     assert.deepEqual(await list({ id: target.id.slice(0, -1) }), []);
   });
 
-  it("keeps only proxies cloud phones can use with isCloudPhoneProxy true: no private IPs, no Pia or 360 proxies", async () => {
-    await keeps({ isCloudPhoneProxy: true }, (p) => !isPrivate(p.proxyIp) && p.proxyProvider !== 16 && p.proxyProvider !== 18);
-    assert.ok(proxies().some((p) => isPrivate(p.proxyIp)));
+  it("keeps only proxies cloud phones can use with isCloudPhoneProxy true: no private IPs (the emulated proxies on 127.0.0.1 stand in for public ones), no Pia or 360 proxies", async () => {
+    const standIns = new Set(
+      emulator()
+        .emulatedProxies()
+        .map((proxy) => proxy.id),
+    );
+    assert.ok(standIns.size > 0 && proxies().every((p) => standIns.has(p.id) === (p.proxyIp === "127.0.0.1")));
+    await keeps({ isCloudPhoneProxy: true }, (p) => (standIns.has(p.id) || !isPrivate(p.proxyIp)) && p.proxyProvider !== 16 && p.proxyProvider !== 18);
+    assert.ok(
+      proxies().some((p) => !standIns.has(p.id) && isPrivate(p.proxyIp)),
+      "a private proxy (the SSH one) stays out",
+    );
     assert.ok(proxies().some((p) => p.proxyProvider === 16));
     assert.deepEqual(await list({ isCloudPhoneProxy: false }), proxies());
   });

@@ -1,0 +1,116 @@
+import type { Server as HttpServer } from "node:http";
+import { createServer, type Server, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
+import type { ProxyCondition, ProxyExit, ProxyInfo, ProxyProtocol } from "../types";
+import { timeZoneOf } from "./exits";
+import { createHttpProxy } from "./http-proxy";
+import type { ProxyCredentials, ProxyServing } from "./serving";
+import { serveSocks5 } from "./socks5-proxy";
+
+/** The address this proxy listens on, whatever host the APIs listen on: the rows say `127.0.0.1`. */
+export const PROXY_HOST = "127.0.0.1";
+
+/** One proxy row's listener: the row's protocol, credentials and exit, read on each connection. */
+export class RowProxy implements ProxyServing {
+  private server: Server | undefined;
+  private readonly http: HttpServer | undefined;
+  private readonly sockets = new Set<Socket>();
+  /** What ends each pending delay. */
+  private readonly delays = new Set<() => void>();
+  private readonly delayed = new WeakSet<Duplex>();
+  private current: ProxyCondition = {};
+  private closed = false;
+  port = 0;
+
+  /** `password`: the proxy asks for the row's username and this password; undefined, it takes anyone. */
+  constructor(
+    readonly row: ProxyInfo,
+    readonly protocol: ProxyProtocol,
+    readonly password: string | undefined,
+  ) {
+    this.http = protocol === "socks5" ? undefined : createHttpProxy(this);
+  }
+
+  get condition(): ProxyCondition {
+    return this.current;
+  }
+
+  credentials(): ProxyCredentials | undefined {
+    return this.password === undefined ? undefined : { username: this.row.username, password: this.password };
+  }
+
+  exit(): ProxyExit {
+    const { exportIp, countryCode, city } = this.row;
+    return { ip: exportIp, country: countryCode, timezone: timeZoneOf(countryCode, city), ...this.current.exit };
+  }
+
+  /** Listens on `port` (0: any free port). */
+  async start(port = 0): Promise<void> {
+    const server = createServer((socket) => this.accept(socket));
+    await new Promise<void>((resolve, reject) => {
+      server.once("error", reject);
+      server.listen(port, PROXY_HOST, () => {
+        server.off("error", reject);
+        resolve();
+      });
+    });
+    const address = server.address();
+    if (address === null || typeof address === "string") throw new Error("proxy listener has no TCP address");
+    this.server = server;
+    this.port = address.port;
+  }
+
+  /** Replaces the condition; a dead proxy stops listening (and drops its connections), a revived one listens on its port again. */
+  async setCondition(condition: ProxyCondition): Promise<void> {
+    this.current = { ...condition };
+    if (condition.dead && this.server) await this.stop();
+    else if (!condition.dead && !this.server && !this.closed) await this.start(this.port);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.stop();
+  }
+
+  private async stop(): Promise<void> {
+    const server = this.server;
+    this.server = undefined;
+    for (const end of [...this.delays]) end();
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /**
+   * The condition's delay, once per connection, before the proxy answers it; the socket is being read
+   * meanwhile, so a client that gives up closes it at once. Resolves early when the socket closes.
+   */
+  async delayAnswer(socket: Duplex): Promise<void> {
+    const delayMs = this.current.delayMs ?? 0;
+    if (delayMs <= 0 || this.delayed.has(socket) || socket.destroyed) return;
+    this.delayed.add(socket);
+    await new Promise<void>((resolve) => {
+      const done = (): void => {
+        clearTimeout(timer);
+        this.delays.delete(done);
+        socket.off("close", done);
+        resolve();
+      };
+      const timer = setTimeout(done, delayMs);
+      this.delays.add(done);
+      socket.once("close", done);
+    });
+  }
+
+  private accept(socket: Socket): void {
+    this.sockets.add(socket);
+    socket.once("close", () => this.sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    this.hand(socket);
+  }
+
+  private hand(socket: Socket): void {
+    if (this.http) this.http.emit("connection", socket);
+    else serveSocks5(socket, this);
+  }
+}
