@@ -14,6 +14,13 @@ import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 import { waitUntil } from "../support/wait-until";
 import { DebugSidebar, sidebarUntil, type DebugMessage } from "../support/debug-sidebar";
 
+/**
+ * npm start's phones boot in 3 s and its automation runs take a step every 3 s, and a node's wait polls
+ * from 1 s, half as long again each time: its waits took ~5 and ~8 s. No test here checks how long a boot,
+ * a run or a transfer takes (test/nodes and test/emulator do), so each is over before the first poll.
+ */
+const QUICK_PHONES = { phoneBootMs: 250, automationStepMs: 250, appInstallMs: 100 } as const;
+
 describe(`package: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(180_000);
   let work: string;
@@ -27,7 +34,7 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     // npm start's data (every cloud phone off at start). Profiles get stand-in debug ports: only the examples
     // that open a page (10, 12, 17) get a real headless Chromium, through withChromium; a Chromium behind
     // every other start (about a CPU-second each) would only load the machine.
-    emulator = await startEmulator(DEMO_EMULATOR_OPTIONS);
+    emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, ...QUICK_PHONES });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
