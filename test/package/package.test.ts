@@ -9,17 +9,11 @@ import { deviceOfSku } from "../../src/emulator/phone-state";
 import { CAPPED_CONFIG_ID, EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
 import { CHROMIUM } from "../support/chromium";
+import { QUICK_TIMINGS } from "../support/emulator";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 import { waitUntil } from "../support/wait-until";
 import { DebugSidebar, sidebarUntil, type DebugMessage } from "../support/debug-sidebar";
-
-/**
- * npm start's phones boot in 3 s and its automation runs take a step every 3 s, and a node's wait polls
- * from 1 s, half as long again each time: its waits took ~5 and ~8 s. No test here checks how long a boot,
- * a run or a transfer takes (test/nodes and test/emulator do), so each is over before the first poll.
- */
-const QUICK_PHONES = { phoneBootMs: 250, automationStepMs: 250, appInstallMs: 100 } as const;
 
 describe(`package: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(180_000);
@@ -31,10 +25,10 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    // npm start's data (every cloud phone off at start). Profiles get stand-in debug ports: only the examples
+    // npm start's data (every cloud phone off at start), its boots and runs quick (QUICK_TIMINGS). Profiles get stand-in debug ports: only the examples
     // that open a page (10, 12, 17) get a real headless Chromium, through withChromium; a Chromium behind
     // every other start (about a CPU-second each) would only load the machine.
-    emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, ...QUICK_PHONES });
+    emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, ...QUICK_TIMINGS });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
