@@ -25,9 +25,10 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    // npm start's data (every cloud phone off at start), its boots and runs quick (QUICK_TIMINGS). Profiles get stand-in debug ports: only the examples
-    // that open a page (10, 12, 17) get a real headless Chromium, through withChromium; a Chromium behind
-    // every other start (about a CPU-second each) would only load the machine.
+    // npm start's data (every cloud phone off at start), its boots and automation runs quick (QUICK_TIMINGS).
+    // Profiles get stand-in debug ports: only the examples that open a page (10, 12, 17) get a real headless
+    // Chromium, through withChromium; a Chromium behind every other start (about a CPU-second each) would
+    // only load the machine.
     emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, ...QUICK_TIMINGS });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
