@@ -102,6 +102,8 @@ const SHARED_PACKAGE_VARIABLE = "MORELOGIN_TEST_PACKAGE";
 
 interface SharedPackage {
   tarball: string;
+  /** The files inside the tarball, as packPackage's `npm pack` listed them. */
+  files: string[];
   /** A folder with package.json, package-lock.json and node_modules after `npm install <tarball>`. */
   installed: string;
 }
@@ -114,10 +116,10 @@ function sharedPackage(): SharedPackage | undefined {
 
 /** Packs this working tree (built already) into `folder` and installs the tarball there once; returns the variables that hand it to the test processes. */
 export async function packOnce(folder: string): Promise<Record<string, string>> {
-  const tarball = await packPackage(join(folder, "pack"));
+  const { tarball, files } = await pack(ROOT, join(folder, "pack"), "ignore-scripts");
   const installed = join(folder, "installed");
   await installTarball(installed, tarball);
-  writeFileSync(join(folder, "shared-package.json"), JSON.stringify({ tarball, installed } satisfies SharedPackage));
+  writeFileSync(join(folder, "shared-package.json"), JSON.stringify({ tarball, files, installed } satisfies SharedPackage));
   return { [SHARED_PACKAGE_VARIABLE]: folder };
 }
 
@@ -142,8 +144,14 @@ export async function packFreshCopy(work: string): Promise<Packed> {
   }
 }
 
-/** The files `npm pack` would ship from this working tree (built already, as for packPackage), relative to the package root. */
+/**
+ * The files `npm pack` would ship from this working tree (built already, as for packPackage), relative to
+ * the package root: under `npm test` those of the tarball packOnce packed from it (a dry run costs npm's
+ * start and a walk of the tree, ~7 s of a busy machine).
+ */
 export async function packedFiles(): Promise<string[]> {
+  const shared = sharedPackage();
+  if (shared) return shared.files;
   const stdout = await npm(["pack", "--dry-run", "--json", "--ignore-scripts"], ROOT, scaled(PACK_MS));
   const [packed] = JSON.parse(stdout) as Array<{ files: Array<{ path: string }> }>;
   return (packed?.files ?? []).map((file) => file.path).sort();

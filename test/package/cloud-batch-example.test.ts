@@ -3,6 +3,7 @@ import { EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, type FlowNode } from "
 import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
 import { useInstalledExample } from "../support/installed-example";
 import { CHROMIUM } from "../support/chromium";
+import { QUICK_TIMINGS } from "../support/emulator";
 import { type DebugSidebar, sidebarUntil } from "../support/debug-sidebar";
 import { call, dataOf } from "../support/http";
 import { runtimeLabel } from "../support/runtime";
@@ -30,7 +31,7 @@ interface TableNote {
  */
 describe(`example 21 Cloud browsers, a batch: installed from its tarball into ${runtimeLabel}`, function () {
   this.timeout(240_000);
-  const installed = useInstalledExample("morelogin-cloud-example-", { ...DEMO_EMULATOR_OPTIONS, profiles: PROFILES });
+  const installed = useInstalledExample("morelogin-cloud-example-", { ...DEMO_EMULATOR_OPTIONS, ...QUICK_TIMINGS, profiles: PROFILES });
 
   /** The example alone on its tab, its config node pointed at the emulator (npm start's pacing: the config node's default). */
   async function deployExample(): Promise<FlowNode[]> {

@@ -9,6 +9,7 @@ import { deviceOfSku } from "../../src/emulator/phone-state";
 import { CAPPED_CONFIG_ID, EXAMPLE_CONFIG_ID, deployAndStart, loadExamples, packPackage, packedFiles, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { DEMO_EMULATOR_OPTIONS } from "../../tools/start-args";
 import { CHROMIUM } from "../support/chromium";
+import { QUICK_TIMINGS } from "../support/emulator";
 import { NODE_TYPES } from "../support/node-types";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
 import { waitUntil } from "../support/wait-until";
@@ -24,10 +25,11 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     work = mkdtempSync(join(tmpdir(), "morelogin-package-"));
     const tarball = await packPackage(join(work, "pack"));
     await prepareUserDir(join(work, "user"), tarball, { fresh: true });
-    // npm start's data (every cloud phone off at start). Profiles get stand-in debug ports: only the examples
-    // that open a page (10, 12, 17) get a real headless Chromium, through withChromium; a Chromium behind
-    // every other start (about a CPU-second each) would only load the machine.
-    emulator = await startEmulator(DEMO_EMULATOR_OPTIONS);
+    // npm start's data (every cloud phone off at start), its boots and automation runs quick (QUICK_TIMINGS).
+    // Profiles get stand-in debug ports: only the examples that open a page (10, 12, 17) get a real headless
+    // Chromium, through withChromium; a Chromium behind every other start (about a CPU-second each) would
+    // only load the machine.
+    emulator = await startEmulator({ ...DEMO_EMULATOR_OPTIONS, ...QUICK_TIMINGS });
     nodeRed = await startNodeRed({ userDir: join(work, "user"), node: nodeBinary, redJs });
   });
 
@@ -132,15 +134,20 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
     before(async () => {
       sidebar = await DebugSidebar.open(nodeRed.url);
       examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
-      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
-      // The watch examples react to every profile the other examples start: they run in their own tests.
-      await deployAndStart(
-        nodeRed,
-        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node.type === "morelogin-watch" ? { ...node, d: true } : node)),
-      );
+      // The watch examples see what the other examples do: each is on only beside examples it does not see (deployWatch).
+      await deployWatching(new Set());
     });
 
     after(() => sidebar?.close());
+
+    /** Deploys every example, its config node with the emulator's credentials, with only the watch nodes in `watching` on. */
+    async function deployWatching(watching: ReadonlySet<string>): Promise<void> {
+      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
+      await deployAndStart(
+        nodeRed,
+        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node.type === "morelogin-watch" ? { ...node, d: !watching.has(node.id) } : node)),
+      );
+    }
 
     function example(number: string): FlowNode[] {
       const found = [...examples.byExample.entries()].find(([name]) => name.startsWith(`${number} `));
@@ -251,27 +258,481 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
         .filter((request) => request.path === "/api/env/start" || request.path === "/api/env/close")
         .map((request) => `${request.path === "/api/env/start" ? "start" : "close"} ${(request.body as { envId?: string }).envId}`);
 
-    it("02 Start and close a profile: the function node's {envId} starts each listed profile, and each is closed again", async () => {
-      // The example lists the profiles of one group of the emulator's, its own.
-      const list = listOf("02");
-      assert.ok(
-        emulator.data.groups.some((group) => group.id === list.groupId),
-        `the example's group ${String(list.groupId)} is one of the emulator's`,
-      );
-      const own = listedBy(list);
-      assert.ok(own.length > 1, "a few profiles");
-      emulator.resetStats();
-      const messages = await run(example("02"), "closed", { count: own.length });
+    /** Example `number`'s watch node. */
+    function watchOf(number: string): FlowNode {
+      const watch = example(number).find((node) => node.type === "morelogin-watch");
+      assert.ok(watch, `example ${number} has a watch node`);
+      return watch;
+    }
 
-      const bodies = requestsTo("/api/env/start").map((request) => request.body as { envId: string });
-      assert.deepEqual(
-        bodies,
-        bodies.map(({ envId }) => ({ envId })),
-        "start profile sends just the {envId} the function node built",
+    /**
+     * Deploys every example with example `number`'s watch on (every other watch off), and waits until it has
+     * polled once: its first poll only learns what runs, so a change made before it would not be a change. A
+     * watch shows "starting" (blue) as it starts and what it saw (green) after each poll. Returns where the
+     * example's Debug messages begin.
+     */
+    async function deployWatch(number: string): Promise<number> {
+      const watch = watchOf(number);
+      const statusFrom = sidebar.statusMark();
+      await deployWatching(new Set([watch.id]));
+      const from = sidebar.mark();
+      const polledOnce = (): boolean => {
+        const fills = sidebar.statusesSince(statusFrom, watch.id).map((status) => status.fill);
+        return fills.includes("blue") && fills.lastIndexOf("green") > fills.indexOf("blue");
+      };
+      await waitUntil(polledOnce, `example ${number}'s watch has polled once`, 30_000).catch(() => assert.fail(`example ${number}'s watch did not poll`));
+      return from;
+    }
+
+    /** Waits until the Debug node `name` of example `number` has shown `count` messages since `from`; fails at once on the example's "error" Debug node. */
+    async function waitForWatch(number: string, from: number, name: string, count: number): Promise<DebugMessage[]> {
+      const messages = await sidebarUntil(
+        () => sidebar.since(from, example(number)),
+        (shown) => valuesOf(shown, "error").length > 0 || valuesOf(shown, name).length >= count,
+        60_000,
+        (shown) => `"${name}" showed ${valuesOf(shown, name).length} of ${count} messages in time`,
       );
-      assert.deepEqual(bodies.map(({ envId }) => envId).sort(), own.map((profile) => profile.id).sort(), "each profile of the group started, once");
-      assert.equal(valuesOf(messages, "started (CDP URLs)").length, own.length);
-      assert.deepEqual(emulator.running(), []);
+      const errors = valuesOf(messages, "error");
+      if (errors.length > 0) assert.fail(`the example failed: ${JSON.stringify(errors)}`);
+      return messages;
+    }
+
+    const post = (path: string, body: unknown): Promise<Response> =>
+      fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+
+    describe("the profile examples, while 13 watches the phones", () => {
+      // 13 watches every phone, and these examples start and close profiles only: its 10 s polls run while they
+      // do, and its test comes last.
+      let from13: number;
+      let phone13: { id: string };
+      let phoneOn: number;
+
+      before(async () => {
+        from13 = await deployWatch("13");
+        const off = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
+        assert.ok(off, "a phone that is off");
+        phone13 = off;
+        phoneOn = (await post("/api/cloudphone/powerOn", { id: off.id })).status;
+      });
+
+      it("02 Start and close a profile: the function node's {envId} starts each listed profile, and each is closed again", async () => {
+        // The example lists the profiles of one group of the emulator's, its own.
+        const list = listOf("02");
+        assert.ok(
+          emulator.data.groups.some((group) => group.id === list.groupId),
+          `the example's group ${String(list.groupId)} is one of the emulator's`,
+        );
+        const own = listedBy(list);
+        assert.ok(own.length > 1, "a few profiles");
+        emulator.resetStats();
+        const messages = await run(example("02"), "closed", { count: own.length });
+
+        const bodies = requestsTo("/api/env/start").map((request) => request.body as { envId: string });
+        assert.deepEqual(
+          bodies,
+          bodies.map(({ envId }) => ({ envId })),
+          "start profile sends just the {envId} the function node built",
+        );
+        assert.deepEqual(bodies.map(({ envId }) => envId).sort(), own.map((profile) => profile.id).sort(), "each profile of the group started, once");
+        assert.equal(valuesOf(messages, "started (CDP URLs)").length, own.length);
+        assert.deepEqual(emulator.running(), []);
+      });
+
+      it("09 Create, start, close and delete a profile: says so, and the profile is gone", async () => {
+        const before = emulator.data.profiles.length;
+        emulator.resetStats();
+        const messages = await run(example("09"), "done");
+
+        const [done] = valuesOf(messages, "done");
+        const match = /^Profile (\d{19}) was created, started, closed and moved to the recycle bin$/.exec(String(done));
+        assert.ok(match, `the Debug sidebar says what happened: ${String(done)}`);
+        const envId = match[1];
+        assert.deepEqual(
+          requestsTo("/api/env/start").map((request) => request.body),
+          [{ envId }],
+        );
+        assert.deepEqual(
+          requestsTo("/api/env/removeToRecycleBin/batch").map((request) => request.body),
+          [{ envIds: [envId] }],
+        );
+        assert.equal(emulator.data.profiles.length, before);
+        assert.equal(
+          emulator.data.profiles.some((profile) => profile.id === envId),
+          false,
+        );
+        assert.deepEqual(emulator.running(), []);
+      });
+
+      it("15 Rotate proxies: adds a proxy, sets it on a profile, shows it in the detail, takes it off and deletes it", async () => {
+        emulator.resetStats();
+        const messages = await run(example("15"), "done");
+
+        const [shown] = valuesOf(messages, "profile's proxy") as Array<{ envId: string; proxyId: string }>;
+        assert.ok(shown, "the detail is shown");
+        const { envId, proxyId } = shown;
+        assert.match(proxyId, /^\d{19}$/);
+        assert.deepEqual(valuesOf(messages, "done"), [`Proxy ${proxyId} was added, set on profile ${envId}, seen in its detail, taken off and deleted`]);
+        assert.deepEqual(
+          requestsTo("/api/env/setProxy/batch").map((request) => request.body),
+          [{ envIds: [envId], proxy: { proxyId } }],
+        );
+        assert.deepEqual(
+          requestsTo("/api/proxyInfo/delete").map((request) => request.body),
+          [[proxyId]],
+        );
+        assert.equal(
+          emulator.data.proxies.some((proxy) => proxy.id === proxyId),
+          false,
+        );
+        assert.equal(emulator.data.profiles.find((profile) => profile.id === envId)?.proxyId, "0");
+      });
+
+      it("03 Cloud phones, proxies, groups and tags: the group and tag lanes create one and delete it again", async () => {
+        const groups = emulator.data.groups.length;
+        const tags = emulator.data.tags.length;
+        const nodes = example("03");
+        /** The example with the inject node of this lane first, which run() presses. */
+        const lane = (inject: string): FlowNode[] => {
+          const button = nodeNamed(nodes, inject);
+          return [button, ...nodes.filter((node) => node !== button)];
+        };
+        assert.equal((valuesOf(await run(lane("create and delete a group"), "group deleted"), "new group")[0] as { groupName: string }).groupName, "Node-RED example");
+        // The Debug sidebar shows a boolean as its text.
+        assert.deepEqual(valuesOf(await run(lane("create and delete a tag"), "tag deleted"), "tag deleted"), ["true"]);
+        assert.equal(emulator.data.groups.length, groups);
+        assert.equal(emulator.data.tags.length, tags);
+      });
+
+      it("10 Open a page and take a screenshot: greets Node-RED on the demo page, saves a PNG where Node-RED runs, and closes the profile", async () => {
+        // Node-RED runs in its user folder (startNodeRed's cwd), and the file node's name is relative.
+        const screenshot = join(work, "user", "morelogin-demo-screenshot.png");
+        assert.equal(existsSync(screenshot), false, "no screenshot before the run");
+        const nodes = example("10");
+        emulator.resetStats();
+        const messages = await withChromium(() => run(nodes, "done"));
+
+        assert.deepEqual(valuesOf(messages, "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
+        assert.deepEqual(valuesOf(messages, "error"), []);
+        const png = readFileSync(screenshot);
+        assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the file is a PNG");
+        assert.ok(png.length > 2_000 && png.length < 5_000_000, `a page's screenshot, not an empty image: ${png.length} bytes`);
+        const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
+        assert.ok(width >= 300 && height >= 200, `the size of a browser window: ${width}x${height}`);
+        assert.equal(requestsTo("/api/env/start").length, 1);
+        // The profile was closed: no profile runs, and its Chromium has exited.
+        assert.deepEqual(emulator.running(), []);
+      });
+
+      it("02, 06, 09, 10, 16 and 17 pressed together: each starts and closes profiles of its own, and ends as it does alone", async () => {
+        const own = new Map(["02", "06", "10", "16", "17"].map((number) => [number, listedBy(listOf(number))]));
+        for (const [number, profiles] of own) assert.ok(profiles.length > 0, `example ${number} lists profiles of the emulator's`);
+        const press = async (number: string): Promise<void> => {
+          const inject = example(number).find((node) => node.type === "inject");
+          assert.ok(inject, `example ${number} starts with an inject node`);
+          assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+        };
+        const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
+        const together = ["02", "06", "09", "10", "16", "17"];
+        const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
+        emulator.resetStats();
+        const from = sidebar.mark();
+        const logFrom = nodeRed.output().length;
+        // 10 and 17 drive a real Chromium; the others never open a page: the browser is switched off once
+        // 10's and 17's starts have been answered.
+        await withChromium(async () => {
+          await Promise.all([press("10"), press("17")]);
+          await waitUntil(() => Object.values(emulator.served().profiles).reduce((starts, served) => starts + served.starts, 0) >= 2, "examples 10 and 17 have started their profiles", 60_000);
+        });
+        await Promise.all(["02", "06", "09", "16"].map(press));
+        const closed = (profiles: ReadonlyArray<{ id: string }>): boolean => profiles.every((profile) => lifecycle().includes(`close ${profile.id}`));
+        const outcomes = (): Record<string, boolean> => ({
+          "02": shown("02", "closed").length >= (own.get("02")?.length ?? 0),
+          "06": shown("06", "summary").length > 0,
+          "09": shown("09", "done").length > 0,
+          "10": shown("10", "done").length > 0,
+          "16": closed(own.get("16") ?? []),
+          "17": shown("17", "saved").length > 0,
+        });
+        await waitUntil(
+          async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
+          (ended) => ended,
+          "every example pressed has ended",
+          120_000,
+        ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}`));
+        assert.deepEqual(errors(), [], "no example failed");
+
+        assert.equal(shown("02", "closed").length, own.get("02")?.length);
+        assert.deepEqual(shown("06", "summary"), [`${own.get("06")?.length} profiles visited`]);
+        assert.match(String(shown("09", "done")[0]), /^Profile \d{19} was created, started, closed and moved to the recycle bin$/);
+        assert.deepEqual(shown("10", "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
+        assert.equal((shown("17", "rows")[0] as unknown[] | undefined)?.length, 8, "the price list's eight rows");
+        // No profile is another example's: each was started once and closed once, and no call was refused.
+        const everyOwn = [...own.values()].flat().map((profile) => profile.id);
+        assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples list profiles of their own: ${JSON.stringify(Object.fromEntries(own))}`);
+        for (const id of everyOwn) {
+          assert.deepEqual(
+            lifecycle().filter((event) => event.endsWith(` ${id}`)),
+            [`start ${id}`, `close ${id}`],
+          );
+        }
+        assert.deepEqual(
+          Object.values(emulator.served().profiles).filter((served) => served.refused > 0),
+          [],
+        );
+        assert.deepEqual(emulator.running(), []);
+        assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
+      });
+
+      it("13 Cloud phone events: a phone powered on elsewhere shows running; powered off, stopped", async () => {
+        assert.equal(phoneOn, 200);
+        const running = await waitForWatch("13", from13, "running", 1);
+        assert.deepEqual(
+          valuesOf(running, "running").map((value) => (value as { id: string; to: number }).id),
+          [phone13.id],
+        );
+        assert.equal((await post("/api/cloudphone/powerOff", { id: phone13.id })).status, 200);
+        const stopped = await waitForWatch("13", from13, "stopped", 1);
+        assert.deepEqual(
+          valuesOf(stopped, "stopped").map((value) => [(value as { id: string }).id, (value as { from: number }).from, (value as { to: number }).to]),
+          [[phone13.id, 4, 2]],
+        );
+      });
+    });
+
+    describe("the phone examples, while 12 watches one profile", () => {
+      // 12 watches one profile's start, and these examples power phones on and off only: its screenshot is
+      // taken while they run, and its test waits for it before the last of them deploys again.
+      let from12: number;
+      let envId: string;
+      let profileStart: number;
+
+      before(async () => {
+        from12 = await deployWatch("12");
+        // The example watches one profile of the emulator's seeded data (its Only field).
+        envId = String(watchOf("12").ids ?? "");
+        profileStart = (await withChromium(() => post("/api/env/start", { envId }))).status;
+      });
+
+      it("07 A cloud phone: powers its phone on, shows its ADB details and model, and powers it off again", async () => {
+        const nodes = example("07");
+        // The example finds its phone by name, whatever the seed's IDs.
+        const [own, ...more] = phonesOf("07");
+        assert.ok(own, "the example finds a phone of the emulator's seed data");
+        assert.deepEqual(more, [], "and one only");
+        const phoneId = own.id;
+        const phone = emulator.data.cloudPhones.find((candidate) => candidate.id === phoneId);
+        assert.ok(phone);
+        assert.equal(phone.envStatus, 2, "one that is powered off (npm start's data), so that the power-on works");
+        emulator.resetStats();
+        const messages = await run(nodes, "powered off again");
+
+        const [adb] = valuesOf(messages, "ADB details") as Array<Record<string, unknown>>;
+        assert.equal(adb?.id, phoneId);
+        assert.equal(adb?.envStatus, 4, "the phone was running when its ADB details were read");
+        assert.match(String(adb?.adbIp), /^\d+\.\d+\.\d+\.\d+$/);
+        const [off] = valuesOf(messages, "powered off again") as Array<Record<string, unknown>>;
+        assert.equal(off?.id, phoneId);
+        assert.equal(off?.envStatus, 2);
+        assert.deepEqual(valuesOf(messages, "model"), [deviceOfSku(String(off?.skuId))?.model]);
+        assert.equal(phone.envStatus, 2, "the phone is off again, so the example can run again");
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 1);
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOff"], 1);
+      });
+
+      it("08 Automation on a group's phones: powers on those of its group that are off, one run on each phone, every run succeeds, and powers off only those it powered on", async () => {
+        const own = phonesOf("08");
+        assert.ok(own.length > 1, "a few phones of the group");
+        assert.ok(own.length < emulator.data.cloudPhones.length, "a group, not every phone");
+        // One phone of the group is on already, as if a person used it: the example uses it as it is and leaves it on.
+        const [byHand, ...others] = own;
+        assert.ok(byHand);
+        const post = (path: string, id: string): Promise<Response> =>
+          fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id }) });
+        assert.equal((await post("/api/cloudphone/powerOn", byHand.id)).status, 200);
+        const status = (id: string): number | undefined => emulator.data.cloudPhones.find((phone) => phone.id === id)?.envStatus;
+        await waitUntil(() => status(byHand.id) === 4, "the phone powered on by hand runs", 30_000);
+        emulator.resetStats();
+        const from = sidebar.mark();
+        const messages = await run(example("08"), "results");
+
+        assert.deepEqual(valuesOf(messages, "results"), [
+          {
+            summary: `${own.length} of ${own.length} runs succeeded`,
+            phones: own.map((phone) => `${phone.envName}: succeeded`),
+          },
+        ]);
+        const [runs] = valuesOf(messages, "each run") as Array<Array<Record<string, unknown>>>;
+        assert.deepEqual(
+          runs?.map((run) => [run.cloudPhoneId, run.templateName, run.taskState]),
+          own.map((phone) => [phone.id, "Search and like posts", 3]),
+        );
+        for (const request of requestsTo("/api/cloudphone/rpa/onceTask/save")) {
+          assert.deepEqual(JSON.parse(String((request.body as { templateParameter: string }).templateParameter)), { keyword: "coffee", count: 3 });
+        }
+        // The phones it powered on are powered off again; the one that was on stays on.
+        await sidebarUntil(
+          () => sidebar.since(from, example("08")),
+          (shown) => valuesOf(shown, "powered off again").length >= others.length,
+          60_000,
+          (shown) => `"powered off again" showed ${valuesOf(shown, "powered off again").length} of ${others.length} phones`,
+        );
+        assert.deepEqual(
+          Object.entries(emulator.served().phones)
+            .map(([id, served]) => [id, served.powerOns, served.powerOffs, served.refused])
+            .sort(),
+          others.map((phone) => [phone.id, 1, 1, 0]).sort(),
+          "each phone that was off powered on once and off once; no other phone touched",
+        );
+        assert.deepEqual(
+          own.map((phone) => status(phone.id)),
+          own.map((phone) => (phone === byHand ? 4 : 2)),
+        );
+        assert.equal((await post("/api/cloudphone/powerOff", byHand.id)).status, 200);
+      });
+
+      it("11 Every phone, two at a time: runs the command on every phone it lists, never more than 2 on at once, and leaves them all off", async () => {
+        const phones = phonesOf("11");
+        assert.ok(phones.length > 2, `more phones than its cap of two: ${JSON.stringify(phones)}`);
+        assert.ok(phones.length < emulator.data.cloudPhones.length, "phones of its own, not every phone");
+        assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
+        // One of its phones is on, as if a person used it: it counts against the cap from the start.
+        const [byHand] = phones;
+        assert.ok(byHand);
+        const on = await fetch(`${emulator.localUrl}/api/cloudphone/powerOn`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: byHand.id }) });
+        assert.equal(on.status, 200);
+        await waitUntil(() => emulator.data.cloudPhones.find((phone) => phone.id === byHand.id)?.envStatus === 4, "the phone powered on by hand runs", 30_000);
+        emulator.resetStats();
+        const messages = await run(example("11"), "phones summary");
+
+        assert.deepEqual(valuesOf(messages, "phones summary"), [`command ran on ${phones.length} phones`]);
+        assert.deepEqual((valuesOf(messages, "each phone") as Array<{ id: string }>).map((phone) => phone.id).sort(), phones.map((phone) => phone.id).sort());
+        // Counted by the emulator: the phone left on and one more, never a third.
+        assert.equal(emulator.stats.peakPoweredPhones, 2);
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], phones.length - 1, "every phone that was off was powered on once");
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/exeCommand"], phones.length);
+        assert.deepEqual(Object.keys(emulator.served().phones).sort(), phones.map((phone) => phone.id).sort(), "no other phone was powered on or off");
+        assert.deepEqual(notOff(), [], "every phone is off again");
+      });
+
+      it("18 A cloud-phone fleet: creates three phones, then two at a time powers each on, uploads its file, runs the automation, downloads the file and deletes the phone", async () => {
+        const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
+        // The config node allows two phones on at once, and npm start's data has every phone off: the fleet has both places.
+        assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
+        emulator.resetStats();
+        const from = sidebar.mark();
+        const messages = await run(example("18"), "each phone's result", { count: 3 });
+        const results = valuesOf(messages, "each phone's result") as Array<{ phone: string; file: string }>;
+        const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
+        assert.equal(created.length, 3);
+        assert.deepEqual(results.map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
+        for (const result of results) assert.equal(result.file, `task for phone ${result.phone}`, "the file downloaded is the file uploaded");
+        // The batch node says it is done once every phone was deleted.
+        await waitUntil(
+          () => valuesOf(sidebar.since(from, example("18")), "fleet progress").some((progress) => (progress as { done?: number }).done === 3),
+          "the batch counts three phones done",
+          60_000,
+        );
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/delete/batch"], 3);
+        assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 3);
+        assert.ok(emulator.stats.peakPoweredPhones <= 2, `never more than 2 phones on (${emulator.stats.peakPoweredPhones})`);
+        assert.deepEqual(
+          created.map((phone) => [phone.envStatus, phone.abnormalStatus]),
+          [
+            [2, 4],
+            [2, 4],
+            [2, 4],
+          ],
+          "each phone is off and deleted (listed as deactivated)",
+        );
+      });
+
+      it("12 When a profile starts, take a screenshot: the watched profile, started elsewhere, is photographed once, showing the page it opened", async () => {
+        const screenshot = join(work, "user", "morelogin-watch-screenshot.png");
+        assert.ok(
+          emulator.data.profiles.some((profile) => profile.id === envId),
+          `the watched profile ${envId} is one of the emulator's`,
+        );
+        assert.equal(profileStart, 200);
+        const messages = await waitForWatch("12", from12, "saved", 1);
+        assert.deepEqual(valuesOf(messages, "saved"), [envId]);
+        const png = readFileSync(screenshot);
+        assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "the file is a PNG");
+        // A blank page (about:blank, all the new profile holds) is one colour; the demo page has text and a button.
+        assert.ok(distinctColours(png) > 16, `the screenshot shows a page: ${distinctColours(png)} colours`);
+        assert.equal((await post("/api/env/close", { envId })).status, 200);
+      });
+
+      it("07, 08, 11 and 18 pressed together: each powers on (or creates) phones of its own, ends as it does alone, and leaves every phone off", async () => {
+        // 11 and 18 alone, just before, spent most of their config node's 120 requests a minute: pressed within
+        // that minute, they would wait ~30 s for the budget (the pacing, tested in test/nodes). A deploy gives the
+        // config node a fresh count, as after a user's deploy.
+        await deployWatching(new Set());
+        const own = new Map(["07", "08", "11"].map((number) => [number, phonesOf(number)]));
+        const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
+        assert.deepEqual(notOff(), [], "every phone is off before (npm start's data)");
+        const press = async (number: string): Promise<void> => {
+          const inject = example(number).find((node) => node.type === "inject");
+          assert.ok(inject, `example ${number} starts with an inject node`);
+          assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
+        };
+        const together = ["07", "08", "11", "18"];
+        const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
+        const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
+        // A function node's warning (08's "no cloud phone is running") reaches the sidebar under the node's name.
+        const warnings = (): unknown[] => together.flatMap((number) => sidebar.since(from, example(number)).filter((message) => /^no cloud phone/.test(String(message.value))));
+        const fleetDone = (): boolean => shown("18", "fleet progress").some((progress) => (progress as { done?: number }).done === 3);
+        const outcomes = (): Record<string, boolean> => ({
+          "07": shown("07", "powered off again").length > 0,
+          "08": shown("08", "results").length > 0,
+          "11": shown("11", "phones summary").length > 0,
+          "18": fleetDone(),
+        });
+        emulator.resetStats();
+        const from = sidebar.mark();
+        const logFrom = nodeRed.output().length;
+        await Promise.all(together.map(press));
+        await waitUntil(
+          async () => errors().length > 0 || warnings().length > 0 || Object.values(outcomes()).every(Boolean),
+          (ended) => ended,
+          "every example pressed has ended",
+          150_000,
+        ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}; phones not off: ${JSON.stringify(notOff())}`));
+        assert.deepEqual(errors(), [], "no example failed");
+        assert.deepEqual(warnings(), [], "no example went without phones");
+        // Each ended as it does alone.
+        const [off] = shown("07", "powered off again") as Array<{ id: string; envStatus: number }>;
+        assert.deepEqual([off?.id, off?.envStatus], [own.get("07")?.[0]?.id, 2]);
+        const mine = (number: string): Array<{ id: string; envName: string }> => own.get(number) ?? [];
+        assert.deepEqual(shown("08", "results"), [
+          {
+            summary: `${mine("08").length} of ${mine("08").length} runs succeeded`,
+            phones: mine("08").map((phone) => `${phone.envName}: succeeded`),
+          },
+        ]);
+        assert.deepEqual(shown("11", "phones summary"), [`command ran on ${mine("11").length} phones`]);
+        const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
+        assert.equal(created.length, 3, "18 created three phones");
+        assert.deepEqual((shown("18", "each phone's result") as Array<{ phone: string }>).map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
+        // No phone is another example's: the sets are apart, and each phone was powered on once and off (or deleted) once, none refused.
+        const everyOwn = [...own.values()].flat().map((phone) => phone.id);
+        assert.ok(mine("07").length === 1 && mine("08").length > 1 && mine("11").length > 2, `07 one phone, 08 a few, 11 more than its cap of two: ${JSON.stringify(Object.fromEntries(own))}`);
+        assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples work on phones of their own: ${JSON.stringify(Object.fromEntries(own))}`);
+        const served = emulator.served().phones;
+        const counts = (id: string) => {
+          const entry = served[id];
+          return entry && { powerOns: entry.powerOns, powerOffs: entry.powerOffs, deletes: entry.deletes, refused: entry.refused };
+        };
+        assert.deepEqual(Object.keys(served).sort(), [...everyOwn, ...created.map((phone) => phone.id)].sort(), "no other phone was powered on, off or deleted");
+        for (const id of everyOwn) assert.deepEqual(counts(id), { powerOns: 1, powerOffs: 1, deletes: 0, refused: 0 }, `phone ${id}`);
+        for (const phone of created) assert.deepEqual(counts(phone.id), { powerOns: 1, powerOffs: 0, deletes: 1, refused: 0 }, `created phone ${phone.id}`);
+        // Nothing is left on, and 18's phones are deleted (listed as deactivated).
+        await waitUntil(() => notOff().length === 0, "every phone is off", 30_000).catch(() => assert.fail(`phones left on: ${JSON.stringify(notOff())}`));
+        assert.deepEqual(
+          created.map((phone) => phone.abnormalStatus),
+          [4, 4, 4],
+        );
+        assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
+      });
     });
 
     describe("06, four times", () => {
@@ -402,423 +863,6 @@ describe(`package: installed from its tarball into ${runtimeLabel}`, function ()
           await deployWithMaxProfiles("3");
         }
       });
-    });
-
-    it("07 A cloud phone: powers its phone on, shows its ADB details and model, and powers it off again", async () => {
-      const nodes = example("07");
-      // The example finds its phone by name, whatever the seed's IDs.
-      const [own, ...more] = phonesOf("07");
-      assert.ok(own, "the example finds a phone of the emulator's seed data");
-      assert.deepEqual(more, [], "and one only");
-      const phoneId = own.id;
-      const phone = emulator.data.cloudPhones.find((candidate) => candidate.id === phoneId);
-      assert.ok(phone);
-      assert.equal(phone.envStatus, 2, "one that is powered off (npm start's data), so that the power-on works");
-      emulator.resetStats();
-      const messages = await run(nodes, "powered off again");
-
-      const [adb] = valuesOf(messages, "ADB details") as Array<Record<string, unknown>>;
-      assert.equal(adb?.id, phoneId);
-      assert.equal(adb?.envStatus, 4, "the phone was running when its ADB details were read");
-      assert.match(String(adb?.adbIp), /^\d+\.\d+\.\d+\.\d+$/);
-      const [off] = valuesOf(messages, "powered off again") as Array<Record<string, unknown>>;
-      assert.equal(off?.id, phoneId);
-      assert.equal(off?.envStatus, 2);
-      assert.deepEqual(valuesOf(messages, "model"), [deviceOfSku(String(off?.skuId))?.model]);
-      assert.equal(phone.envStatus, 2, "the phone is off again, so the example can run again");
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 1);
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOff"], 1);
-    });
-
-    it("08 Automation on a group's phones: powers on those of its group that are off, one run on each phone, every run succeeds, and powers off only those it powered on", async () => {
-      const own = phonesOf("08");
-      assert.ok(own.length > 1, "a few phones of the group");
-      assert.ok(own.length < emulator.data.cloudPhones.length, "a group, not every phone");
-      // One phone of the group is on already, as if a person used it: the example uses it as it is and leaves it on.
-      const [byHand, ...others] = own;
-      assert.ok(byHand);
-      const post = (path: string, id: string): Promise<Response> =>
-        fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id }) });
-      assert.equal((await post("/api/cloudphone/powerOn", byHand.id)).status, 200);
-      const status = (id: string): number | undefined => emulator.data.cloudPhones.find((phone) => phone.id === id)?.envStatus;
-      await waitUntil(() => status(byHand.id) === 4, "the phone powered on by hand runs", 30_000);
-      emulator.resetStats();
-      const from = sidebar.mark();
-      const messages = await run(example("08"), "results");
-
-      assert.deepEqual(valuesOf(messages, "results"), [
-        {
-          summary: `${own.length} of ${own.length} runs succeeded`,
-          phones: own.map((phone) => `${phone.envName}: succeeded`),
-        },
-      ]);
-      const [runs] = valuesOf(messages, "each run") as Array<Array<Record<string, unknown>>>;
-      assert.deepEqual(
-        runs?.map((run) => [run.cloudPhoneId, run.templateName, run.taskState]),
-        own.map((phone) => [phone.id, "Search and like posts", 3]),
-      );
-      for (const request of requestsTo("/api/cloudphone/rpa/onceTask/save")) {
-        assert.deepEqual(JSON.parse(String((request.body as { templateParameter: string }).templateParameter)), { keyword: "coffee", count: 3 });
-      }
-      // The phones it powered on are powered off again; the one that was on stays on.
-      await sidebarUntil(
-        () => sidebar.since(from, example("08")),
-        (shown) => valuesOf(shown, "powered off again").length >= others.length,
-        60_000,
-        (shown) => `"powered off again" showed ${valuesOf(shown, "powered off again").length} of ${others.length} phones`,
-      );
-      assert.deepEqual(
-        Object.entries(emulator.served().phones)
-          .map(([id, served]) => [id, served.powerOns, served.powerOffs, served.refused])
-          .sort(),
-        others.map((phone) => [phone.id, 1, 1, 0]).sort(),
-        "each phone that was off powered on once and off once; no other phone touched",
-      );
-      assert.deepEqual(
-        own.map((phone) => status(phone.id)),
-        own.map((phone) => (phone === byHand ? 4 : 2)),
-      );
-      assert.equal((await post("/api/cloudphone/powerOff", byHand.id)).status, 200);
-    });
-
-    it("09 Create, start, close and delete a profile: says so, and the profile is gone", async () => {
-      const before = emulator.data.profiles.length;
-      emulator.resetStats();
-      const messages = await run(example("09"), "done");
-
-      const [done] = valuesOf(messages, "done");
-      const match = /^Profile (\d{19}) was created, started, closed and moved to the recycle bin$/.exec(String(done));
-      assert.ok(match, `the Debug sidebar says what happened: ${String(done)}`);
-      const envId = match[1];
-      assert.deepEqual(
-        requestsTo("/api/env/start").map((request) => request.body),
-        [{ envId }],
-      );
-      assert.deepEqual(
-        requestsTo("/api/env/removeToRecycleBin/batch").map((request) => request.body),
-        [{ envIds: [envId] }],
-      );
-      assert.equal(emulator.data.profiles.length, before);
-      assert.equal(
-        emulator.data.profiles.some((profile) => profile.id === envId),
-        false,
-      );
-      assert.deepEqual(emulator.running(), []);
-    });
-
-    it("15 Rotate proxies: adds a proxy, sets it on a profile, shows it in the detail, takes it off and deletes it", async () => {
-      emulator.resetStats();
-      const messages = await run(example("15"), "done");
-
-      const [shown] = valuesOf(messages, "profile's proxy") as Array<{ envId: string; proxyId: string }>;
-      assert.ok(shown, "the detail is shown");
-      const { envId, proxyId } = shown;
-      assert.match(proxyId, /^\d{19}$/);
-      assert.deepEqual(valuesOf(messages, "done"), [`Proxy ${proxyId} was added, set on profile ${envId}, seen in its detail, taken off and deleted`]);
-      assert.deepEqual(
-        requestsTo("/api/env/setProxy/batch").map((request) => request.body),
-        [{ envIds: [envId], proxy: { proxyId } }],
-      );
-      assert.deepEqual(
-        requestsTo("/api/proxyInfo/delete").map((request) => request.body),
-        [[proxyId]],
-      );
-      assert.equal(
-        emulator.data.proxies.some((proxy) => proxy.id === proxyId),
-        false,
-      );
-      assert.equal(emulator.data.profiles.find((profile) => profile.id === envId)?.proxyId, "0");
-    });
-
-    it("03 Cloud phones, proxies, groups and tags: the group and tag lanes create one and delete it again", async () => {
-      const groups = emulator.data.groups.length;
-      const tags = emulator.data.tags.length;
-      const nodes = example("03");
-      /** The example with the inject node of this lane first, which run() presses. */
-      const lane = (inject: string): FlowNode[] => {
-        const button = nodeNamed(nodes, inject);
-        return [button, ...nodes.filter((node) => node !== button)];
-      };
-      assert.equal((valuesOf(await run(lane("create and delete a group"), "group deleted"), "new group")[0] as { groupName: string }).groupName, "Node-RED example");
-      // The Debug sidebar shows a boolean as its text.
-      assert.deepEqual(valuesOf(await run(lane("create and delete a tag"), "tag deleted"), "tag deleted"), ["true"]);
-      assert.equal(emulator.data.groups.length, groups);
-      assert.equal(emulator.data.tags.length, tags);
-    });
-
-    it("10 Open a page and take a screenshot: greets Node-RED on the demo page, saves a PNG where Node-RED runs, and closes the profile", async () => {
-      // Node-RED runs in its user folder (startNodeRed's cwd), and the file node's name is relative.
-      const screenshot = join(work, "user", "morelogin-demo-screenshot.png");
-      assert.equal(existsSync(screenshot), false, "no screenshot before the run");
-      const nodes = example("10");
-      emulator.resetStats();
-      const messages = await withChromium(() => run(nodes, "done"));
-
-      assert.deepEqual(valuesOf(messages, "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
-      assert.deepEqual(valuesOf(messages, "error"), []);
-      const png = readFileSync(screenshot);
-      assert.deepEqual([...png.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], "the file is a PNG");
-      assert.ok(png.length > 2_000 && png.length < 5_000_000, `a page's screenshot, not an empty image: ${png.length} bytes`);
-      const [width, height] = [png.readUInt32BE(16), png.readUInt32BE(20)];
-      assert.ok(width >= 300 && height >= 200, `the size of a browser window: ${width}x${height}`);
-      assert.equal(requestsTo("/api/env/start").length, 1);
-      // The profile was closed: no profile runs, and its Chromium has exited.
-      assert.deepEqual(emulator.running(), []);
-    });
-
-    it("02, 06, 09, 10, 16 and 17 pressed together: each starts and closes profiles of its own, and ends as it does alone", async () => {
-      const own = new Map(["02", "06", "10", "16", "17"].map((number) => [number, listedBy(listOf(number))]));
-      for (const [number, profiles] of own) assert.ok(profiles.length > 0, `example ${number} lists profiles of the emulator's`);
-      const press = async (number: string): Promise<void> => {
-        const inject = example(number).find((node) => node.type === "inject");
-        assert.ok(inject, `example ${number} starts with an inject node`);
-        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
-      };
-      const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
-      const together = ["02", "06", "09", "10", "16", "17"];
-      const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
-      emulator.resetStats();
-      const from = sidebar.mark();
-      const logFrom = nodeRed.output().length;
-      // 10 and 17 drive a real Chromium; the others never open a page: the browser is switched off once
-      // 10's and 17's starts have been answered.
-      await withChromium(async () => {
-        await Promise.all([press("10"), press("17")]);
-        await waitUntil(() => Object.values(emulator.served().profiles).reduce((starts, served) => starts + served.starts, 0) >= 2, "examples 10 and 17 have started their profiles", 60_000);
-      });
-      await Promise.all(["02", "06", "09", "16"].map(press));
-      const closed = (profiles: ReadonlyArray<{ id: string }>): boolean => profiles.every((profile) => lifecycle().includes(`close ${profile.id}`));
-      const outcomes = (): Record<string, boolean> => ({
-        "02": shown("02", "closed").length >= (own.get("02")?.length ?? 0),
-        "06": shown("06", "summary").length > 0,
-        "09": shown("09", "done").length > 0,
-        "10": shown("10", "done").length > 0,
-        "16": closed(own.get("16") ?? []),
-        "17": shown("17", "saved").length > 0,
-      });
-      await waitUntil(
-        async () => errors().length > 0 || Object.values(outcomes()).every(Boolean),
-        (ended) => ended,
-        "every example pressed has ended",
-        120_000,
-      ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}`));
-      assert.deepEqual(errors(), [], "no example failed");
-
-      assert.equal(shown("02", "closed").length, own.get("02")?.length);
-      assert.deepEqual(shown("06", "summary"), [`${own.get("06")?.length} profiles visited`]);
-      assert.match(String(shown("09", "done")[0]), /^Profile \d{19} was created, started, closed and moved to the recycle bin$/);
-      assert.deepEqual(shown("10", "done"), ["Hello, Node-RED! (screenshot saved to morelogin-demo-screenshot.png)"]);
-      assert.equal((shown("17", "rows")[0] as unknown[] | undefined)?.length, 8, "the price list's eight rows");
-      // No profile is another example's: each was started once and closed once, and no call was refused.
-      const everyOwn = [...own.values()].flat().map((profile) => profile.id);
-      assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples list profiles of their own: ${JSON.stringify(Object.fromEntries(own))}`);
-      for (const id of everyOwn) {
-        assert.deepEqual(
-          lifecycle().filter((event) => event.endsWith(` ${id}`)),
-          [`start ${id}`, `close ${id}`],
-        );
-      }
-      assert.deepEqual(
-        Object.values(emulator.served().profiles).filter((served) => served.refused > 0),
-        [],
-      );
-      assert.deepEqual(emulator.running(), []);
-      assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
-    });
-
-    it("11 Every phone, two at a time: runs the command on every phone it lists, never more than 2 on at once, and leaves them all off", async () => {
-      const phones = phonesOf("11");
-      assert.ok(phones.length > 2, `more phones than its cap of two: ${JSON.stringify(phones)}`);
-      assert.ok(phones.length < emulator.data.cloudPhones.length, "phones of its own, not every phone");
-      assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
-      // One of its phones is on, as if a person used it: it counts against the cap from the start.
-      const [byHand] = phones;
-      assert.ok(byHand);
-      const on = await fetch(`${emulator.localUrl}/api/cloudphone/powerOn`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: byHand.id }) });
-      assert.equal(on.status, 200);
-      await waitUntil(() => emulator.data.cloudPhones.find((phone) => phone.id === byHand.id)?.envStatus === 4, "the phone powered on by hand runs", 30_000);
-      emulator.resetStats();
-      const messages = await run(example("11"), "phones summary");
-
-      assert.deepEqual(valuesOf(messages, "phones summary"), [`command ran on ${phones.length} phones`]);
-      assert.deepEqual((valuesOf(messages, "each phone") as Array<{ id: string }>).map((phone) => phone.id).sort(), phones.map((phone) => phone.id).sort());
-      // Counted by the emulator: the phone left on and one more, never a third.
-      assert.equal(emulator.stats.peakPoweredPhones, 2);
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], phones.length - 1, "every phone that was off was powered on once");
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/exeCommand"], phones.length);
-      assert.deepEqual(Object.keys(emulator.served().phones).sort(), phones.map((phone) => phone.id).sort(), "no other phone was powered on or off");
-      assert.deepEqual(notOff(), [], "every phone is off again");
-    });
-
-    it("18 A cloud-phone fleet: creates three phones, then two at a time powers each on, uploads its file, runs the automation, downloads the file and deletes the phone", async () => {
-      const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
-      // The config node allows two phones on at once, and npm start's data has every phone off: the fleet has both places.
-      assert.deepEqual(notOff(), [], "every phone is off (npm start's data)");
-      emulator.resetStats();
-      const from = sidebar.mark();
-      const messages = await run(example("18"), "each phone's result", { count: 3 });
-      const results = valuesOf(messages, "each phone's result") as Array<{ phone: string; file: string }>;
-      const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
-      assert.equal(created.length, 3);
-      assert.deepEqual(results.map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
-      for (const result of results) assert.equal(result.file, `task for phone ${result.phone}`, "the file downloaded is the file uploaded");
-      // The batch node says it is done once every phone was deleted.
-      await waitUntil(
-        () => valuesOf(sidebar.since(from, example("18")), "fleet progress").some((progress) => (progress as { done?: number }).done === 3),
-        "the batch counts three phones done",
-        60_000,
-      );
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/delete/batch"], 3);
-      assert.equal(emulator.stats.requests["local POST /api/cloudphone/powerOn"], 3);
-      assert.ok(emulator.stats.peakPoweredPhones <= 2, `never more than 2 phones on (${emulator.stats.peakPoweredPhones})`);
-      assert.deepEqual(
-        created.map((phone) => [phone.envStatus, phone.abnormalStatus]),
-        [
-          [2, 4],
-          [2, 4],
-          [2, 4],
-        ],
-        "each phone is off and deleted (listed as deactivated)",
-      );
-    });
-
-    it("07, 08, 11 and 18 pressed together: each powers on (or creates) phones of its own, ends as it does alone, and leaves every phone off", async () => {
-      const own = new Map(["07", "08", "11"].map((number) => [number, phonesOf(number)]));
-      const seeded = new Set(emulator.data.cloudPhones.map((phone) => phone.id));
-      assert.deepEqual(notOff(), [], "every phone is off before (npm start's data)");
-      const press = async (number: string): Promise<void> => {
-        const inject = example(number).find((node) => node.type === "inject");
-        assert.ok(inject, `example ${number} starts with an inject node`);
-        assert.equal((await fetch(`${nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
-      };
-      const together = ["07", "08", "11", "18"];
-      const shown = (number: string, name: string): unknown[] => valuesOf(sidebar.since(from, example(number)), name);
-      const errors = (): unknown[] => together.flatMap((number) => shown(number, "error").map((error) => ({ example: number, error })));
-      // A function node's warning (08's "no cloud phone is running") reaches the sidebar under the node's name.
-      const warnings = (): unknown[] => together.flatMap((number) => sidebar.since(from, example(number)).filter((message) => /^no cloud phone/.test(String(message.value))));
-      const fleetDone = (): boolean => shown("18", "fleet progress").some((progress) => (progress as { done?: number }).done === 3);
-      const outcomes = (): Record<string, boolean> => ({
-        "07": shown("07", "powered off again").length > 0,
-        "08": shown("08", "results").length > 0,
-        "11": shown("11", "phones summary").length > 0,
-        "18": fleetDone(),
-      });
-      emulator.resetStats();
-      const from = sidebar.mark();
-      const logFrom = nodeRed.output().length;
-      await Promise.all(together.map(press));
-      await waitUntil(
-        async () => errors().length > 0 || warnings().length > 0 || Object.values(outcomes()).every(Boolean),
-        (ended) => ended,
-        "every example pressed has ended",
-        150_000,
-      ).catch(() => assert.fail(`not every example ended in time: ${JSON.stringify(outcomes())}; phones not off: ${JSON.stringify(notOff())}`));
-      assert.deepEqual(errors(), [], "no example failed");
-      assert.deepEqual(warnings(), [], "no example went without phones");
-      // Each ended as it does alone.
-      const [off] = shown("07", "powered off again") as Array<{ id: string; envStatus: number }>;
-      assert.deepEqual([off?.id, off?.envStatus], [own.get("07")?.[0]?.id, 2]);
-      const mine = (number: string): Array<{ id: string; envName: string }> => own.get(number) ?? [];
-      assert.deepEqual(shown("08", "results"), [
-        {
-          summary: `${mine("08").length} of ${mine("08").length} runs succeeded`,
-          phones: mine("08").map((phone) => `${phone.envName}: succeeded`),
-        },
-      ]);
-      assert.deepEqual(shown("11", "phones summary"), [`command ran on ${mine("11").length} phones`]);
-      const created = emulator.data.cloudPhones.filter((phone) => !seeded.has(phone.id));
-      assert.equal(created.length, 3, "18 created three phones");
-      assert.deepEqual((shown("18", "each phone's result") as Array<{ phone: string }>).map((result) => result.phone).sort(), created.map((phone) => phone.id).sort());
-      // No phone is another example's: the sets are apart, and each phone was powered on once and off (or deleted) once, none refused.
-      const everyOwn = [...own.values()].flat().map((phone) => phone.id);
-      assert.ok(mine("07").length === 1 && mine("08").length > 1 && mine("11").length > 2, `07 one phone, 08 a few, 11 more than its cap of two: ${JSON.stringify(Object.fromEntries(own))}`);
-      assert.equal(new Set(everyOwn).size, everyOwn.length, `the examples work on phones of their own: ${JSON.stringify(Object.fromEntries(own))}`);
-      const served = emulator.served().phones;
-      const counts = (id: string) => {
-        const entry = served[id];
-        return entry && { powerOns: entry.powerOns, powerOffs: entry.powerOffs, deletes: entry.deletes, refused: entry.refused };
-      };
-      assert.deepEqual(Object.keys(served).sort(), [...everyOwn, ...created.map((phone) => phone.id)].sort(), "no other phone was powered on, off or deleted");
-      for (const id of everyOwn) assert.deepEqual(counts(id), { powerOns: 1, powerOffs: 1, deletes: 0, refused: 0 }, `phone ${id}`);
-      for (const phone of created) assert.deepEqual(counts(phone.id), { powerOns: 1, powerOffs: 0, deletes: 1, refused: 0 }, `created phone ${phone.id}`);
-      // Nothing is left on, and 18's phones are deleted (listed as deactivated).
-      await waitUntil(() => notOff().length === 0, "every phone is off", 30_000).catch(() => assert.fail(`phones left on: ${JSON.stringify(notOff())}`));
-      assert.deepEqual(
-        created.map((phone) => phone.abnormalStatus),
-        [4, 4, 4],
-      );
-      assert.doesNotMatch(nodeRed.output().slice(logFrom), /\[error\]/);
-    });
-
-    /** Deploys every example with the watch of example `number` on, and waits for its Debug node `name` to show `count` messages. */
-    async function watchExample(number: string): Promise<{ nodes: FlowNode[]; waitFor: (name: string, count: number) => Promise<DebugMessage[]> }> {
-      const nodes = example(number);
-      const credentials = { apiId: emulator.credentials.apiId, apiKey: emulator.credentials.apiKey };
-      const watching = new Set(nodes.filter((node) => node.type === "morelogin-watch").map((node) => node.id));
-      await deployAndStart(
-        nodeRed,
-        examples.flows.map((node) => (node.id === EXAMPLE_CONFIG_ID ? { ...node, credentials } : node.type === "morelogin-watch" ? { ...node, d: !watching.has(node.id) } : node)),
-      );
-      const from = sidebar.mark();
-      const waitFor = async (name: string, count: number): Promise<DebugMessage[]> => {
-        const messages = await sidebarUntil(
-          () => sidebar.since(from, nodes),
-          (shown) => valuesOf(shown, "error").length > 0 || valuesOf(shown, name).length >= count,
-          60_000,
-          (shown) => `"${name}" showed ${valuesOf(shown, name).length} of ${count} messages in time`,
-        );
-        const errors = valuesOf(messages, "error");
-        if (errors.length > 0) assert.fail(`the example failed: ${JSON.stringify(errors)}`);
-        return messages;
-      };
-      // The first poll only learns what runs: a change made before it would not be a change.
-      const polled = (emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0);
-      await waitUntil(
-        () => (emulator.stats.requests["local POST /api/env/getAllDebugInfo"] ?? 0) + (emulator.stats.requests["local POST /api/cloudphone/page"] ?? 0) > polled,
-        "the watch polls",
-        30_000,
-      ).catch(() => assert.fail("the watch did not poll"));
-      return { nodes, waitFor };
-    }
-
-    it("12 When a profile starts, take a screenshot: the watched profile, started elsewhere, is photographed once, showing the page it opened", async () => {
-      const screenshot = join(work, "user", "morelogin-watch-screenshot.png");
-      const { nodes, waitFor } = await watchExample("12");
-      // The example watches one profile of the emulator's seeded data (its Only field).
-      const envId = String(nodes.find((node) => node.type === "morelogin-watch")?.ids ?? "");
-      assert.ok(
-        emulator.data.profiles.some((profile) => profile.id === envId),
-        `the watched profile ${envId} is one of the emulator's`,
-      );
-      const started = await withChromium(() => fetch(`${emulator.localUrl}/api/env/start`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) }));
-      assert.equal(started.status, 200);
-      const messages = await waitFor("saved", 1);
-      assert.deepEqual(valuesOf(messages, "saved"), [envId]);
-      const png = readFileSync(screenshot);
-      assert.deepEqual([...png.subarray(0, 4)], [0x89, 0x50, 0x4e, 0x47], "the file is a PNG");
-      // A blank page (about:blank, all the new profile holds) is one colour; the demo page has text and a button.
-      assert.ok(distinctColours(png) > 16, `the screenshot shows a page: ${distinctColours(png)} colours`);
-      await fetch(`${emulator.localUrl}/api/env/close`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ envId }) });
-    });
-
-    it("13 Cloud phone events: a phone powered on elsewhere shows running; powered off, stopped", async () => {
-      const { waitFor } = await watchExample("13");
-      const phone = emulator.data.cloudPhones.find((candidate) => candidate.envStatus === 2);
-      assert.ok(phone, "a phone that is off");
-      const post = (path: string): Promise<Response> =>
-        fetch(`${emulator.localUrl}${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ id: phone.id }) });
-      assert.equal((await post("/api/cloudphone/powerOn")).status, 200);
-      const running = await waitFor("running", 1);
-      assert.deepEqual(
-        valuesOf(running, "running").map((value) => (value as { id: string; to: number }).id),
-        [phone.id],
-      );
-      assert.equal((await post("/api/cloudphone/powerOff")).status, 200);
-      const stopped = await waitFor("stopped", 1);
-      assert.deepEqual(
-        valuesOf(stopped, "stopped").map((value) => [(value as { id: string }).id, (value as { from: number }).from, (value as { to: number }).to]),
-        [[phone.id, 4, 2]],
-      );
     });
   });
 });

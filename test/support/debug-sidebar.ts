@@ -11,16 +11,25 @@ export interface DebugMessage {
   value: unknown;
 }
 
-/** Listens on the editor's comms socket, as the Debug sidebar does, and keeps every Debug message. */
+/** A node's status, as the editor's workspace gets it. */
+export interface ShownStatus {
+  id: string;
+  fill?: string;
+  text?: string;
+}
+
+/** Listens on the editor's comms socket, as the Debug sidebar and the workspace do, and keeps every Debug message and node status. */
 export class DebugSidebar {
   private readonly socket: WebSocket;
   private readonly received: Array<{ id: string; name: string; format: string; msg: string }> = [];
+  private readonly statuses: ShownStatus[] = [];
 
   private constructor(url: string) {
     this.socket = new WebSocket(`${url.replace("http", "ws")}/comms`);
     this.socket.addEventListener("message", (event) => {
-      for (const frame of JSON.parse(String(event.data)) as Array<{ topic: string; data: { id: string; name?: string; format: string; msg: string } }>) {
+      for (const frame of JSON.parse(String(event.data)) as Array<{ topic: string; data: { id: string; name?: string; format: string; msg: string; fill?: string; text?: string } }>) {
         if (frame.topic === "debug") this.received.push({ id: frame.data.id, name: frame.data.name ?? "", format: frame.data.format, msg: frame.data.msg });
+        else if (frame.topic.startsWith("status/")) this.statuses.push({ id: frame.topic.slice("status/".length), fill: frame.data?.fill, text: frame.data?.text });
       }
     });
   }
@@ -32,7 +41,18 @@ export class DebugSidebar {
       sidebar.socket.addEventListener("error", () => reject(new Error("cannot open the editor's comms socket")));
     });
     sidebar.socket.send(JSON.stringify({ subscribe: "debug" }));
+    sidebar.socket.send(JSON.stringify({ subscribe: "status/#" }));
     return sidebar;
+  }
+
+  /** Where the next node statuses begin. */
+  statusMark(): number {
+    return this.statuses.length;
+  }
+
+  /** The statuses node `id` has shown since `from`, oldest first. */
+  statusesSince(from: number, id: string): ShownStatus[] {
+    return this.statuses.slice(from).filter((status) => status.id === id);
   }
 
   /** Where the next run's messages begin. */

@@ -35,6 +35,14 @@ export function useEmulator(options: EmulatorOptions = {}): { emulator: () => Em
   return { emulator, startAgain };
 }
 
+/**
+ * npm start's emulator boots a phone (and provisions a cloud browser) in 3 s and steps an automation run every
+ * 3 s, and a node's wait polls from 1 s, half as long again each time: its waits took ~5 and ~8 s. A suite that
+ * runs examples as a user does but checks no such timing (test/nodes and test/emulator do) takes these: each
+ * boot, step or transfer is over before the node's first poll.
+ */
+export const QUICK_TIMINGS = { phoneBootMs: 250, automationStepMs: 250, appInstallMs: 100 } as const;
+
 /** A suite's own reset of the emulator before each test, after its counters are reset. */
 export type EmulatorReset = (emulator: Emulator) => void;
 
