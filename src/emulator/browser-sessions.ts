@@ -1,3 +1,4 @@
+import type { BrowserIdentity } from "./browser-identity";
 import { launchChromium } from "./chromium";
 import { startDebugPort } from "./debug-port";
 import type { RunningProfile } from "./types";
@@ -19,6 +20,8 @@ export interface SessionOptions<B extends Browser> {
   front: (browser: Browser) => Promise<B>;
   /** Told when a started browser exits by itself, once its front is closed (not when it never came up). */
   onExit?: (envId: string) => void;
+  /** The clock, languages and proxy a profile's Chromium starts with. */
+  identityOf?: (envId: string) => Promise<BrowserIdentity>;
 }
 
 interface Session<B extends Browser> {
@@ -57,7 +60,7 @@ export class BrowserSessions<B extends Browser> {
     if (this.closed) return Promise.reject(new Error("emulator is closed"));
     let session = this.sessions.get(envId);
     if (!session) {
-      const created: Session<B> = { envId, browser: this.launch(() => this.exited(created)) };
+      const created: Session<B> = { envId, browser: this.launch(envId, () => this.exited(created)) };
       session = created;
       this.sessions.set(envId, created);
       created.browser.then(
@@ -109,8 +112,8 @@ export class BrowserSessions<B extends Browser> {
     return list;
   }
 
-  private async launch(onExit: () => void): Promise<B> {
-    const browser = await this.launchBrowser(onExit);
+  private async launch(envId: string, onExit: () => void): Promise<B> {
+    const browser = await this.launchBrowser(envId, onExit);
     try {
       return await this.options.front(browser);
     } catch (error) {
@@ -119,8 +122,8 @@ export class BrowserSessions<B extends Browser> {
     }
   }
 
-  private async launchBrowser(onExit: () => void): Promise<Browser> {
-    if (this.binary !== undefined) return launchChromium(this.binary, { onExit });
+  private async launchBrowser(envId: string, onExit: () => void): Promise<Browser> {
+    if (this.binary !== undefined) return launchChromium(this.binary, { onExit, identity: await this.options.identityOf?.(envId) });
     const pid = this.nextPid++;
     const listener = await startDebugPort();
     return { port: listener.port, pid, close: () => listener.close() };

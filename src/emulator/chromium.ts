@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { messageOf } from "../client/errors";
+import type { BrowserIdentity } from "./browser-identity";
 import { guard, release } from "./exit-guard";
 import { profileFolders } from "./profile-folders";
 
@@ -17,6 +18,8 @@ const ARGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // MoreLogin's kernel is an anti-detect browser: its pages do not see navigator.webdriver (assumed, docs/EMULATOR.md).
+  "--disable-blink-features=AutomationControlled",
   "--remote-debugging-port=0",
   // Chromium exits by itself once this pipe closes, also when the emulator is SIGKILLed.
   "--remote-debugging-pipe",
@@ -42,6 +45,16 @@ export interface LaunchOptions {
   /** Called when the browser exits without close() having been asked, e.g. after a crash. */
   onExit?: () => void;
   startTimeoutMs?: number;
+  /** The profile's clock, languages and proxy. */
+  identity?: BrowserIdentity;
+}
+
+/** Chromium's switches and environment for a profile's identity; its proxy is used for loopback pages too (the emulator's own). */
+function identityLaunch(identity: BrowserIdentity | undefined): { args: string[]; env: NodeJS.ProcessEnv } {
+  const args: string[] = [];
+  if (identity?.languages?.length) args.push(`--lang=${identity.languages[0]}`, `--accept-lang=${identity.languages.join(",")}`);
+  if (identity?.proxyServer) args.push(`--proxy-server=${identity.proxyServer}`, "--proxy-bypass-list=<-loopback>");
+  return { args, env: identity?.timezone ? { ...process.env, TZ: identity.timezone } : process.env };
 }
 
 /** Starts a headless Chromium with its own temporary user data folder; resolves once its DevTools port is known. */
@@ -49,7 +62,8 @@ export async function launchChromium(binary: string, options: LaunchOptions = {}
   const folder = await mkdtemp(join(tmpdir(), FOLDER_PREFIX));
   let child: ChildProcess;
   try {
-    child = spawn(binary, [...ARGS, `--user-data-dir=${folder}`, "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"] });
+    const { args, env } = identityLaunch(options.identity);
+    child = spawn(binary, [...ARGS, ...args, `--user-data-dir=${folder}`, "about:blank"], { stdio: ["ignore", "ignore", "pipe", "pipe", "pipe"], env });
   } catch (error) {
     await removeFolder(folder);
     throw new BrowserStartError(`could not run ${binary}: ${messageOf(error)}`);

@@ -60,6 +60,7 @@ export async function startEmulator(options?: EmulatorOptions): Promise<Emulator
   const resolved = resolveOptions(options);
   const state = new EmulatorState(resolved);
   const network = await ProxyNetwork.start(state.data.proxies, state.data.cloudPhones, resolved.proxyConditions);
+  state.proxies = network;
   // The network counts as started: a listener that then fails to start closes it with the others.
   const started: Listener[] = [{ port: 0, close: () => network.close() }];
   const echo = await listenOrClose(createEchoServer(), resolved.host, resolved.echoPort, started);

@@ -117,6 +117,12 @@ function platforms(): Reply {
   );
 }
 
+/** The time zone or language a catalogue ID of `env/base/list` stands for; undefined for an ID it never gave. */
+export function catalogueValue(kind: "timeZone" | "language", id: string): string | undefined {
+  const [range, list] = kind === "timeZone" ? [30, TIME_ZONES] : [31, LANGUAGES];
+  return list.find((_, index) => catalogueId(range, index) === id.trim());
+}
+
 function timeZonesAndLanguages(body: Body): Reply {
   requiredOs(body);
   return ok({

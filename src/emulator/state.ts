@@ -1,6 +1,8 @@
 import { Automation } from "./automation-state";
 import { TokenIssuer } from "./auth";
+import { type BrowserIdentity, browserIdentityOf } from "./browser-identity";
 import { BrowserSessions, type Browser } from "./browser-sessions";
+import type { ProxyNetwork } from "./network/proxy-network";
 import { CloudRuntimes } from "./cloud-runtimes";
 import { generateData } from "./data";
 import { FaultInjector } from "./faults";
@@ -35,6 +37,8 @@ export class EmulatorState {
   /** Profiles run in the cloud (`/api/cloudbrowser`), each with its browser behind a gateway. */
   readonly cloudRuntimes: CloudRuntimes;
   readonly timers: Timers;
+  /** The emulated proxies, once they listen (startEmulator sets it). */
+  proxies: Pick<ProxyNetwork, "entranceOf" | "exitOf"> | undefined;
   readonly phones: PhoneRuntime;
   readonly automation: Automation;
   readonly served: ServedLog;
@@ -53,7 +57,7 @@ export class EmulatorState {
     this.faults = new FaultInjector(options.faults);
     this.limiters = { local: new RateLimiter(options.rateLimitPerMinute), open: new RateLimiter(options.rateLimitPerMinute) };
     this.tokens = new TokenIssuer(options.tokenLifetimeSeconds, TEAM_ID, TEAM_NAME);
-    this.sessions = new BrowserSessions(options.browser, { front: async (browser) => browser });
+    this.sessions = new BrowserSessions(options.browser, { front: async (browser) => browser, identityOf: (envId) => this.browserIdentity(envId) });
     this.cloudRuntimes = new CloudRuntimes(this.timers, options.phoneBootMs, options.browser);
     this.localToken = options.localToken;
     this.rateLimitRetryAfter = options.rateLimitRetryAfter;
@@ -63,6 +67,14 @@ export class EmulatorState {
       (envId) => this.profilesById.get(envId)?.profile.envName,
       (id) => this.phones.get(id)?.phone.envName,
     );
+  }
+
+  /** The profile's time zone and language (as set, else its proxy's exit's) and the way to its proxy. */
+  async browserIdentity(envId: string): Promise<BrowserIdentity> {
+    const proxyId = this.profilesById.get(envId)?.profile.proxy?.id;
+    const exit = proxyId === undefined ? undefined : this.proxies?.exitOf(proxyId);
+    const proxyServer = proxyId === undefined ? undefined : await this.proxies?.entranceOf(proxyId);
+    return browserIdentityOf(this.profileSettings.get(envId), exit, proxyServer);
   }
 
   /** Updates the peak counters from what runs now. */

@@ -1,5 +1,5 @@
 import { markLoopbackStandIn } from "../proxy-data";
-import type { CloudPhone, EmulatedProxy, ProxyCondition, ProxyInfo, ProxyProtocol } from "../types";
+import type { CloudPhone, EmulatedProxy, ProxyCondition, ProxyExit, ProxyInfo, ProxyProtocol } from "../types";
 import { PROXY_HOST, RowProxy } from "./row-proxy";
 
 /** The list's `proxyType` (shared spec: 0 http, 1 https, 2 socks5, 3 ssh); SSH is not emulated. */
@@ -69,6 +69,16 @@ export class ProxyNetwork {
     if (proxy === undefined) return false;
     await proxy.setCondition(condition);
     return true;
+  }
+
+  /** Where a profile's Chromium reaches the proxy with this ID (RowProxy.entrance); undefined when it is not emulated. */
+  entranceOf(id: string): Promise<string | undefined> {
+    return this.byId.get(id)?.entrance() ?? Promise.resolve(undefined);
+  }
+
+  /** The exit of the proxy with this ID, as its echo reports it; undefined when it is not emulated. */
+  exitOf(id: string): ProxyExit | undefined {
+    return this.byId.get(id)?.exit();
   }
 
   async close(): Promise<void> {

@@ -21,6 +21,11 @@ export class RowProxy implements ProxyServing {
   private current: ProxyCondition = {};
   private closed = false;
   port = 0;
+  /** The second door of a proxy with credentials, opened for the emulator's Chromium (entrance()). */
+  private door: Server | undefined;
+  private doorPort = 0;
+  private readonly doorView: ProxyServing = { credentials: () => undefined, exit: () => this.exit(), delayAnswer: (socket) => this.delayAnswer(socket) };
+  private readonly doorHttp: HttpServer | undefined;
 
   /** `password`: the proxy asks for the row's username and this password; undefined, it takes anyone. */
   constructor(
@@ -29,6 +34,7 @@ export class RowProxy implements ProxyServing {
     readonly password: string | undefined,
   ) {
     this.http = protocol === "socks5" ? undefined : createHttpProxy(this);
+    this.doorHttp = protocol === "socks5" ? undefined : createHttpProxy(this.doorView);
   }
 
   get condition(): ProxyCondition {
@@ -46,25 +52,38 @@ export class RowProxy implements ProxyServing {
 
   /** Listens on `port` (0: any free port). */
   async start(port = 0): Promise<void> {
-    const server = createServer((socket) => this.accept(socket));
-    await new Promise<void>((resolve, reject) => {
-      server.once("error", reject);
-      server.listen(port, PROXY_HOST, () => {
-        server.off("error", reject);
-        resolve();
-      });
-    });
-    const address = server.address();
-    if (address === null || typeof address === "string") throw new Error("proxy listener has no TCP address");
+    const { server, port: bound } = await listenOn(port, (socket) => this.accept(socket, this));
     this.server = server;
-    this.port = address.port;
+    this.port = bound;
+  }
+
+  /**
+   * Where the emulator's Chromium of a profile with this proxy connects. MoreLogin's browser kernel
+   * answers the proxy's credentials itself; Chromium's --proxy-server cannot carry them, so a proxy with
+   * credentials opens a second door that takes anyone, for that Chromium only (assumed, docs/EMULATOR.md).
+   * A dead proxy's address is its closed port: the browser's pages then fail as behind a dead proxy.
+   */
+  async entrance(): Promise<string> {
+    const scheme = this.protocol === "socks5" ? "socks5" : "http";
+    if (this.password === undefined || this.current.dead || this.closed) return `${scheme}://${PROXY_HOST}:${this.port}`;
+    if (!this.door) await this.openDoor(this.doorPort);
+    return `${scheme}://${PROXY_HOST}:${this.doorPort}`;
   }
 
   /** Replaces the condition; a dead proxy stops listening (and drops its connections), a revived one listens on its port again. */
   async setCondition(condition: ProxyCondition): Promise<void> {
     this.current = { ...condition };
     if (condition.dead && this.server) await this.stop();
-    else if (!condition.dead && !this.server && !this.closed) await this.start(this.port);
+    else if (!condition.dead && !this.server && !this.closed) {
+      await this.start(this.port);
+      if (this.doorPort !== 0) await this.openDoor(this.doorPort);
+    }
+  }
+
+  private async openDoor(port: number): Promise<void> {
+    const { server, port: bound } = await listenOn(port, (socket) => this.accept(socket, this.doorView));
+    this.door = server;
+    this.doorPort = bound;
   }
 
   async close(): Promise<void> {
@@ -73,12 +92,13 @@ export class RowProxy implements ProxyServing {
   }
 
   private async stop(): Promise<void> {
-    const server = this.server;
+    const servers = [this.server, this.door];
     this.server = undefined;
+    this.door = undefined;
     for (const end of [...this.delays]) end();
     for (const socket of this.sockets) socket.destroy();
     this.sockets.clear();
-    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+    await Promise.all(servers.map((server) => server && new Promise<void>((resolve) => server.close(() => resolve()))));
   }
 
   /**
@@ -102,15 +122,27 @@ export class RowProxy implements ProxyServing {
     });
   }
 
-  private accept(socket: Socket): void {
+  /** `serving`: this proxy, or its door that takes anyone. */
+  private accept(socket: Socket, serving: ProxyServing): void {
     this.sockets.add(socket);
     socket.once("close", () => this.sockets.delete(socket));
     socket.on("error", () => socket.destroy());
-    this.hand(socket);
+    const http = serving === this ? this.http : this.doorHttp;
+    if (http) http.emit("connection", socket);
+    else serveSocks5(socket, serving);
   }
+}
 
-  private hand(socket: Socket): void {
-    if (this.http) this.http.emit("connection", socket);
-    else serveSocks5(socket, this);
-  }
+async function listenOn(port: number, accept: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
+  const server = createServer(accept);
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, PROXY_HOST, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address();
+  if (address === null || typeof address === "string") throw new Error("proxy listener has no TCP address");
+  return { server, port: address.port };
 }
