@@ -5,6 +5,7 @@ import type { AllPagesResult } from "./all-pages";
 import { browserRatios, firstActionMedianMs, type BrowserResult } from "./browser";
 import type { CapacityResult } from "./capacity";
 import { cloudBrowserRatios, medianRate, type CloudBrowserResult } from "./cloud-browser";
+import { identityOverheadMs, type IdentityResult } from "./identity";
 import type { PacedResult } from "./paced";
 import type { ProvisionResult } from "./provision";
 import type { ColdStartResult } from "./cold-start";
@@ -57,6 +58,7 @@ export interface Figures {
   browser: BrowserResult;
   extract: ExtractResult;
   cloudBrowser: CloudBrowserResult;
+  identity: IdentityResult;
   capacity: CapacityResult;
   paced: PacedResult;
   provision: ProvisionResult;
@@ -209,6 +211,14 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       `a ${cloud.steps}-step browser flow (open, type, click, evaluate, title, open, extract, screenshot, cookies, close the tab) through the browser node on a cloud browser (its gateway and token) ÷ the same on a profile started here, steps per second, both a real Chromium behind the emulator, median of the per-round ratios`,
     ),
   ],
+  identity: (run) => [
+    atMost(
+      "identity_overhead_ms",
+      identityOverheadMs(run),
+      1500,
+      `ms the browser node's identity takes on a started profile behind an emulated proxy beyond an open (and close) of the same IP-echo page through the node, median of ${run.identityMs.length} each, alternating`,
+    ),
+  ],
   capacity: (cap) => [
     {
       ...atLeast(
@@ -358,6 +368,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   browser: ["browser_vs_direct", "browser_first_action_ms"],
   extract: ["extract_vs_raw"],
   cloudBrowser: ["cloud_vs_local_browser"],
+  identity: ["identity_overhead_ms"],
   capacity: ["capacity_efficiency"],
   paced: ["paced_open_extra_p95_ms", "paced_items_per_minute", "eta_error_p90"],
   provision: ["provision_rows_per_minute"],
@@ -444,6 +455,10 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
     rows: (cloud) => [
       `| browser node: a ${cloud.steps}-step flow, cloud / local, steps per second per round (${cloud.flowsPerRound} flows a side) | ${cloud.rounds.map((entry) => `${entry.cloud} / ${entry.local}`).join(", ")} (medians ${medianRate(cloud, "cloud")} / ${medianRate(cloud, "local")}) |`,
     ],
+  },
+  identity: {
+    label: "identity check",
+    rows: (run) => [`| browser node: identity / open of the echo page, ms per run | ${run.identityMs.join(", ")} / ${run.openMs.join(", ")} |`],
   },
   capacity: {
     label: "a cap on running profiles",
@@ -568,6 +583,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("browser", figures.browser),
     ...otherRows("extract", figures.extract),
     ...otherRows("cloudBrowser", figures.cloudBrowser),
+    ...otherRows("identity", figures.identity),
     ...otherRows("startup", figures.startup),
     ...otherRows("rateLimited", figures.rateLimited),
     ...otherRows("capacity", figures.capacity),

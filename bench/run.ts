@@ -11,6 +11,7 @@ import { batchPhase } from "./batch";
 import { browserSteps } from "./browser";
 import { capacity } from "./capacity";
 import { cloudVsLocalBrowser } from "./cloud-browser";
+import { identityOverhead } from "./identity";
 import { coldStart } from "./cold-start";
 import { leasePhase } from "./lease";
 import { PINNED, pinSelf, unpinSelf } from "./cpu";
@@ -173,6 +174,12 @@ async function main(): Promise<void> {
     phase: "cloudBrowser",
     title: "20: a 10-step browser flow on a cloud browser (through its gateway) against the same on a local profile, a real Chromium behind each",
     run: () => cloudVsLocalBrowser(),
+    missing: noBrowser,
+  });
+  await runPhase({
+    phase: "identity",
+    title: "21: the browser node's identity check against an open of the same echo page, behind an emulated proxy",
+    run: () => identityOverhead(),
     missing: noBrowser,
   });
   // Node-RED start-up is a whole process of its own: give it every core.
