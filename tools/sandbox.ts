@@ -152,13 +152,14 @@ export async function packedFiles(): Promise<string[]> {
 /**
  * A fresh (or reused) user folder with the tarball installed as a user would install it. In a reused
  * folder the package installed before is removed first, so this tarball's files replace it even when
- * its version is the same.
+ * its version is the same. Under `npm test` the run's install of the same tarball is copied in, over
+ * what a reused folder holds (npm start's kept folder), as npm would lay the same files out again.
  */
 export async function prepareUserDir(userDir: string, tarball: string, options: { fresh?: boolean } = {}): Promise<void> {
   if (options.fresh) rmSync(userDir, { recursive: true, force: true });
   rmSync(join(userDir, "node_modules", PACKAGE_NAME), { recursive: true, force: true });
   const shared = sharedPackage();
-  if (shared && shared.tarball === tarball && options.fresh) {
+  if (shared && shared.tarball === tarball) {
     mkdirSync(userDir, { recursive: true });
     cpSync(join(shared.installed, "node_modules"), join(userDir, "node_modules"), { recursive: true, verbatimSymlinks: true });
     // npm wrote the tarball's path relative to the folder it installed into: here it is named whole, so a later npm install in this folder finds it.
