@@ -46,6 +46,27 @@ export async function tabsOf(debugPort: string): Promise<Tab[]> {
   return targets.filter((target) => target.type === "page").map(({ id, url, title }) => ({ id, url, title }));
 }
 
+/**
+ * Puts a running profile's browser back as its start left it, for the next test that shares it: one
+ * blank tab (a new one: a tab a test left busy or waiting is closed, not reused), no cookies.
+ */
+export async function resetBrowser(debugPort: string): Promise<void> {
+  // Loaded here: the suites that only read this file's paths need not load Playwright.
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error(`the browser at ${debugPort} has no default context`);
+    const left = context.pages();
+    await context.newPage();
+    await Promise.all(left.map((page) => page.close()));
+    await context.clearCookies();
+  } finally {
+    // Over CDP, close() only disconnects: the browser and its new tab stay.
+    await browser.close();
+  }
+}
+
 /** The inode of the socket listening on 127.0.0.1:<port> (from /proc/net/tcp). */
 function listeningInode(port: number): string | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");
