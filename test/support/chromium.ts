@@ -48,7 +48,8 @@ export async function tabsOf(debugPort: string): Promise<Tab[]> {
 
 /**
  * Puts a running profile's browser back as its start left it, for the next test that shares it: one
- * blank tab (a new one: a tab a test left busy or waiting is closed, not reused), no cookies.
+ * tab, loaded afresh with about:blank (which ends whatever a test left running in it), and no cookies.
+ * The tab is kept rather than replaced: a new tab is a new renderer, most of what a reset would cost.
  */
 export async function resetBrowser(debugPort: string): Promise<void> {
   // Loaded here: the suites that only read this file's paths need not load Playwright.
@@ -57,12 +58,13 @@ export async function resetBrowser(debugPort: string): Promise<void> {
   try {
     const context = browser.contexts()[0];
     if (!context) throw new Error(`the browser at ${debugPort} has no default context`);
-    const left = context.pages();
-    await context.newPage();
-    await Promise.all(left.map((page) => page.close()));
+    const pages = context.pages();
+    const kept = pages.find((page) => page.url() === "about:blank") ?? pages[0] ?? (await context.newPage());
+    await Promise.all(pages.filter((page) => page !== kept).map((page) => page.close()));
+    await kept.goto("about:blank");
     await context.clearCookies();
   } finally {
-    // Over CDP, close() only disconnects: the browser and its new tab stay.
+    // Over CDP, close() only disconnects: the browser and its tab stay.
     await browser.close();
   }
 }
