@@ -160,14 +160,18 @@ export async function packedFiles(): Promise<string[]> {
 /**
  * A fresh (or reused) user folder with the tarball installed as a user would install it. In a reused
  * folder the package installed before is removed first, so this tarball's files replace it even when
- * its version is the same.
+ * its version is the same. Under `npm test` the run's install of the same tarball is copied in instead,
+ * in place of a reused folder's node_modules (npm start's kept folder): the files npm would lay out
+ * for the package.json written here, which names this package alone.
  */
 export async function prepareUserDir(userDir: string, tarball: string, options: { fresh?: boolean } = {}): Promise<void> {
   if (options.fresh) rmSync(userDir, { recursive: true, force: true });
   rmSync(join(userDir, "node_modules", PACKAGE_NAME), { recursive: true, force: true });
   const shared = sharedPackage();
-  if (shared && shared.tarball === tarball && options.fresh) {
+  if (shared && shared.tarball === tarball) {
     mkdirSync(userDir, { recursive: true });
+    // Not copied over the old one: Node 22's cpSync fails on a folder that exists (EEXIST on node_modules/.bin).
+    rmSync(join(userDir, "node_modules"), { recursive: true, force: true });
     cpSync(join(shared.installed, "node_modules"), join(userDir, "node_modules"), { recursive: true, verbatimSymlinks: true });
     // npm wrote the tarball's path relative to the folder it installed into: here it is named whole, so a later npm install in this folder finds it.
     writeFileSync(join(userDir, "package.json"), JSON.stringify({ name: "morelogin-sandbox", private: true, dependencies: { [PACKAGE_NAME]: `file:${tarball}` } }, null, 2));

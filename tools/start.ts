@@ -253,16 +253,16 @@ async function main(): Promise<void> {
   mkdirSync(DEMO_DIR, { recursive: true });
   if (args.fresh) startOver(DEMO_DIR, userDir);
   const folder: FolderState = args.fresh ? "fresh" : hasSavedFlows(userDir) ? "kept" : "new";
-  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
-  const tarball = await packPackage(join(DEMO_DIR, "pack"));
-  await prepareUserDir(userDir, tarball);
-
   const realLocalUrl = process.env.MORELOGIN_LOCAL_URL;
   if (realLocalUrl && (args.emulatorArgs.length > 0 || args.localPort !== undefined || args.openPort !== undefined)) {
     say("MORELOGIN_LOCAL_URL is set: no emulator runs, so its options are ignored.\n");
   }
+  say(`Packing the package and installing it into ${userDir} (as a user's Node-RED gets it)…\n`);
+  // The emulator starts while the package is installed: each takes seconds, and neither needs the other.
+  const targeting = realLocalUrl ? Promise.resolve(desktopClient(realLocalUrl)) : emulatorTarget(demo, args);
   try {
-    const target = realLocalUrl ? desktopClient(realLocalUrl) : await emulatorTarget(demo, args);
+    const installing = packPackage(join(DEMO_DIR, "pack")).then((tarball) => prepareUserDir(userDir, tarball));
+    const [target] = await Promise.all([targeting, installing]);
     if (folder === "kept") retargetSavedFlows(DEMO_DIR, userDir, { ...target.config, credentials: target.credentials, emulator: target.emulator });
     await runNodeRed(demo, userDir, target, folder);
   } catch (error) {

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import type { NodeMessage } from "node-red";
 import { call, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
+import { resetBrowser } from "../support/chromium";
 import type { CookieFields } from "../../src/browser/cookie-list";
 import type { Emulator } from "../../src/emulator";
 import { EXAMPLE_CONFIG_ID, loadExamples } from "../../tools/sandbox";
@@ -91,7 +92,10 @@ interface Setting {
   folder: string;
 }
 
-/** The test page, two started profiles and a temporary folder, for the whole suite. */
+/**
+ * The test page, two started profiles and a temporary folder, for the whole suite; after each test
+ * the profiles' browsers are put back as their start left them (one blank tab, no cookies).
+ */
 function useSetting(emulator: () => Emulator): () => Setting {
   let page: Awaited<ReturnType<typeof serveStepsPage>> | undefined;
   let setting: Setting | undefined;
@@ -100,6 +104,11 @@ function useSetting(emulator: () => Emulator): () => Setting {
     const folder = await mkdtemp(join(tmpdir(), "morelogin-steps-"));
     const [first, second] = emulator().data.profiles.map((profile) => profile.id);
     setting = { url: page.url, folder, one: await startOutside(emulator(), first as string), two: await startOutside(emulator(), second as string) };
+  });
+  afterEach(async () => {
+    if (!setting) return;
+    const ours = [setting.one.envId, setting.two.envId];
+    for (const profile of emulator().running()) if (ours.includes(profile.envId)) await resetBrowser(profile.debugPort);
   });
   after(async () => {
     await page?.close();

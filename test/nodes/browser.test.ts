@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import type { Node, NodeMessage } from "node-red";
 import { call, closedPort, dataOf } from "../support/http";
 import { useChromiumProfiles } from "../support/browser-suite";
-import { browserPid, tabsOf, type Tab } from "../support/chromium";
+import { browserPid, resetBrowser, tabsOf, type Tab } from "../support/chromium";
 import { isRunning } from "../../tools/processes";
 import { Collector, catchNode, completeNode, configNode, credentialsFor, helper, NODE_MODULES, drainDeliveries, statusCalls, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { waitUntil, OUTCOME_MS } from "../support/wait-until";
@@ -32,10 +32,22 @@ function browserNode(id: string, step: Step, next: string): FlowNode {
 
 describe("nodes: browser, on a real Chromium behind each started profile", function () {
   this.timeout(OUTCOME_MS * 2);
-  const emulator = useChromiumProfiles(40);
+  // A cloud browser starts and archives in 1.5 s, not the emulator's 3 s: the start still waits, seeing STARTING before RUNNING.
+  const emulator = useChromiumProfiles(40, { phoneBootMs: 1500 });
   const demoUrl = (): string => `${emulator().localUrl}/demo`;
-  let next = 0;
-  /** Each test takes its own profiles, so no test depends on another's. */
+  /**
+   * Two profiles whose browsers the tests that only use pages share: started by the first test that
+   * needs them and kept running, each put back after every test (resetBrowser: one blank tab, no
+   * cookies), so no test depends on another's. A Chromium start is most of what a test costs.
+   */
+  const SHARED = 2;
+  const sharedProfile = (index: 0 | 1 = 0): string => {
+    const id = emulator().data.profiles[index]?.id;
+    assert.ok(id, "a shared profile");
+    return id;
+  };
+  let next = SHARED;
+  /** A profile of its own, for a test that kills, closes or restarts its browser: closed after the test. */
   const freshProfile = (): string => {
     const id = emulator().data.profiles[next++]?.id;
     assert.ok(id, "a free profile");
@@ -49,7 +61,18 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
   };
 
   afterEach(async () => {
-    for (const profile of emulator().running()) await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+    const shared = [sharedProfile(0), sharedProfile(1)];
+    for (const profile of emulator().running()) {
+      if (shared.includes(profile.envId)) {
+        try {
+          await resetBrowser(profile.debugPort);
+          continue;
+        } catch {
+          // A shared browser that cannot be put back (a failed test left it unusable) is closed: the next test starts it afresh.
+        }
+      }
+      await call(emulator().localUrl, "/api/env/close", { body: { envId: profile.envId } });
+    }
   });
 
   /**
@@ -105,7 +128,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
   describe("each action", () => {
     it("open: loads the page in a new tab of the profile's browser, replies its URL, title and status, and keeps the profile and the tab on the message", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const msg = passed(await chain([open()], { payload: envId }));
       assert.deepEqual(msg.payload, { url: demoUrl(), title: "MoreLogin emulator demo", status: 200 });
       const info = infoOf(msg) as { profile?: { envId: string; webSocketDebuggerUrl?: string }; page?: { targetId: string; webSocketDebuggerUrl: string } };
@@ -133,7 +156,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
             { action: "click", selector: "#greet" },
             { action: "content", format: "text" },
           ],
-          { payload: freshProfile() },
+          { payload: sharedProfile() },
         ),
       );
       assert.match(String(msg.payload), /Hello, Ada!/);
@@ -150,27 +173,27 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
             { action: "click", selector: "#greet" },
             { action: "waitFor", selector: "#greeting" },
           ],
-          { payload: freshProfile() },
+          { payload: sharedProfile() },
         ),
       );
       assert.equal(msg.payload, "kept");
     });
 
     it("evaluate: an expression's value, a function body's return value and an awaited promise become msg.payload; it runs in the page", async () => {
-      const first = passed(await chain([open(), { action: "evaluate", expression: "document.title" }], { payload: freshProfile() }));
+      const first = passed(await chain([open(), { action: "evaluate", expression: "document.title" }], { payload: sharedProfile() }));
       assert.equal(first.payload, "MoreLogin emulator demo");
       const second = passed(
         await chain([open(), { action: "evaluate", expression: "const links = document.querySelectorAll('button').length;\nreturn { buttons: links, here: location.pathname }" }], {
-          payload: freshProfile(),
+          payload: sharedProfile(),
         }),
       );
       assert.deepEqual(second.payload, { buttons: 1, here: "/demo" });
-      const third = passed(await chain([open(), { action: "evaluate", expression: "new Promise((resolve) => setTimeout(() => resolve(typeof process), 50))" }], { payload: freshProfile() }));
+      const third = passed(await chain([open(), { action: "evaluate", expression: "new Promise((resolve) => setTimeout(() => resolve(typeof process), 50))" }], { payload: sharedProfile() }));
       assert.equal(third.payload, "undefined", "the page has no Node.js process object: the script ran in the browser");
     });
 
     it("evaluate: a script that throws is a page error naming what it threw", async () => {
-      const error = failedAt(await chain([open(), { action: "evaluate", expression: "notDefinedAnywhere.value" }], { payload: freshProfile() }), "b2");
+      const error = failedAt(await chain([open(), { action: "evaluate", expression: "notDefinedAnywhere.value" }], { payload: sharedProfile() }), "b2");
       assert.equal(error.kind, "page");
       assert.match(error.text, /^browser failed: the script failed in the page: ReferenceError: notDefinedAnywhere is not defined$/);
       assert.deepEqual(statusCalls(helper.getNode("b2")).at(-1), { fill: "red", shape: "ring", text: "page error" }, "the node's status says what kind of failure");
@@ -178,8 +201,8 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
     it("screenshot: msg.payload is a PNG of the page; with the whole page it is taller than the window", async () => {
       const grow = { action: "evaluate", expression: "document.body.style.height = '3000px'; return innerHeight" };
-      const visible = passed(await chain([open(), grow, { action: "screenshot" }], { payload: freshProfile() }));
-      const whole = passed(await chain([open(), grow, { action: "screenshot", fullPage: true }], { payload: freshProfile() }));
+      const visible = passed(await chain([open(), grow, { action: "screenshot" }], { payload: sharedProfile() }));
+      const whole = passed(await chain([open(), grow, { action: "screenshot", fullPage: true }], { payload: sharedProfile() }));
       for (const msg of [visible, whole]) {
         assert.ok(Buffer.isBuffer(msg.payload), "a Buffer");
         assert.deepEqual((msg.payload as Buffer).subarray(0, 8), PNG_SIGNATURE, "a PNG");
@@ -193,23 +216,23 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
       const later = "setTimeout(() => { const p = document.createElement('p'); p.id = 'late'; p.textContent = 'here'; document.body.append(p) }, 700); return 'scheduled'";
       passed(
         await chain([open(), { action: "evaluate", expression: later }, { action: "waitFor", selector: "#late" }, { action: "evaluate", expression: "document.querySelector('#late').textContent" }], {
-          payload: freshProfile(),
+          payload: sharedProfile(),
         }),
       );
-      const error = failedAt(await chain([open(), { action: "waitFor", selector: "#never-there", timeout: "1" }], { payload: freshProfile() }), "b2");
+      const error = failedAt(await chain([open(), { action: "waitFor", selector: "#never-there", timeout: "1" }], { payload: sharedProfile() }), "b2");
       assert.equal(error.kind, "timeout");
       assert.equal(error.text, 'browser failed: no element matches "#never-there" after 1 s (waitFor)');
     });
 
     it("evaluate: a script that never settles ends at the node's timeout, as a timeout", async () => {
-      const error = failedAt(await chain([open(), { action: "evaluate", expression: "await new Promise(() => {})", timeout: "1" }], { payload: freshProfile() }), "b2");
+      const error = failedAt(await chain([open(), { action: "evaluate", expression: "await new Promise(() => {})", timeout: "1" }], { payload: sharedProfile() }), "b2");
       assert.equal(error.kind, "timeout");
       assert.equal(error.text, "browser failed: evaluate did not finish in 1 s");
     });
 
     it("click: an element the selector finds but nobody can click is a timeout that says so", async () => {
       const disable = { action: "evaluate", expression: "document.querySelector('#greet').disabled = true; return 'disabled'" };
-      const error = failedAt(await chain([open(), disable, { action: "click", selector: "#greet", timeout: "1" }], { payload: freshProfile() }), "b3");
+      const error = failedAt(await chain([open(), disable, { action: "click", selector: "#greet", timeout: "1" }], { payload: sharedProfile() }), "b3");
       assert.equal(error.kind, "timeout");
       assert.equal(error.text, 'browser failed: "#greet" matches an element, but it could not be used for click within 1 s (hidden, disabled or covered by another element?)');
     });
@@ -217,18 +240,17 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     it("click: a page too busy to be searched in time still gets a timeout that says the element is there", async () => {
       // The page's own script holds it for 2 s, past the step's 1 s: Playwright never gets to look for the element.
       const busy = { action: "evaluate", expression: "setTimeout(() => { const until = Date.now() + 2000; while (Date.now() < until); }, 0); return 'busy'" };
-      const error = failedAt(await chain([open(), busy, { action: "click", selector: "#greet", timeout: "1" }], { payload: freshProfile() }), "b3");
+      const error = failedAt(await chain([open(), busy, { action: "click", selector: "#greet", timeout: "1" }], { payload: sharedProfile() }), "b3");
       assert.equal(error.kind, "timeout");
       assert.match(error.text, /^browser failed: "#greet" matches an element, but it could not be used for click within 1 s/);
     });
 
     it("content: the page's HTML, visible text, title or URL", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const formats = ["html", "text", "title", "url"];
       const replies: unknown[] = [];
       for (const format of formats) {
         replies.push(passed(await chain([open(), { action: "content", format }], { payload: envId })).payload);
-        await call(emulator().localUrl, "/api/env/close", { body: { envId } });
       }
       const [html, text, title, url] = replies;
       assert.match(String(html), /<button id="greet"/);
@@ -239,10 +261,10 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
     it("cookies: the profile's cookies, all of them or those sent to one URL", async () => {
       const setCookies = { action: "evaluate", expression: "document.cookie = 'visited=yes; path=/'; document.cookie = 'lang=en; path=/demo'; return document.cookie" };
-      const all = passed(await chain([open(), setCookies, { action: "cookies" }], { payload: freshProfile() }));
+      const all = passed(await chain([open(), setCookies, { action: "cookies" }], { payload: sharedProfile() }));
       const names = (all.payload as Array<{ name: string; value: string; domain: string }>).map((cookie) => `${cookie.name}=${cookie.value}@${cookie.domain}`).sort();
       assert.deepEqual(names, ["lang=en@127.0.0.1", "visited=yes@127.0.0.1"]);
-      const forRoot = passed(await chain([open(), setCookies, { action: "cookies", url: `${emulator().localUrl}/` }], { payload: freshProfile() }));
+      const forRoot = passed(await chain([open(), setCookies, { action: "cookies", url: `${emulator().localUrl}/` }], { payload: sharedProfile() }));
       assert.deepEqual(
         (forRoot.payload as Array<{ name: string }>).map((cookie) => cookie.name),
         ["visited"],
@@ -251,7 +273,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
 
     it("closePage: closes the tab it opened and drops msg.morelogin.page; the profile's other tab stays", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const msg = passed(await chain([open(), { action: "closePage" }], { payload: envId }));
       assert.equal(infoOf(msg).page, undefined, "no tab on the message");
       const running = emulator()
@@ -266,7 +288,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
 
     it("closePage on the browser's last tab empties it instead, so the browser stays up", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const { debugPort, webSocketDebuggerUrl } = await startOutside(envId);
       // The browser's own first tab, named as the tab to act on: once the demo page is in it, it is the only tab.
       const [first] = await tabsOf(debugPort);
@@ -283,7 +305,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
   describe("finding the browser", () => {
     it("uses msg.payload's webSocketDebuggerUrl before msg.morelogin.profile, and the node's endpoint (a debug port) last", async () => {
-      const [one, two] = [freshProfile(), freshProfile()];
+      const [one, two] = [sharedProfile(0), sharedProfile(1)];
       const first = await startOutside(one);
       const second = await startOutside(two);
       const titleOf = async (debugPort: string): Promise<string[]> => (await tabsOf(debugPort)).map((tab: Tab) => tab.title).filter((title) => title === "MoreLogin emulator demo");
@@ -310,7 +332,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
 
     it("a page that does not load is a page error naming the URL, and the tab it opened for it is closed again", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const url = `http://127.0.0.1:${await closedPort()}/nothing-here`;
       const error = failedAt(await chain([{ action: "open", url }], { payload: envId }), "b1");
       assert.equal(error.kind, "page");
@@ -336,7 +358,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
 
   describe("flows", () => {
     it("five browser nodes in a row act on one tab", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const msg = passed(
         await chain(
           [
@@ -358,7 +380,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
 
     it("two profiles at once: each message's steps act on its own profile's tab", async () => {
-      const ids = [freshProfile(), freshProfile()];
+      const ids = [sharedProfile(0), sharedProfile(1)];
       const flow: FlowNode[] = [
         { id: TAB, type: "tab", label: "two" },
         configNode(emulator(), NO_PACING),
@@ -418,7 +440,7 @@ describe("nodes: browser, on a real Chromium behind each started profile", funct
     });
 
     it("a redeploy during an action ends that message once, at once, and the browser stays usable", async () => {
-      const envId = freshProfile();
+      const envId = sharedProfile();
       const { webSocketDebuggerUrl } = await startOutside(envId);
       const flow: FlowNode[] = [
         { id: TAB, type: "tab", label: "redeploy" },

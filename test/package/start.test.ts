@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitUntil } from "../support/wait-until";
 import { untilPrinted } from "../support/processes";
+import { CHROMIUM } from "../support/chromium";
 
 const ROOT = join(__dirname, "..", "..");
 
@@ -98,7 +99,8 @@ async function launch(demoDir: string, args: string[]) {
   const child = spawn(process.execPath, ["--require", "tsx/cjs", join(ROOT, "tools", "start.ts"), ...args], {
     cwd: ROOT,
     stdio: ["pipe", "pipe", "pipe"],
-    env: { ...process.env, MORELOGIN_DEMO_DIR: demoDir, MORELOGIN_DEMO_PORTS: "any", MORELOGIN_LOCAL_URL: "", NODE_OPTIONS: "" },
+    // The profile a test starts gets the tests' Chromium (the headless shell, a third of chromium's CPU a start), as a user's MORELOGIN_BROWSER would give it.
+    env: { ...process.env, MORELOGIN_DEMO_DIR: demoDir, MORELOGIN_DEMO_PORTS: "any", MORELOGIN_LOCAL_URL: "", MORELOGIN_BROWSER: CHROMIUM, NODE_OPTIONS: "" },
   });
   let output = "";
   // "close": the launcher has exited and its output has all arrived.

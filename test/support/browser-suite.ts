@@ -1,4 +1,4 @@
-import type { Emulator } from "../../src/emulator";
+import type { Emulator, EmulatorOptions } from "../../src/emulator";
 import { CHROMIUM, browserSkipReason } from "./chromium";
 import { useEmulator } from "./emulator";
 import { useNodeRed } from "./node-red";
@@ -8,7 +8,7 @@ import { useNodeRed } from "./node-red";
  * Node-RED runtime. The whole suite is skipped when the browser tests are skipped on purpose (checked
  * before the emulator's own hook, which would start it with the Chromium).
  */
-export function useChromiumProfiles(profiles: number): () => Emulator {
+export function useChromiumProfiles(profiles: number, options: Pick<EmulatorOptions, "phoneBootMs"> = {}): () => Emulator {
   before(function () {
     const skipped = browserSkipReason();
     if (skipped) {
@@ -16,7 +16,7 @@ export function useChromiumProfiles(profiles: number): () => Emulator {
       this.skip();
     }
   });
-  const { emulator } = useEmulator({ profiles, browser: CHROMIUM });
+  const { emulator } = useEmulator({ ...options, profiles, browser: CHROMIUM });
   useNodeRed();
   return emulator;
 }

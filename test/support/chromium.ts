@@ -46,6 +46,29 @@ export async function tabsOf(debugPort: string): Promise<Tab[]> {
   return targets.filter((target) => target.type === "page").map(({ id, url, title }) => ({ id, url, title }));
 }
 
+/**
+ * Puts a running profile's browser back as its start left it, for the next test that shares it: one
+ * tab, loaded afresh with about:blank (which ends whatever a test left running in it), and no cookies.
+ * The tab is kept rather than replaced: a new tab is a new renderer, most of what a reset would cost.
+ */
+export async function resetBrowser(debugPort: string): Promise<void> {
+  // Loaded here: the suites that only read this file's paths need not load Playwright.
+  const { chromium } = await import("playwright-core");
+  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${debugPort}`);
+  try {
+    const context = browser.contexts()[0];
+    if (!context) throw new Error(`the browser at ${debugPort} has no default context`);
+    const pages = context.pages();
+    const kept = pages.find((page) => page.url() === "about:blank") ?? pages[0] ?? (await context.newPage());
+    await Promise.all(pages.filter((page) => page !== kept).map((page) => page.close()));
+    await kept.goto("about:blank");
+    await context.clearCookies();
+  } finally {
+    // Over CDP, close() only disconnects: the browser and its tab stay.
+    await browser.close();
+  }
+}
+
 /** The inode of the socket listening on 127.0.0.1:<port> (from /proc/net/tcp). */
 function listeningInode(port: number): string | undefined {
   const hexPort = port.toString(16).toUpperCase().padStart(4, "0");

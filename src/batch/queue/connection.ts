@@ -44,11 +44,14 @@ export function openLink(login: RedisLogin, queueName: string, keys: BatchKeys, 
   return { client, subscriber, queue, worker, keys, me };
 }
 
-/** Closes every connection once `leaving` is done, cutting those that have not quit within CLOSE_WAIT_MS. */
+/**
+ * Closes every connection once `leaving` is done, cutting those that have not quit within CLOSE_WAIT_MS;
+ * at once when the connection is not up (Redis never reached, or lost): its QUIT would only wait for it.
+ */
 export async function closeLink(link: QueueLink, leaving: Promise<unknown>): Promise<void> {
+  const connected = link.client.status === "ready";
   const quit = leaving.then(() => Promise.allSettled([link.worker.close(true), link.queue.close(), link.subscriber.quit(), link.client.quit()]));
-  const timer = new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref());
-  await Promise.race([quit, timer]);
+  if (connected) await Promise.race([quit, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
   link.subscriber.disconnect();
   link.client.disconnect();
 }
