@@ -39,11 +39,6 @@ describe("nodes: watch", () => {
   /** Started as another client (the desktop client, another flow) would: straight over HTTP. */
   const startElsewhere = (envId: string): Promise<unknown> => local("/api/env/start", { envId });
   const polls = (path = DEBUG_INFO): number => requests(emulator(), `local POST ${path}`);
-  /** Waits until `count` more polls have ended (the next one has begun: polls never overlap). */
-  const afterPolls = async (count: number, path = DEBUG_INFO): Promise<void> => {
-    const target = polls(path) + count + 1;
-    await waitUntil(() => polls(path) >= target, `${count} more polls of ${path}`);
-  };
 
   beforeEach(async () => {
     emulator().setFaults({});
@@ -78,6 +73,16 @@ describe("nodes: watch", () => {
     return statusCalls(node).filter((_, index) => spy.thisValues[index] === node);
   };
   const greenShown = (node: Node): boolean => statusesOf(node).some((status) => status.fill === "green");
+  /** How many of this watch's polls have ended: each ends in one status, green, or red when it failed. */
+  const pollsEnded = (node: Node): number => statusesOf(node).filter((status) => status.fill === "green" || status.fill === "red").length;
+  /**
+   * Waits until `count` more of this watch's polls have ended (polls never overlap). Right after a poll's
+   * outcome (its message, its status) they all began after it; from any other moment the first may have been in flight.
+   */
+  const nextPolls = async (node: Node, count: number): Promise<void> => {
+    const target = pollsEnded(node) + count;
+    await waitUntil(() => pollsEnded(node) >= target, `${count} more polls of ${node.id}`);
+  };
 
   describe("profiles", () => {
     it("a start and a stop made elsewhere each give exactly one message within interval + 2 s; a start carries the browser's address", async () => {
@@ -118,7 +123,7 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(stopped).item.debugPort, debugPort, "a stopped profile's item is the last row seen");
       assert.equal(moreloginOf(stopped).profile, undefined);
 
-      await afterPolls(2);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 2, "each change is sent once");
       assert.equal(caught.messages.length, 0);
     });
@@ -139,7 +144,7 @@ describe("nodes: watch", () => {
       assert.notEqual(newPort, firstPort);
       const [stopped, started] = (await out.next(2, DETECT_MS)) as Msg[];
       assert.deepEqual([payloadOf(stopped).event, payloadOf(stopped).item.debugPort, payloadOf(started).event, payloadOf(started).item.debugPort], ["stopped", firstPort, "started", newPort]);
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 2);
     });
 
@@ -148,7 +153,7 @@ describe("nodes: watch", () => {
       const { node } = await deployWatch({});
       await waitUntil(() => greenShown(node()), "the first poll");
       emulator().resetStats();
-      await afterPolls(2);
+      await nextPolls(node(), 2);
       const seen = Object.entries(emulator().stats.requests).filter(([route]) => route !== `local POST ${DEBUG_INFO}`);
       assert.deepEqual(seen, [], "no other request than getAllDebugInfo");
       const shown = statusesOf(node()).at(-1);
@@ -164,7 +169,7 @@ describe("nodes: watch", () => {
       await startElsewhere(watched);
       const [first] = (await out.next(1, DETECT_MS)) as Msg[];
       assert.equal(first?.topic, watched);
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.deepEqual(
         out.messages.map((msg) => msg.topic),
         [watched],
@@ -176,12 +181,13 @@ describe("nodes: watch", () => {
       const { out, node } = await deployWatch({ events: ["stopped"] });
       await waitUntil(() => greenShown(node()), "the first poll");
       await startElsewhere(envId);
-      await afterPolls(1);
+      // Each poll is one request: one is in flight while this watch has sent more than it has shown the end of. It may not have seen the start.
+      await nextPolls(node(), polls() > pollsEnded(node()) ? 2 : 1);
       assert.equal(out.messages.length, 0, "no started message");
       await emulator().happen.profileExits(envId);
       const [only] = (await out.next(1, DETECT_MS)) as Msg[];
       assert.equal(payloadOf(only).event, "stopped");
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 1);
     });
 
@@ -194,13 +200,13 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(sent).event, "started");
       assert.equal(payloadOf(sent).from, null);
       assert.equal((moreloginOf(sent).profile as Record<string, unknown>).envId, envId);
-      await afterPolls(2);
+      await nextPolls(withInitial.node(), 1);
       assert.equal(withInitial.out.messages.length, 1, "sent once, not at every poll");
       await helper.unload();
 
       const without = await deployWatch({});
       await waitUntil(() => greenShown(without.node()), "the first poll");
-      await afterPolls(1);
+      await nextPolls(without.node(), 1);
       assert.equal(without.out.messages.length, 0);
     });
 
@@ -213,7 +219,7 @@ describe("nodes: watch", () => {
 
       await redeploy(deployed.flow, credentialsFor(emulator()));
       const afterRedeploy = new Collector("out");
-      await afterPolls(2);
+      await nextPolls(deployed.node(), 2);
       assert.equal(afterRedeploy.messages.length, 0, `the redeployed watch remembers what it had seen: ${JSON.stringify(afterRedeploy.messages.map((msg) => msg.payload))}`);
 
       await whileStopped(async () => {
@@ -223,7 +229,7 @@ describe("nodes: watch", () => {
       const [stopped] = (await afterRestart.next(1, DETECT_MS)) as Msg[];
       assert.equal(stopped?.topic, envId);
       assert.equal(payloadOf(stopped).event, "stopped");
-      await afterPolls(2);
+      await nextPolls(deployed.node(), 1);
       assert.equal(afterRestart.messages.length, 1);
     });
   });
@@ -232,12 +238,12 @@ describe("nodes: watch", () => {
     const envId = profileId(6);
     const { out, caught, node } = await deployWatch({});
     await waitUntil(() => greenShown(node()), "the first poll");
-    const failedPolls = 5;
+    const failedPolls = 3;
     // Each failed poll is the client's every attempt at a read that keeps failing with 503.
     const faults = failedPolls * DEFAULT_RETRY.attempts;
     const before = polls();
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: faults });
-    await waitUntil(() => polls() >= before + faults, "five failed polls");
+    await waitUntil(() => polls() >= before + faults, "three failed polls");
     await startElsewhere(envId);
     const [started] = (await out.next(1, DETECT_MS + 10_000)) as Msg[];
     // When the first message is not this start, the whole list says what came instead (a memory from elsewhere sends "stopped").
@@ -256,7 +262,7 @@ describe("nodes: watch", () => {
 
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: DEFAULT_RETRY.attempts });
     await waitUntil(() => caught.messages.length === 2, "a new run of failures reaches Catch again");
-    await afterPolls(1);
+    await nextPolls(node(), 1);
     assert.equal(out.messages.length, 1);
   });
 
@@ -284,7 +290,7 @@ describe("nodes: watch", () => {
     // The "out" node did not change: it is the same node, still collected by `out`.
     const [started] = (await out.next(1, DETECT_MS + 2000)) as Msg[];
     assert.equal(payloadOf(started).event, "started", "the new watch sends the change");
-    await afterPolls(2);
+    await nextPolls(node(), 1);
     assert.deepEqual(sentAfterClose, [], "the closed watch's poll in flight sent nothing");
     assert.equal(out.messages.length, 1, "the change is sent once");
   });
@@ -316,12 +322,12 @@ describe("nodes: watch", () => {
     };
     const deployed = await deployWatch({});
     await waitUntil(() => greenShown(deployed.node()), "the first poll");
-    await afterPolls(1);
+    await nextPolls(deployed.node(), 1);
     const baseline = resources();
     for (let round = 0; round < 100; round++) await redeploy(deployed.flow, credentialsFor(emulator()));
     await waitUntil(() => greenShown(deployed.node()), "the last watch's first poll");
     emulator().resetStats();
-    await afterPolls(2);
+    await nextPolls(deployed.node(), 2);
     assert.ok(polls() <= 4, `one watch polls, not many: ${polls()} polls in two intervals`);
     const now = resources();
     for (const kind of ["Timeout", "TCPSocketWrap"]) {
@@ -341,7 +347,6 @@ describe("nodes: watch", () => {
         const target = phone(api === "local" ? 0 : 1);
         if (target.envStatus !== 2) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
         const path = api === "local" ? "/api/cloudphone/page" : "/cloudphone/page";
-        const pollsOf = (): number => requests(emulator(), `${api} POST ${path}`);
         const { out, node } = await deployWatch({ watch: "phones", api, ids: target.id, events: ["running", "stopped"] });
         await waitUntil(() => greenShown(node()), "the first poll");
         await local("/api/cloudphone/powerOn", { id: target.id });
@@ -355,8 +360,7 @@ describe("nodes: watch", () => {
         const [, stopped] = (await out.next(2, DETECT_MS)) as Msg[];
         assert.equal(payloadOf(stopped).event, "stopped");
         assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
-        const target2 = pollsOf() + 2;
-        await waitUntil(() => pollsOf() >= target2, "two more polls");
+        await nextPolls(node(), 1);
         assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
         await helper.unload();
       }
@@ -377,7 +381,7 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(ended).event, { 3: "succeeded", 4: "failed", 5: "cancelled" }[run.taskState]);
       assert.equal(payloadOf(ended).to, run.taskState);
       assert.equal(moreloginOf(ended).watch, "runs");
-      await afterPolls(2, "/api/cloudphone/rpa/subTask/page");
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 1);
     });
   });
