@@ -153,7 +153,7 @@ describe("nodes: watch", () => {
       const { node } = await deployWatch({});
       await waitUntil(() => greenShown(node()), "the first poll");
       emulator().resetStats();
-      await nextPolls(node(), 2);
+      await nextPolls(node(), 1);
       const seen = Object.entries(emulator().stats.requests).filter(([route]) => route !== `local POST ${DEBUG_INFO}`);
       assert.deepEqual(seen, [], "no other request than getAllDebugInfo");
       const shown = statusesOf(node()).at(-1);
