@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Node } from "node-red";
 import { DEFAULT_RETRY } from "../../src/client";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
+import { CONFIG_ID, Collector, TAB, credentialsFor, flowWith, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { requests, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { waitUntil } from "../support/wait-until";
@@ -58,11 +58,12 @@ describe("nodes: watch", () => {
    * watch-memory.test.ts); each test's watch still gets an ID of its own, so none can read another's.
    */
   let deployments = 0;
-  async function deployWatch(settings: Record<string, unknown>, config: Record<string, unknown> = {}): Promise<Deployed> {
+  async function deployWatch(settings: Record<string, unknown>, config: Record<string, unknown> = {}, alongside: FlowNode[] = []): Promise<Deployed> {
     const id = `watch${++deployments}`;
     const flow = flowWith(emulator(), { type: WATCH, watch: "profiles", interval: String(INTERVAL_S), ...settings }, config).map((node) =>
       node.id === "n1" ? { ...node, id } : node.id === "complete1" ? { ...node, scope: [id] } : node,
     );
+    flow.push(...alongside);
     await loadFlow(flow, credentialsFor(emulator()));
     return { flow, out: new Collector("out"), caught: new Collector("caught"), node: () => helper.getNode(id) };
   }
@@ -343,27 +344,37 @@ describe("nodes: watch", () => {
     };
 
     it("phones: a power-on elsewhere sends running (4) once booted, a shutdown sends stopped (2); Open API too", async () => {
-      for (const api of ["local", "open"] as const) {
-        const target = phone(api === "local" ? 0 : 1);
-        if (target.envStatus !== 2) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
-        const path = api === "local" ? "/api/cloudphone/page" : "/cloudphone/page";
-        const { out, node } = await deployWatch({ watch: "phones", api, ids: target.id, events: ["running", "stopped"] });
-        await waitUntil(() => greenShown(node()), "the first poll");
-        await local("/api/cloudphone/powerOn", { id: target.id });
+      // A watch on each API in one flow, each on its own phone and into its own output: both watched at once.
+      const events = ["running", "stopped"];
+      const onOpen = `watch${++deployments}`;
+      const [localPhone, openPhone] = [phone(0), phone(1)];
+      for (const target of [localPhone, openPhone]) if (target.envStatus !== 2) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
+      const onLocal = await deployWatch({ watch: "phones", api: "local", ids: localPhone.id, events }, {}, [
+        { id: onOpen, type: WATCH, z: TAB, server: CONFIG_ID, watch: "phones", api: "open", interval: String(INTERVAL_S), ids: openPhone.id, events, wires: [["outOpen"]] },
+        { id: "outOpen", z: TAB, type: "helper" },
+      ]);
+      const watched = [
+        { api: "local", target: localPhone, path: "/api/cloudphone/page", out: onLocal.out, node: onLocal.node },
+        { api: "open", target: openPhone, path: "/cloudphone/page", out: new Collector("outOpen"), node: () => helper.getNode(onOpen) },
+      ];
+      await waitUntil(() => watched.every(({ node }) => greenShown(node())), "the first poll of each watch");
+      for (const { target } of watched) await local("/api/cloudphone/powerOn", { id: target.id });
+      for (const { api, target, path, out } of watched) {
         const [running] = (await out.next(1, DETECT_MS + 1000)) as Msg[];
-        assert.equal(payloadOf(running).event, "running");
+        assert.equal(payloadOf(running).event, "running", api);
         assert.equal(payloadOf(running).to, 4);
         assert.equal(payloadOf(running).item.id, target.id);
         assert.equal(moreloginOf(running).api, api);
         assert.equal(moreloginOf(running).path, path);
-        assert.equal(emulator().happen.phoneShutsDown(target.id), true);
-        const [, stopped] = (await out.next(2, DETECT_MS)) as Msg[];
-        assert.equal(payloadOf(stopped).event, "stopped");
-        assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
-        await nextPolls(node(), 1);
-        assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
-        await helper.unload();
       }
+      for (const { target } of watched) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
+      for (const { api, out } of watched) {
+        const [, stopped] = (await out.next(2, DETECT_MS)) as Msg[];
+        assert.equal(payloadOf(stopped).event, "stopped", api);
+        assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
+      }
+      await Promise.all(watched.map(({ node }) => nextPolls(node(), 1)));
+      for (const { api, out } of watched) assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
     });
 
     it("runs: a run that ends after the watch began is sent once, with its end state", async () => {
