@@ -39,6 +39,13 @@ export interface EditorSession {
   close(): Promise<void>;
 }
 
+interface Viewport {
+  width: number;
+  height: number;
+}
+
+const DEFAULT_VIEWPORT: Viewport = { width: 1280, height: 800 };
+
 /** How the editor logs an exception it caught in a node type's definition or dialog functions. */
 const CAUGHT_BY_EDITOR = /^(Definition error|Validation error|oneditprepare|oneditsave|oneditcancel|oneditdelete|oneditresize)\b/;
 
@@ -49,7 +56,7 @@ export const ourErrors = (errors: string[]): string[] => errors.filter((error) =
  * `locale` is the browser's language (navigator.language), which the editor uses for its texts and help, e.g. "zh-CN".
  * `emulatorOptions` adds to the emulator's options, e.g. `{ browser }` for a real Chromium behind each started profile.
  */
-export async function openEditor(viewport = { width: 1280, height: 800 }, locale?: string, emulatorOptions: EmulatorOptions = {}): Promise<EditorSession> {
+export async function openEditor(viewport = DEFAULT_VIEWPORT, locale?: string, emulatorOptions: EmulatorOptions = {}): Promise<EditorSession> {
   const since = fileNow();
   const work = mkdtempSync(join(tmpdir(), "morelogin-e2e-"));
   // Everything started so far, ended in reverse whatever step fails: a failed hook leaves nothing behind,
@@ -73,7 +80,38 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
     started.push(() => nodeRed.stop());
     const browser = await launchChromium();
     started.push(() => browser.close());
-    const page = await browser.newPage(locale ? { viewport, locale } : { viewport });
+    const { page, errors } = await editorPage(browser, nodeRed.url, viewport, locale);
+    const forget = keepUntilFileEnds(`an editor session in ${work}`, end, since);
+    const close = async (): Promise<void> => {
+      forget();
+      await end();
+    };
+    return { page, emulator, nodeRed, errors, close };
+  } catch (error) {
+    await end();
+    throw error;
+  }
+}
+
+/**
+ * One more editor on `session`'s Node-RED, in the same Chromium but in a browser context of its own (its
+ * language, its storage): a second language costs a page, not another Node-RED and Chromium. Its close
+ * closes that page only; the session's close ends the rest.
+ */
+export async function openEditorPage(session: EditorSession, locale?: string, viewport = DEFAULT_VIEWPORT): Promise<EditorSession> {
+  const browser = session.page.context().browser();
+  if (!browser) throw new Error("the editor session's page has no browser to open another page in");
+  const { page, errors } = await editorPage(browser, session.nodeRed.url, viewport, locale);
+  return { page, emulator: session.emulator, nodeRed: session.nodeRed, errors, close: () => page.close() };
+}
+
+/**
+ * A page of `browser` in a context of its own with the editor loaded from `url`, its animations off and
+ * its errors collected; closed again when the editor does not load.
+ */
+async function editorPage(browser: Browser, url: string, viewport: Viewport, locale: string | undefined): Promise<{ page: Page; errors: string[] }> {
+  const page = await browser.newPage(locale ? { viewport, locale } : { viewport });
+  try {
     // A bound for a step that never comes, not a race: each step waits for the page's own state, and
     // under coverage on a busy 2-core machine a dialog can take many seconds to build.
     page.setDefaultTimeout(scaled(60_000));
@@ -96,15 +134,10 @@ export async function openEditor(viewport = { width: 1280, height: 800 }, locale
       if (message.type() === "error") errors.push(`console error: ${text}${where ? ` (${where})` : ""}`);
       else if (CAUGHT_BY_EDITOR.test(text)) errors.push(`caught by the editor: ${text}`);
     });
-    await loadEditor(page, () => page.goto(nodeRed.url, { waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }));
-    const forget = keepUntilFileEnds(`an editor session in ${work}`, end, since);
-    const close = async (): Promise<void> => {
-      forget();
-      await end();
-    };
-    return { page, emulator, nodeRed, errors, close };
+    await loadEditor(page, () => page.goto(url, { waitUntil: "domcontentloaded", timeout: EDITOR_LOADS_MS }));
+    return { page, errors };
   } catch (error) {
-    await end();
+    await page.close().catch(() => undefined);
     throw error;
   }
 }

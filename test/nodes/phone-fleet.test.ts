@@ -21,6 +21,8 @@ const ON = 4;
 const SKU = "10002";
 const MONTHLY_SKU = "10015";
 const FIVE_MB = 5 * 1024 * 1024;
+/** A boot or reset of the phones on the emulator's own clock, which the test moves past it. */
+const BUSY_MS = 3_000;
 
 /** A path on the node's API: the Local API's under /api, the Open API's without it. */
 const on = (api: ApiName, path: string): string => (api === "local" ? `/api/cloudphone${path}` : `/cloudphone${path}`);
@@ -228,12 +230,21 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
     });
   }
 
-  describe("right after a power-on or a one-click new device (phones that take 3 s to boot or reset)", () => {
-    // Long enough that a call sent within the same flow surely meets the boot or the reset, on a busy machine too.
-    const { emulator: slow } = useEmulator({ cloudPhones: 16, phoneBootMs: 3_000, appInstallMs: 100 });
+  describe("right after a power-on or a one-click new device (phones that boot or reset until the test moves the emulator's clock)", () => {
+    // On the emulator's own clock: a call sent within the same flow surely meets the boot or the reset, on
+    // a busy machine too, and the wait ends as soon as the test has seen the node wait (endBusy).
+    const { emulator: slow } = useEmulator({ cloudPhones: 16, phoneBootMs: BUSY_MS, appInstallMs: 100, manualClock: true });
     const slowPhones = phonesOf(slow);
     const slowListed = async (): Promise<CloudPhone[]> => dataOf<PageShape<CloudPhone>>(await slowPhones.local("/page", { pageNo: 1, pageSize: 100 })).dataList;
     beforeEach(() => slow().resetStats());
+    /**
+     * Ends every boot, reset and file transfer under way once the node has been refused and waits: once it
+     * has asked `path` (what it polls while it waits) `asked` times. It asks again a second later.
+     */
+    const endBusy = async (path: string, asked = 1): Promise<void> => {
+      await waitUntil(() => requestsAt(slow(), path).length >= asked, `the node asked ${path} ${asked} times`);
+      slow().advanceClock(BUSY_MS);
+    };
     /**
      * Two phone nodes on phone `id` in one flow, the first (`first`: its action and properties) wired into
      * the second (`then`), the second into "out", with a Catch into "caught": one message sent to the first,
@@ -267,7 +278,7 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
       describe(`${api === "local" ? "Local" : "Open"} API`, () => {
         it("delete right after newMachine waits out the reset (33327), then deletes", async () => {
           const id = slowPhones.phoneIn(ON);
-          const { caught } = await oneThenOther(api, id, "reset then delete", { action: "newMachine" }, { action: "delete" });
+          const [{ caught }] = await Promise.all([oneThenOther(api, id, "reset then delete", { action: "newMachine" }, { action: "delete" }), endBusy(on(api, "/info"))]);
           assert.deepEqual(caught.messages, []);
           const deletes = requestsAt(slow(), on(api, "/delete/batch"));
           assert.equal(deletes.length, 2, "the first delete met the reset (33327), the second went through");
@@ -279,20 +290,23 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
 
         it("power-off right after newMachine waits out the reset (33331)", async () => {
           const id = slowPhones.phoneIn(ON);
-          await oneThenOther(api, id, "reset then stop", { action: "newMachine" }, { action: "powerOff" });
+          await Promise.all([oneThenOther(api, id, "reset then stop", { action: "newMachine" }, { action: "powerOff" }), endBusy(on(api, "/info"))]);
           assert.equal(requestsAt(slow(), on(api, "/powerOff")).length, 2, "the first power-off met the reset (33331)");
           assert.equal(await slowPhones.status(id), OFF);
         });
 
         it("newMachine with wait replies the phone's info once the reset is over; without wait, what to poll", async () => {
           const id = slowPhones.phoneIn(ON);
-          const waited = succeeded(await run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id, wait: true, brand: "samsung" }, { payload: "" }));
+          // The reset ends once the node has asked twice: it surely polled through it.
+          const [outcome] = await Promise.all([run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id, wait: true, brand: "samsung" }, { payload: "" }), endBusy(on(api, "/info"), 2)]);
+          const waited = succeeded(outcome);
           assert.deepEqual(onlyBodyAt(slow(), on(api, "/newMachine")), { id, brand: "samsung" });
           assert.equal((waited.payload as { envStatus: number }).envStatus, ON);
           const polled = requestsAt(slow(), on(api, "/info")).length;
           assert.ok(polled >= 2, `info polled through the reset (${polled})`);
           const quick = succeeded(await next(() => run(slow(), { type: PHONE, api, action: "newMachine", phoneId: id }, { payload: "" })));
           assert.deepEqual(quick.poll, { path: on(api, "/info"), bodies: [{ id }] });
+          slow().advanceClock(BUSY_MS);
           await slowPhones.reaches(id, ON);
         });
 
@@ -303,7 +317,12 @@ describe("nodes: cloud phone fleet (create, edit, delete, files) on both APIs", 
             const source = join(dir, "boot.txt");
             await writeFile(source, "booting");
             await helper.unload();
-            const { msg } = await oneThenOther(api, id, "power on then upload", { action: "powerOn" }, { action: "uploadFile", localFile: source, wait: true });
+            const uploaded = oneThenOther(api, id, "power on then upload", { action: "powerOn" }, { action: "uploadFile", localFile: source, wait: true });
+            const bootThenLanding = async (): Promise<void> => {
+              await endBusy(on(api, "/info"));
+              await endBusy(on(api, api === "local" ? "/upload/file/result" : "/uploadFileResult"));
+            };
+            const [{ msg }] = await Promise.all([uploaded, bootThenLanding()]);
             assert.ok(msg, "the upload answered");
             assert.equal((msg.payload as { status: number }).status, 1);
             assert.equal(requestsAt(slow(), on(api, api === "local" ? "/upload/file/signedUrl" : "/uploadUrl")).length, 2, "the first ask met a booting phone (33301)");

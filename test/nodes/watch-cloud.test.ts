@@ -42,12 +42,14 @@ describe("nodes: the watch node sees cloud browsers (where: cloud | both)", () =
     return String(page.dataList.find((row) => row.id === envId)?.cloudBrowserStatus);
   };
   const polls = (path: string): number => requests(emulator(), `local POST ${path}`);
-  /** Waits until `count` more polls of `path` have ended (the next one has begun: polls never overlap). */
-  const afterPolls = async (count: number, path: string): Promise<void> => {
-    const target = polls(path) + count + 1;
-    await waitUntil(() => polls(path) >= target, `${count} more polls of ${path}`);
-  };
   const greenShown = (node: Node): boolean => ownStatusCalls(node).some((status) => status.fill === "green");
+  /** How many of this watch's polls have ended: each ends in one status, green, or red when it failed. */
+  const pollsEnded = (node: Node): number => ownStatusCalls(node).filter((status) => status.fill === "green" || status.fill === "red").length;
+  /** Waits until `count` more of this watch's polls have ended; called right after a poll's message, they all began after it (polls never overlap). */
+  const nextPolls = async (node: Node, count: number): Promise<void> => {
+    const target = pollsEnded(node) + count;
+    await waitUntil(() => pollsEnded(node) >= target, `${count} more polls of ${node.id}`);
+  };
 
   let deployments = 0;
   async function deployWatch(settings: Record<string, unknown>): Promise<{ out: Collector; caught: Collector; node: () => Node }> {
@@ -94,7 +96,7 @@ describe("nodes: the watch node sees cloud browsers (where: cloud | both)", () =
     assert.equal(stop.item.cloudBrowserArchiveStatus, "COMPLETED", "stopped comes once the archive is done: the profile can start again");
     assert.equal(moreloginOf(stopped).profile, undefined);
 
-    await afterPolls(2, PAGE);
+    await nextPolls(node(), 1);
     assert.equal(out.messages.length, 2, "the archive states send nothing of their own, and each change is sent once");
     assert.equal(polls(DEBUG_INFO), 0, "where cloud reads no desktop-client profiles");
     assert.equal(caught.messages.length, 0);
@@ -106,7 +108,7 @@ describe("nodes: the watch node sees cloud browsers (where: cloud | both)", () =
     await waitUntil(async () => (await cloudState(cloudId)) === "RUNNING", "the cloud browser running");
     emulator().resetStats();
 
-    const { out } = await deployWatch({});
+    const { out, node } = await deployWatch({});
     const localId = emulator().data.profiles.find((item) => !used.has(item.id))?.id;
     assert.ok(localId);
     await local("/api/env/start", { envId: localId });
@@ -114,7 +116,7 @@ describe("nodes: the watch node sees cloud browsers (where: cloud | both)", () =
     assert.deepEqual([payloadOf(started).event, payloadOf(started).kind, started?.topic], ["started", "local", localId]);
     await local("/api/env/close", { envId: localId });
     await out.next(2, DETECT_MS);
-    await afterPolls(1, DEBUG_INFO);
+    await nextPolls(node(), 1);
 
     assert.deepEqual(
       Object.keys(emulator().stats.requests).filter((route) => route.includes("/cloudbrowser/")),
@@ -138,7 +140,7 @@ describe("nodes: the watch node sees cloud browsers (where: cloud | both)", () =
     const messages = (await out.next(2, DETECT_MS)) as Msg[];
     const byKind = Object.fromEntries(messages.map((msg) => [payloadOf(msg).kind, [msg.topic, payloadOf(msg).event, payloadOf(msg).to]]));
     assert.deepEqual(byKind, { local: [localId, "started", "running"], cloud: [cloudId, "started", "RUNNING"] });
-    await afterPolls(1, PAGE);
+    await nextPolls(node(), 1);
     assert.match(String(ownStatusCalls(node()).at(-1)?.text), /^2 profiles running \(1 in the cloud\) · /);
     await local("/api/env/close", { envId: localId });
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { Node } from "node-red";
 import { DEFAULT_RETRY } from "../../src/client";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
+import { CONFIG_ID, Collector, TAB, credentialsFor, flowWith, helper, loadFlow, statusCalls, useNodeRed, type FlowNode, type Msg } from "../support/node-red";
 import { requests, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { waitUntil } from "../support/wait-until";
@@ -39,11 +39,6 @@ describe("nodes: watch", () => {
   /** Started as another client (the desktop client, another flow) would: straight over HTTP. */
   const startElsewhere = (envId: string): Promise<unknown> => local("/api/env/start", { envId });
   const polls = (path = DEBUG_INFO): number => requests(emulator(), `local POST ${path}`);
-  /** Waits until `count` more polls have ended (the next one has begun: polls never overlap). */
-  const afterPolls = async (count: number, path = DEBUG_INFO): Promise<void> => {
-    const target = polls(path) + count + 1;
-    await waitUntil(() => polls(path) >= target, `${count} more polls of ${path}`);
-  };
 
   beforeEach(async () => {
     emulator().setFaults({});
@@ -63,11 +58,12 @@ describe("nodes: watch", () => {
    * watch-memory.test.ts); each test's watch still gets an ID of its own, so none can read another's.
    */
   let deployments = 0;
-  async function deployWatch(settings: Record<string, unknown>, config: Record<string, unknown> = {}): Promise<Deployed> {
+  async function deployWatch(settings: Record<string, unknown>, config: Record<string, unknown> = {}, alongside: FlowNode[] = []): Promise<Deployed> {
     const id = `watch${++deployments}`;
     const flow = flowWith(emulator(), { type: WATCH, watch: "profiles", interval: String(INTERVAL_S), ...settings }, config).map((node) =>
       node.id === "n1" ? { ...node, id } : node.id === "complete1" ? { ...node, scope: [id] } : node,
     );
+    flow.push(...alongside);
     await loadFlow(flow, credentialsFor(emulator()));
     return { flow, out: new Collector("out"), caught: new Collector("caught"), node: () => helper.getNode(id) };
   }
@@ -78,6 +74,16 @@ describe("nodes: watch", () => {
     return statusCalls(node).filter((_, index) => spy.thisValues[index] === node);
   };
   const greenShown = (node: Node): boolean => statusesOf(node).some((status) => status.fill === "green");
+  /** How many of this watch's polls have ended: each ends in one status, green, or red when it failed. */
+  const pollsEnded = (node: Node): number => statusesOf(node).filter((status) => status.fill === "green" || status.fill === "red").length;
+  /**
+   * Waits until `count` more of this watch's polls have ended (polls never overlap). Right after a poll's
+   * outcome (its message, its status) they all began after it; from any other moment the first may have been in flight.
+   */
+  const nextPolls = async (node: Node, count: number): Promise<void> => {
+    const target = pollsEnded(node) + count;
+    await waitUntil(() => pollsEnded(node) >= target, `${count} more polls of ${node.id}`);
+  };
 
   describe("profiles", () => {
     it("a start and a stop made elsewhere each give exactly one message within interval + 2 s; a start carries the browser's address", async () => {
@@ -118,7 +124,7 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(stopped).item.debugPort, debugPort, "a stopped profile's item is the last row seen");
       assert.equal(moreloginOf(stopped).profile, undefined);
 
-      await afterPolls(2);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 2, "each change is sent once");
       assert.equal(caught.messages.length, 0);
     });
@@ -139,7 +145,7 @@ describe("nodes: watch", () => {
       assert.notEqual(newPort, firstPort);
       const [stopped, started] = (await out.next(2, DETECT_MS)) as Msg[];
       assert.deepEqual([payloadOf(stopped).event, payloadOf(stopped).item.debugPort, payloadOf(started).event, payloadOf(started).item.debugPort], ["stopped", firstPort, "started", newPort]);
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 2);
     });
 
@@ -148,7 +154,7 @@ describe("nodes: watch", () => {
       const { node } = await deployWatch({});
       await waitUntil(() => greenShown(node()), "the first poll");
       emulator().resetStats();
-      await afterPolls(2);
+      await nextPolls(node(), 1);
       const seen = Object.entries(emulator().stats.requests).filter(([route]) => route !== `local POST ${DEBUG_INFO}`);
       assert.deepEqual(seen, [], "no other request than getAllDebugInfo");
       const shown = statusesOf(node()).at(-1);
@@ -164,7 +170,7 @@ describe("nodes: watch", () => {
       await startElsewhere(watched);
       const [first] = (await out.next(1, DETECT_MS)) as Msg[];
       assert.equal(first?.topic, watched);
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.deepEqual(
         out.messages.map((msg) => msg.topic),
         [watched],
@@ -176,12 +182,13 @@ describe("nodes: watch", () => {
       const { out, node } = await deployWatch({ events: ["stopped"] });
       await waitUntil(() => greenShown(node()), "the first poll");
       await startElsewhere(envId);
-      await afterPolls(1);
+      // Each poll is one request: one is in flight while this watch has sent more than it has shown the end of. It may not have seen the start.
+      await nextPolls(node(), polls() > pollsEnded(node()) ? 2 : 1);
       assert.equal(out.messages.length, 0, "no started message");
       await emulator().happen.profileExits(envId);
       const [only] = (await out.next(1, DETECT_MS)) as Msg[];
       assert.equal(payloadOf(only).event, "stopped");
-      await afterPolls(1);
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 1);
     });
 
@@ -194,13 +201,13 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(sent).event, "started");
       assert.equal(payloadOf(sent).from, null);
       assert.equal((moreloginOf(sent).profile as Record<string, unknown>).envId, envId);
-      await afterPolls(2);
+      await nextPolls(withInitial.node(), 1);
       assert.equal(withInitial.out.messages.length, 1, "sent once, not at every poll");
       await helper.unload();
 
       const without = await deployWatch({});
       await waitUntil(() => greenShown(without.node()), "the first poll");
-      await afterPolls(1);
+      await nextPolls(without.node(), 1);
       assert.equal(without.out.messages.length, 0);
     });
 
@@ -213,7 +220,7 @@ describe("nodes: watch", () => {
 
       await redeploy(deployed.flow, credentialsFor(emulator()));
       const afterRedeploy = new Collector("out");
-      await afterPolls(2);
+      await nextPolls(deployed.node(), 2);
       assert.equal(afterRedeploy.messages.length, 0, `the redeployed watch remembers what it had seen: ${JSON.stringify(afterRedeploy.messages.map((msg) => msg.payload))}`);
 
       await whileStopped(async () => {
@@ -223,7 +230,7 @@ describe("nodes: watch", () => {
       const [stopped] = (await afterRestart.next(1, DETECT_MS)) as Msg[];
       assert.equal(stopped?.topic, envId);
       assert.equal(payloadOf(stopped).event, "stopped");
-      await afterPolls(2);
+      await nextPolls(deployed.node(), 1);
       assert.equal(afterRestart.messages.length, 1);
     });
   });
@@ -232,12 +239,12 @@ describe("nodes: watch", () => {
     const envId = profileId(6);
     const { out, caught, node } = await deployWatch({});
     await waitUntil(() => greenShown(node()), "the first poll");
-    const failedPolls = 5;
+    const failedPolls = 3;
     // Each failed poll is the client's every attempt at a read that keeps failing with 503.
     const faults = failedPolls * DEFAULT_RETRY.attempts;
     const before = polls();
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: faults });
-    await waitUntil(() => polls() >= before + faults, "five failed polls");
+    await waitUntil(() => polls() >= before + faults, "three failed polls");
     await startElsewhere(envId);
     const [started] = (await out.next(1, DETECT_MS + 10_000)) as Msg[];
     // When the first message is not this start, the whole list says what came instead (a memory from elsewhere sends "stopped").
@@ -256,7 +263,7 @@ describe("nodes: watch", () => {
 
     emulator().script({ kind: "http503", api: "local", path: DEBUG_INFO, times: DEFAULT_RETRY.attempts });
     await waitUntil(() => caught.messages.length === 2, "a new run of failures reaches Catch again");
-    await afterPolls(1);
+    await nextPolls(node(), 1);
     assert.equal(out.messages.length, 1);
   });
 
@@ -284,7 +291,7 @@ describe("nodes: watch", () => {
     // The "out" node did not change: it is the same node, still collected by `out`.
     const [started] = (await out.next(1, DETECT_MS + 2000)) as Msg[];
     assert.equal(payloadOf(started).event, "started", "the new watch sends the change");
-    await afterPolls(2);
+    await nextPolls(node(), 1);
     assert.deepEqual(sentAfterClose, [], "the closed watch's poll in flight sent nothing");
     assert.equal(out.messages.length, 1, "the change is sent once");
   });
@@ -316,12 +323,12 @@ describe("nodes: watch", () => {
     };
     const deployed = await deployWatch({});
     await waitUntil(() => greenShown(deployed.node()), "the first poll");
-    await afterPolls(1);
+    await nextPolls(deployed.node(), 1);
     const baseline = resources();
     for (let round = 0; round < 100; round++) await redeploy(deployed.flow, credentialsFor(emulator()));
     await waitUntil(() => greenShown(deployed.node()), "the last watch's first poll");
     emulator().resetStats();
-    await afterPolls(2);
+    await nextPolls(deployed.node(), 2);
     assert.ok(polls() <= 4, `one watch polls, not many: ${polls()} polls in two intervals`);
     const now = resources();
     for (const kind of ["Timeout", "TCPSocketWrap"]) {
@@ -337,29 +344,37 @@ describe("nodes: watch", () => {
     };
 
     it("phones: a power-on elsewhere sends running (4) once booted, a shutdown sends stopped (2); Open API too", async () => {
-      for (const api of ["local", "open"] as const) {
-        const target = phone(api === "local" ? 0 : 1);
-        if (target.envStatus !== 2) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
-        const path = api === "local" ? "/api/cloudphone/page" : "/cloudphone/page";
-        const pollsOf = (): number => requests(emulator(), `${api} POST ${path}`);
-        const { out, node } = await deployWatch({ watch: "phones", api, ids: target.id, events: ["running", "stopped"] });
-        await waitUntil(() => greenShown(node()), "the first poll");
-        await local("/api/cloudphone/powerOn", { id: target.id });
+      // A watch on each API in one flow, each on its own phone and into its own output: both watched at once.
+      const events = ["running", "stopped"];
+      const onOpen = `watch${++deployments}`;
+      const [localPhone, openPhone] = [phone(0), phone(1)];
+      for (const target of [localPhone, openPhone]) if (target.envStatus !== 2) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
+      const onLocal = await deployWatch({ watch: "phones", api: "local", ids: localPhone.id, events }, {}, [
+        { id: onOpen, type: WATCH, z: TAB, server: CONFIG_ID, watch: "phones", api: "open", interval: String(INTERVAL_S), ids: openPhone.id, events, wires: [["outOpen"]] },
+        { id: "outOpen", z: TAB, type: "helper" },
+      ]);
+      const watched = [
+        { api: "local", target: localPhone, path: "/api/cloudphone/page", out: onLocal.out, node: onLocal.node },
+        { api: "open", target: openPhone, path: "/cloudphone/page", out: new Collector("outOpen"), node: () => helper.getNode(onOpen) },
+      ];
+      await waitUntil(() => watched.every(({ node }) => greenShown(node())), "the first poll of each watch");
+      for (const { target } of watched) await local("/api/cloudphone/powerOn", { id: target.id });
+      for (const { api, target, path, out } of watched) {
         const [running] = (await out.next(1, DETECT_MS + 1000)) as Msg[];
-        assert.equal(payloadOf(running).event, "running");
+        assert.equal(payloadOf(running).event, "running", api);
         assert.equal(payloadOf(running).to, 4);
         assert.equal(payloadOf(running).item.id, target.id);
         assert.equal(moreloginOf(running).api, api);
         assert.equal(moreloginOf(running).path, path);
-        assert.equal(emulator().happen.phoneShutsDown(target.id), true);
-        const [, stopped] = (await out.next(2, DETECT_MS)) as Msg[];
-        assert.equal(payloadOf(stopped).event, "stopped");
-        assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
-        const target2 = pollsOf() + 2;
-        await waitUntil(() => pollsOf() >= target2, "two more polls");
-        assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
-        await helper.unload();
       }
+      for (const { target } of watched) assert.equal(emulator().happen.phoneShutsDown(target.id), true);
+      for (const { api, out } of watched) {
+        const [, stopped] = (await out.next(2, DETECT_MS)) as Msg[];
+        assert.equal(payloadOf(stopped).event, "stopped", api);
+        assert.deepEqual([payloadOf(stopped).from, payloadOf(stopped).to], [4, 2]);
+      }
+      await Promise.all(watched.map(({ node }) => nextPolls(node(), 1)));
+      for (const { api, out } of watched) assert.equal(out.messages.length, 2, `${api}: booting (3) is not among the chosen events, and nothing is sent twice`);
     });
 
     it("runs: a run that ends after the watch began is sent once, with its end state", async () => {
@@ -377,7 +392,7 @@ describe("nodes: watch", () => {
       assert.equal(payloadOf(ended).event, { 3: "succeeded", 4: "failed", 5: "cancelled" }[run.taskState]);
       assert.equal(payloadOf(ended).to, run.taskState);
       assert.equal(moreloginOf(ended).watch, "runs");
-      await afterPolls(2, "/api/cloudphone/rpa/subTask/page");
+      await nextPolls(node(), 1);
       assert.equal(out.messages.length, 1);
     });
   });
