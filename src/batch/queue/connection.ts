@@ -52,6 +52,8 @@ export async function closeLink(link: QueueLink, leaving: Promise<unknown>): Pro
   const connected = link.client.status === "ready";
   const quit = leaving.then(() => Promise.allSettled([link.worker.close(true), link.queue.close(), link.subscriber.quit(), link.client.quit()]));
   if (connected) await Promise.race([quit, new Promise<void>((resolve) => setTimeout(resolve, CLOSE_WAIT_MS).unref())]);
+  // Not waited for: whatever it meets is moot once the connections are cut below.
+  else quit.catch(() => undefined);
   link.subscriber.disconnect();
   link.client.disconnect();
 }
