@@ -147,6 +147,13 @@ describe("nodes: proxy check (through the emulator's proxies)", () => {
     assertNoSecret(outcome, passwordOf(proxy));
   });
 
+  it("Echo fields read an echo reply whose fields have other names (here the emulator's, swapped on purpose)", async () => {
+    const proxy = named("Proxy 003");
+    const echoFields = { ip: "ip", country: "timezone", timezone: "country" };
+    const outcome = await check({ echoFields: JSON.stringify(echoFields), echoFieldsType: "json" }, fromFunction(proxy.id), "");
+    assert.deepEqual(withoutLatency(succeeded(outcome).payload), { ...alive(proxy), country: proxy.exit.timezone, timezone: proxy.exit.country });
+  });
+
   it("the rows from list proxies, 2 at a time: an outcome for each in their order, the slow ones waited for in turn; status yellow", async () => {
     const delayMs = 400;
     for (const proxy of emulator().emulatedProxies()) await emulator().setProxyCondition(proxy.id, { delayMs });
@@ -181,6 +188,7 @@ describe("nodes: proxy check (through the emulator's proxies)", () => {
     refused(await check({}, fromFunction({ hello: "world" }), ""), /^proxy failed: no proxy to check: set Proxy in the node/);
     refused(await check({}, fromFunction("not a proxy"), ""), /^proxy failed: msg\.payload must be a decimal ID/);
     refused(await check({}, fromFunction([named("Proxy 001").id, true]), ""), /^proxy failed: msg\.payload\[1\] is neither a proxy \(an object with proxyIp\) nor a proxy ID$/);
+    refused(await check({ echoFields: '{"address": "data.ip"}', echoFieldsType: "json" }, fromFunction(named("Proxy 001").id), ""), /^proxy failed: Echo fields must be an object of dotted paths/);
     refused(await check({ echoUrl: "ftp://echo.example/?token=abc", echoUrlType: "str" }, fromFunction(named("Proxy 001").id), ""), /^proxy failed: IP echo must be an http:\/\/ or https:\/\/ URL$/);
   });
 });

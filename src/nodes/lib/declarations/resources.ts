@@ -63,6 +63,7 @@ export const RESOURCE_DECLARATIONS = {
         actions: PROXY_DETAILS,
       },
       actionField(PROXY_TYPE, "echoUrl", ["check"], "fa-map-marker"),
+      actionField(PROXY_TYPE, "echoFields", ["check"], "fa-code", { defaultType: "json", types: ["json", "msg", "flow", "global", "env", "jsonata"] }),
       actionField(PROXY_TYPE, "concurrency", ["check"], "fa-tasks", { defaultType: "num" }),
       TIMEOUT,
     ],

@@ -1,4 +1,4 @@
-import { DEFAULT_CHECK_CONCURRENCY, DEFAULT_ECHO_URL, MoreLoginInputError, checkProxy, describeValue, type ProxyCheck, type ProxyToCheck } from "../../../client";
+import { DEFAULT_CHECK_CONCURRENCY, DEFAULT_ECHO_URL, MoreLoginInputError, checkProxy, describeValue, isPlainObjectValue, type EchoFields, type ProxyCheck, type ProxyToCheck } from "../../../client";
 import type { ActionContext } from "../shell/action-node";
 import type { OperationResult } from "../shell/operation-node";
 import { single } from "../shell/output";
@@ -15,6 +15,8 @@ export type CheckOutcome = { id?: string; proxyName?: string } & ProxyCheck;
 
 interface CheckSettings {
   echoUrl: string;
+  /** Where the echo reply keeps the IP, country and time zone, for a service the common names miss. */
+  echoFields: EchoFields | undefined;
   concurrency: number;
   timeoutMs: number;
   /** The node's password credential: the password of a row that has none (the lists withhold it). */
@@ -28,6 +30,25 @@ function echoUrlOf(value: unknown, context: ActionContext): string {
   // The URL itself stays out of the error: an echo service's URL may carry its token.
   if (!URL.canParse(text) || !/^https?:$/.test(new URL(text).protocol)) throw new MoreLoginInputError(context.t("morelogin-proxy.errors.echoUrl"));
   return text;
+}
+
+const ECHO_FIELDS: readonly (keyof EchoFields)[] = ["ip", "country", "timezone"];
+
+/** `echoFields`: an object (or its JSON text) of dotted paths into the reply, `{"ip": "data.addr"}`; blank = the common services' names. */
+function echoFieldsOf(value: unknown, context: ActionContext): EchoFields | undefined {
+  if (value === undefined || value === "") return undefined;
+  let parsed: unknown = value;
+  if (typeof value === "string") {
+    try {
+      parsed = JSON.parse(value);
+    } catch {
+      parsed = undefined;
+    }
+  }
+  const paths = isPlainObjectValue(parsed) ? Object.entries(parsed) : [];
+  const valid = isPlainObjectValue(parsed) && paths.every(([name, path]) => ECHO_FIELDS.includes(name as keyof EchoFields) && typeof path === "string" && path.trim() !== "");
+  if (!valid) throw new MoreLoginInputError(context.t("morelogin-proxy.errors.echoFields"));
+  return paths.length === 0 ? undefined : (Object.fromEntries(paths) as EchoFields);
 }
 
 function concurrencyOf(value: unknown, context: ActionContext): number {
@@ -85,7 +106,7 @@ async function checkRow(row: Record<string, unknown> | undefined, target: CheckT
   if (row === undefined) return { ...named, ...failed(`no proxy has the ID ${id}`) };
   const proxy = proxyOf(row, settings.password);
   if (typeof proxy === "string") return { ...named, ...failed(proxy) };
-  const outcome = await checkProxy(proxy, { echoUrl: settings.echoUrl, timeoutMs: settings.timeoutMs, signal: settings.signal });
+  const outcome = await checkProxy(proxy, { echoUrl: settings.echoUrl, fields: settings.echoFields, timeoutMs: settings.timeoutMs, signal: settings.signal });
   return { ...named, ...outcome, error: outcome.error === null ? null : hideSecrets(outcome.error, [proxy.password, settings.password]) };
 }
 
@@ -117,6 +138,7 @@ export async function checkAction(context: ActionContext, password: string | und
   const { fields, msg, t } = context;
   const settings: CheckSettings = {
     echoUrl: echoUrlOf(fields.echoUrl, context),
+    echoFields: echoFieldsOf(fields.echoFields, context),
     concurrency: concurrencyOf(fields.concurrency, context),
     timeoutMs: context.options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     password,
