@@ -1,6 +1,6 @@
 /**
  * The emulator's own process for the benchmark: starts the compiled emulator with the options given
- * as JSON in argv[2], prints its URLs and credentials as one JSON line, and answers "stats" requests
+ * as JSON in argv[2], prints its URLs (its IP echo's too) and credentials as one JSON line, and answers "stats" requests
  * over the IPC channel (the cold-start phase counts token grants). Stops on SIGINT/SIGTERM or when
  * the parent goes away.
  */
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     }
   });
   const { apiId, apiKey } = emulator.credentials;
-  process.stdout.write(`${JSON.stringify({ localUrl: emulator.localUrl, openUrl: emulator.openUrl, apiId, apiKey })}\n`);
+  process.stdout.write(`${JSON.stringify({ localUrl: emulator.localUrl, openUrl: emulator.openUrl, echoUrl: emulator.echoUrl, apiId, apiKey })}\n`);
 }
 
 main().catch((error: unknown) => {

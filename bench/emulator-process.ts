@@ -7,6 +7,8 @@ import { onEmulatorCore } from "./cpu";
 export interface EmulatorProcess {
   localUrl: string;
   openUrl: string;
+  /** Its IP echo, which reports the exit of the emulated proxy a request came through. */
+  echoUrl: string;
   apiId: string;
   apiKey: string;
   /** The emulator's counters, asked for over IPC. */
@@ -50,7 +52,7 @@ export function startEmulatorProcess(options: EmulatorOptions): Promise<Emulator
       if (!line) return;
       clearTimeout(timer);
       child.off("exit", onExit);
-      const urls = JSON.parse(line) as { localUrl: string; openUrl: string; apiId: string; apiKey: string };
+      const urls = JSON.parse(line) as { localUrl: string; openUrl: string; echoUrl: string; apiId: string; apiKey: string };
       resolve({
         ...urls,
         stats: () => ask("stats", (message) => message.stats as EmulatorStats),

@@ -8,6 +8,7 @@ import { cloudBrowserRatios, medianRate, type CloudBrowserResult } from "./cloud
 import { identityOverheadMs, type IdentityResult } from "./identity";
 import type { PacedResult } from "./paced";
 import type { ProvisionResult } from "./provision";
+import type { ProxyCheckResult } from "./proxy-check";
 import type { ColdStartResult } from "./cold-start";
 import type { LeaseResult } from "./lease";
 import { extractRatios, type ExtractResult } from "./extract";
@@ -68,6 +69,7 @@ export interface Figures {
   serverLogin: ServerLoginResult;
   queueScale: QueueScaleResult;
   queueOverhead: QueueOverheadResult;
+  proxyCheck: ProxyCheckResult;
 }
 
 export type Phase = keyof Figures;
@@ -345,6 +347,17 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
     },
     reported("queue_redis_commands_per_item", overhead.redisCommandsPerItem, "commands Redis ran per item in a queue round (INFO commandstats: the client's and those inside Lua scripts)"),
   ],
+  proxyCheck: (check) => [
+    {
+      ...atMost(
+        "proxy_check_100_s",
+        check.seconds,
+        2,
+        `the proxy node's check of ${check.proxies} proxies from list proxies at concurrency ${check.concurrency}, through the emulator's loopback proxies (HTTP, HTTPS, SOCKS5, some with credentials) and its IP echo: seconds from the message in to the array out, median of ${check.roundsSeconds.length} rounds after a warm-up; all must answer alive`,
+      ),
+      spread: medianWithSpread(check.roundsSeconds).spread,
+    },
+  ],
   serverLogin: (login) => [
     {
       name: "login_calls_per_1000",
@@ -380,6 +393,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   serverLogin: ["login_calls_per_1000"],
   queueScale: ["batch_scale_3"],
   queueOverhead: ["queue_overhead_ms_per_item", "queue_redis_commands_per_item"],
+  proxyCheck: ["proxy_check_100_s"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -515,6 +529,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
         .join(", ")}, …) |`,
     ],
   },
+  proxyCheck: {
+    label: "proxy check",
+    rows: (check) => [
+      `| proxy check: ${check.proxies} proxies at concurrency ${check.concurrency} through the emulator's proxies, seconds (median; rounds) | ${check.seconds} (${check.roundsSeconds.join(", ")}); ${check.alive} alive |`,
+    ],
+  },
   lease: {
     label: "leases",
     rows: (lease) => [
@@ -595,6 +615,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("serverLogin", figures.serverLogin),
     ...otherRows("queueScale", figures.queueScale),
     ...otherRows("queueOverhead", figures.queueOverhead),
+    ...otherRows("proxyCheck", figures.proxyCheck),
     "",
     ...parsingRows(figures.exactJson),
     "",

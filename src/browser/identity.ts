@@ -1,13 +1,11 @@
 import type { Page } from "playwright-core";
-import { describeValue, readEchoReply } from "../client";
+import { DEFAULT_ECHO_URL, describeValue, readEchoReply } from "../client";
 import { BrowserStepError, inputError } from "./errors";
 import { DEFAULT_RULES, IDENTITY_RULES, type IdentityRule, mismatchesOf, type Expected } from "./identity-rules";
 import { probeBrowser } from "./identity-probe";
 import { urlToOpen } from "./inputs";
 import type { StepContext, StepInputs, StepResult } from "./step-types";
 
-/** What the identity action asks when the node names no echo service (docs/IDENTITY.md says why this one). */
-export const DEFAULT_ECHO_URL = "https://ipinfo.io/json";
 /** How long WebRTC may gather candidates before the probe reports what it has. */
 const GATHER_MS = 3_000;
 

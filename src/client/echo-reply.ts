@@ -1,5 +1,8 @@
 import { isPlainObject } from "./values";
 
+/** The IP-echo service the proxy check and the browser's identity action ask when none is named (docs/IDENTITY.md says why this one). */
+export const DEFAULT_ECHO_URL = "https://ipinfo.io/json";
+
 /** Where an IP-echo service saw a request come from; a field it did not give is undefined. */
 export interface EchoedExit {
   exitIp?: string;

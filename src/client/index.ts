@@ -27,6 +27,6 @@ export type * from "./types";
 export { pollUntil, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./poll";
 export type { PollOptions } from "./poll";
 export { isStoppingRow, readCloudBrowser, runsCloudBrowser } from "./cloud-browser-runs";
-export { readEchoReply, type EchoedExit, type EchoFields } from "./echo-reply";
+export { DEFAULT_ECHO_URL, readEchoReply, type EchoedExit, type EchoFields } from "./echo-reply";
 export { checkProxy, checkProxies, DEFAULT_CHECK_CONCURRENCY } from "./proxy-check";
 export type { ProxyCheck, ProxyCheckOptions, ProxyChecksOptions, ProxyToCheck } from "./proxy-check";

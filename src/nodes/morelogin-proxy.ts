@@ -6,6 +6,7 @@ import { targetIds } from "./lib/profile/ids";
 import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import type { PROXY_ACTIONS } from "./lib/declarations/resources";
 import { overlay, pick } from "./lib/shell/properties";
+import { checkAction } from "./lib/proxy/check";
 import { checkedProxyBody } from "./lib/resources/proxy-rules";
 import { resourceReply } from "./lib/resources/reply";
 import { withoutSecrets } from "./lib/shell/secrets";
@@ -21,6 +22,11 @@ function chosenNumber(def: Record<string, unknown>, name: string): number | unde
   return value === "" ? undefined : Number(value);
 }
 
+/** The node's password credential, if it has one. */
+function passwordOf(node: Node): string | undefined {
+  return (node as Node<{ password?: string }>).credentials?.password || undefined;
+}
+
 /**
  * The proxy the node describes, its password from its credentials, an object msg.payload laid over it,
  * checked against the spec's rules before anything is sent.
@@ -33,7 +39,7 @@ function proxyBody(context: ActionContext, action: "add" | "update", own: Record
     if (value !== undefined) body[name] = value;
   }
   if (def.ipMonitor === true) body.ipMonitor = true;
-  const password = (node as Node<{ password?: string }>).credentials?.password;
+  const password = passwordOf(node);
   if (password) body.password = password;
   return checkedProxyBody(isPlainObjectValue(context.msg.payload) ? overlay(body, context.msg.payload) : body, action);
 }
@@ -54,6 +60,9 @@ const ACTIONS = {
     const ids = targetIds(context.msg.payload, context.fields.proxyId, "proxy", context.t);
     const result = await context.client.call("deleteProxies", { ids }, context.options);
     return resourceReply(context, statusKey(context), result, result.data, ids);
+  },
+  check(context: ActionContext) {
+    return checkAction(context, passwordOf(context.node));
   },
 } satisfies Record<(typeof PROXY_ACTIONS)[number], (context: ActionContext) => Promise<unknown>>;
 

@@ -1,7 +1,7 @@
 import type { NodeDeclaration } from "./declaration";
 import { actionCheckbox, actionField, actionSelect, TIMEOUT } from "./fields";
 
-export const PROXY_ACTIONS = ["add", "update", "delete"] as const;
+export const PROXY_ACTIONS = ["add", "update", "delete", "check"] as const;
 export const GROUP_ACTIONS = ["create", "edit", "delete"] as const;
 export const TAG_ACTIONS = ["create", "edit", "delete"] as const;
 /** The shared spec's proxy types (`proxyProvider`), 0 HTTP to 17 922S5; the catalogs name them. */
@@ -11,6 +11,8 @@ const PROXY_TYPE = "morelogin-proxy";
 const GROUP_TYPE = "morelogin-group";
 const TAG_TYPE = "morelogin-tag";
 const PROXY_DETAILS = ["add", "update"] as const;
+/** A check reads a proxy's row with a password withheld: the node's own stands in. */
+const PROXY_PASSWORD_ACTIONS = [...PROXY_DETAILS, "check"] as const;
 
 /** The team resources: proxies, groups and tags. */
 export const RESOURCE_DECLARATIONS = {
@@ -20,7 +22,7 @@ export const RESOURCE_DECLARATIONS = {
     icon: "morelogin-proxy.svg",
     fields: [
       actionSelect(PROXY_TYPE, PROXY_ACTIONS, "add"),
-      actionField(PROXY_TYPE, "proxyId", ["update", "delete"], "fa-globe", { picker: "proxies" }),
+      actionField(PROXY_TYPE, "proxyId", ["update", "delete", "check"], "fa-globe", { picker: "proxies" }),
       actionField(PROXY_TYPE, "proxyName", PROXY_DETAILS, "fa-tag"),
       {
         name: "proxyProvider",
@@ -60,9 +62,12 @@ export const RESOURCE_DECLARATIONS = {
         options: ["", "0", "1"].map((value) => ({ value, text: `${PROXY_TYPE}.ipChangeAction.${value === "" ? "none" : value}` })),
         actions: PROXY_DETAILS,
       },
+      actionField(PROXY_TYPE, "echoUrl", ["check"], "fa-map-marker"),
+      actionField(PROXY_TYPE, "echoFields", ["check"], "fa-code", { defaultType: "json", types: ["json", "msg", "flow", "global", "env", "jsonata"] }),
+      actionField(PROXY_TYPE, "concurrency", ["check"], "fa-tasks", { defaultType: "num" }),
       TIMEOUT,
     ],
-    credentials: [{ name: "password", icon: "fa-key", label: `${PROXY_TYPE}.label.password`, placeholder: `${PROXY_TYPE}.placeholder.password`, actions: PROXY_DETAILS, after: "username" }],
+    credentials: [{ name: "password", icon: "fa-key", label: `${PROXY_TYPE}.label.password`, placeholder: `${PROXY_TYPE}.placeholder.password`, actions: PROXY_PASSWORD_ACTIONS, after: "username" }],
   },
   [GROUP_TYPE]: {
     type: GROUP_TYPE,

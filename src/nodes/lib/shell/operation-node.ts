@@ -3,7 +3,7 @@ import type { Node, NodeAPI, NodeMessage } from "node-red";
 import { MoreLoginAbortError, MoreLoginClient, MoreLoginError, asError, isPlainObjectValue, messageOf, type CallOptions, type CapacityKind, type PacedStart, type WaitReason } from "../../../client";
 import { createTranslator, type Translate } from "./i18n";
 import { itemRequests, type ItemRequests } from "./item-requests";
-import { OWN_STATUS, StatusTracker, type MessageStatus } from "./status";
+import { OWN_STATUS, StatusTracker, type MessageStatus, type SuccessFill } from "./status";
 import { timeoutOf } from "./timeout";
 import type { ConfigNode, MoreLoginMessage, OperationNodeDef } from "./types";
 
@@ -27,6 +27,8 @@ export interface OperationResult {
   messages: NodeMessage[];
   /** Short status text for success; a function when working it out costs (asked for only when shown). */
   summary: string | (() => string);
+  /** The status colour of the summary: green unless the outcome is partly or wholly bad without being an error (dead proxies). */
+  fill?: SuccessFill;
 }
 
 export interface Operation<C extends MessageContext = OperationContext> {
@@ -183,7 +185,7 @@ function guardedDone(done: Done): Done {
 function sendResult(result: OperationResult, send: Send, status: MessageStatus, requests: ItemRequests): Error | undefined {
   try {
     requests.record();
-    status.succeed(result.summary);
+    status.succeed(result.summary, result.fill);
     if (result.messages.length === 1) send(result.messages[0] as NodeMessage);
     else if (result.messages.length > 1) send([result.messages]);
     return undefined;

@@ -1,8 +1,11 @@
 import type { Node } from "node-red";
 import type { CapacityKind, CapacityUsage, PacedStart, WaitReason } from "../../../client";
 
+/** How a message that ended well went: green all good, yellow partly (some of the proxies checked alive), red none. */
+export type SuccessFill = "green" | "yellow" | "red";
+
 interface ShownStatus {
-  fill?: "blue" | "green" | "red";
+  fill?: "blue" | SuccessFill;
   shape?: "dot" | "ring";
   text?: string;
 }
@@ -67,12 +70,12 @@ export class StatusTracker {
     if (this.inFlight > 0) this.showBusy();
   }
 
-  succeed(summary: string | (() => string)): void {
-    this.finish("green", summary);
+  succeed(summary: string | (() => string), fill: SuccessFill = "green"): void {
+    this.finish({ fill, shape: "dot" }, summary);
   }
 
   fail(reason: string): void {
-    this.finish("red", reason);
+    this.finish({ fill: "red", shape: "ring" }, reason);
   }
 
   /** A failure before any request started (no config node, bad input). */
@@ -91,14 +94,14 @@ export class StatusTracker {
   }
 
   /** The outcome shows only when no other request is still in flight. */
-  private finish(fill: "green" | "red", text: string | (() => string)): void {
+  private finish(look: Pick<ShownStatus, "fill" | "shape">, text: string | (() => string)): void {
     this.inFlight = Math.max(0, this.inFlight - 1);
     if (this.inFlight > 0) {
       this.showBusy();
       return;
     }
     this.busyDue = false;
-    this.show({ fill, shape: fill === "green" ? "dot" : "ring", text: typeof text === "function" ? text() : text });
+    this.show({ ...look, text: typeof text === "function" ? text() : text });
   }
 
   private showBusy(): void {
