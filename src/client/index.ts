@@ -30,3 +30,4 @@ export { isStoppingRow, readCloudBrowser, runsCloudBrowser } from "./cloud-brows
 export { DEFAULT_ECHO_URL, readEchoReply, type EchoedExit, type EchoFields } from "./echo-reply";
 export { checkProxy, checkProxies, DEFAULT_CHECK_CONCURRENCY } from "./proxy-check";
 export type { ProxyCheck, ProxyCheckOptions, ProxyChecksOptions, ProxyToCheck } from "./proxy-check";
+export { inPool } from "./pool";

@@ -1,6 +1,7 @@
 import { request, type Dispatcher } from "undici";
 import { readEchoReply, type EchoFields } from "./echo-reply";
 import { failureText } from "./proxy-check-failure";
+import { inPool } from "./pool";
 import { proxyDispatcher } from "./proxy-dispatcher";
 import type { ProxyToCheck } from "./proxy-protocol";
 
@@ -98,9 +99,13 @@ export async function checkProxy(proxy: ProxyToCheck, options: ProxyCheckOptions
   let dispatcher: Dispatcher;
   try {
     url = checkedUrl(options.echoUrl);
-    dispatcher = proxyDispatcher(proxy, options.timeoutMs);
   } catch (error) {
     return failed(error instanceof TypeError ? "echoUrl is not a URL" : (error as Error).message);
+  }
+  try {
+    dispatcher = proxyDispatcher(proxy, options.timeoutMs);
+  } catch (error) {
+    return failed(error instanceof Error && !(error instanceof TypeError) ? error.message : "the proxy's fields are not usable (proxyIp, proxyPort)");
   }
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -128,16 +133,5 @@ export const DEFAULT_CHECK_CONCURRENCY = 10;
 
 /** Checks every proxy, at most `concurrency` at once, each with its own timeout; the outcomes in the proxies' order. */
 export async function checkProxies(proxies: readonly ProxyToCheck[], options: ProxyChecksOptions): Promise<ProxyCheck[]> {
-  const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CHECK_CONCURRENCY));
-  const outcomes: ProxyCheck[] = new Array(proxies.length);
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < proxies.length) {
-      const index = next++;
-      const proxy = proxies[index];
-      if (proxy !== undefined) outcomes[index] = await checkProxy(proxy, options);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, proxies.length) }, worker));
-  return outcomes;
+  return inPool(proxies, options.concurrency ?? DEFAULT_CHECK_CONCURRENCY, (proxy) => checkProxy(proxy, options));
 }

@@ -138,6 +138,8 @@ describe("client: checkProxy through the emulator's proxies", () => {
     failedWith(await check(ssh), "this proxy's protocol (SSH) cannot be checked: HTTP, HTTPS and SOCKS5 can");
     failedWith(await check(hostless), "proxyPort must be from 1 to 65535");
     failedWith(await check({ proxyIp: "127.0.0.1", proxyPort: 1080 }), /names no protocol/);
+    // A row built by a user's code with an address that is not text: its fields are named, not the echo URL.
+    failedWith(await check({ proxyIp: 127001 as unknown as string, proxyPort: 1080, proxyProvider: 0 }), "the proxy's fields are not usable (proxyIp, proxyPort)");
   });
 });
 

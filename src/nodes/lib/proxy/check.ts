@@ -1,4 +1,15 @@
-import { DEFAULT_CHECK_CONCURRENCY, DEFAULT_ECHO_URL, MoreLoginInputError, checkProxy, describeValue, isPlainObjectValue, type EchoFields, type ProxyCheck, type ProxyToCheck } from "../../../client";
+import {
+  DEFAULT_CHECK_CONCURRENCY,
+  DEFAULT_ECHO_URL,
+  MoreLoginInputError,
+  checkProxy,
+  inPool,
+  describeValue,
+  isPlainObjectValue,
+  type EchoFields,
+  type ProxyCheck,
+  type ProxyToCheck,
+} from "../../../client";
 import type { ActionContext } from "../shell/action-node";
 import type { OperationResult } from "../shell/operation-node";
 import { single } from "../shell/output";
@@ -108,26 +119,6 @@ async function checkRow(row: Record<string, unknown> | undefined, target: CheckT
   if (typeof proxy === "string") return { ...named, ...failed(proxy) };
   const outcome = await checkProxy(proxy, { echoUrl: settings.echoUrl, fields: settings.echoFields, timeoutMs: settings.timeoutMs, signal: settings.signal });
   return { ...named, ...outcome, error: outcome.error === null ? null : hideSecrets(outcome.error, [proxy.password, settings.password]) };
-}
-
-/** Runs `work` on every item, at most `concurrency` at once; the results in the items' order. The first failure ends it. */
-async function inPool<T, R>(items: readonly T[], concurrency: number, work: (item: T) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let stopped = false;
-  const worker = async (): Promise<void> => {
-    while (!stopped && next < items.length) {
-      const index = next++;
-      try {
-        results[index] = await work(items[index] as T);
-      } catch (error) {
-        stopped = true;
-        throw error;
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
-  return results;
 }
 
 /**
