@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Server } from "node:http";
 import { DEMO_PAGE, DEMO_PATH } from "./demo-page";
 import { DEMO_TABLE_PAGE, DEMO_TABLE_PATH } from "./demo-table";
@@ -8,7 +9,7 @@ import { createEchoServer, ECHO_PATH } from "./network/echo-server";
 import { ProxyNetwork } from "./network/proxy-network";
 import { openRoutes } from "./open-routes";
 import { readCondition } from "./network/condition";
-import { executable, resolveOptions } from "./options";
+import { executable, resolveOptions, type ResolvedOptions } from "./options";
 import { createApiServer } from "./server";
 import { EmulatorState } from "./state";
 import { resetStats } from "./stats";
@@ -55,36 +56,36 @@ function happenings(state: EmulatorState): Emulator["happen"] {
   };
 }
 
-/** Starts both API servers; resolves once they listen. */
-export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
-  const resolved = resolveOptions(options);
-  const state = new EmulatorState(resolved);
+/** The listeners of a started emulator: its network of proxies, the IP echo and both APIs. */
+interface Listening {
+  network: ProxyNetwork;
+  echo: Listener;
+  local: Listener;
+  open: Listener;
+}
+
+/** Starts the proxies, the echo and both API servers; what started is closed again when one fails. */
+async function listenAll(state: EmulatorState, resolved: ResolvedOptions): Promise<Listening> {
   const network = await ProxyNetwork.start(state.data.proxies, state.data.cloudPhones, resolved.proxyConditions);
   state.proxies = network;
   // The network counts as started: a listener that then fails to start closes it with the others.
   const started: Listener[] = [{ port: 0, close: () => network.close() }];
+  const control = (req: IncomingMessage, res: ServerResponse): boolean => answerProxyControl(network, req, res);
   const echo = await listenOrClose(createEchoServer(), resolved.host, resolved.echoPort, started);
-  const local = await listenOrClose(
-    createApiServer(
-      "local",
-      localRoutes(state),
-      state,
-      new Map([
-        [DEMO_PATH, DEMO_PAGE],
-        [DEMO_TABLE_PATH, DEMO_TABLE_PAGE],
-      ]),
-      (req, res) => answerProxyControl(network, req, res),
-    ),
-    resolved.host,
-    resolved.localPort,
-    started,
-  );
-  const open = await listenOrClose(
-    createApiServer("open", openRoutes(state), state, new Map(), (req, res) => answerProxyControl(network, req, res)),
-    resolved.host,
-    resolved.openPort,
-    started,
-  );
+  const pages = new Map([
+    [DEMO_PATH, DEMO_PAGE],
+    [DEMO_TABLE_PATH, DEMO_TABLE_PAGE],
+  ]);
+  const local = await listenOrClose(createApiServer("local", localRoutes(state), state, pages, control), resolved.host, resolved.localPort, started);
+  const open = await listenOrClose(createApiServer("open", openRoutes(state), state, new Map(), control), resolved.host, resolved.openPort, started);
+  return { network, echo, local, open };
+}
+
+/** Starts both API servers; resolves once they listen. */
+export async function startEmulator(options?: EmulatorOptions): Promise<Emulator> {
+  const resolved = resolveOptions(options);
+  const state = new EmulatorState(resolved);
+  const { network, echo, local, open } = await listenAll(state, resolved);
 
   let closing: Promise<void> | undefined;
   return {
