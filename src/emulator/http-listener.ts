@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { Socket } from "node:net";
+import type { Server as NetServer, Socket } from "node:net";
 
 /** A listening server that remembers its sockets so close() can destroy keep-alive and hanging ones. */
 export interface Listener {
@@ -20,14 +20,8 @@ export const KEEP_ALIVE_TIMEOUT_MS = 120_000;
 /** Above the keep-alive timeout, so that waiting for the next request's headers never ends an idle connection first. */
 export const HEADERS_TIMEOUT_MS = KEEP_ALIVE_TIMEOUT_MS + 1_000;
 
-export async function listen(server: Server, host: string, port: number): Promise<Listener> {
-  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-  server.headersTimeout = HEADERS_TIMEOUT_MS;
-  const sockets = new Set<Socket>();
-  server.on("connection", (socket: Socket) => {
-    sockets.add(socket);
-    socket.once("close", () => sockets.delete(socket));
-  });
+/** Listens on `port` of `host` (0: any free port); resolves with the port, rejects when it cannot. */
+export async function listenOn(server: NetServer, host: string, port: number): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -37,10 +31,22 @@ export async function listen(server: Server, host: string, port: number): Promis
   });
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("server has no TCP address");
+  return address.port;
+}
+
+export async function listen(server: Server, host: string, port: number): Promise<Listener> {
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = HEADERS_TIMEOUT_MS;
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+  const bound = await listenOn(server, host, port);
 
   let closing: Promise<void> | undefined;
   return {
-    port: address.port,
+    port: bound,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -2,6 +2,7 @@ import type { Server as HttpServer } from "node:http";
 import { createServer, type Server, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { ProxyCondition, ProxyExit, ProxyInfo, ProxyProtocol } from "../types";
+import { listenOn } from "../http-listener";
 import { timeZoneOf } from "./exits";
 import { createHttpProxy } from "./http-proxy";
 import type { ProxyCredentials, ProxyServing } from "./serving";
@@ -52,7 +53,7 @@ export class RowProxy implements ProxyServing {
 
   /** Listens on `port` (0: any free port). */
   async start(port = 0): Promise<void> {
-    const { server, port: bound } = await listenOn(port, (socket) => this.accept(socket, this));
+    const { server, port: bound } = await listenAt(port, (socket) => this.accept(socket, this));
     this.server = server;
     this.port = bound;
   }
@@ -81,7 +82,7 @@ export class RowProxy implements ProxyServing {
   }
 
   private async openDoor(port: number): Promise<void> {
-    const { server, port: bound } = await listenOn(port, (socket) => this.accept(socket, this.doorView));
+    const { server, port: bound } = await listenAt(port, (socket) => this.accept(socket, this.doorView));
     this.door = server;
     this.doorPort = bound;
   }
@@ -133,16 +134,7 @@ export class RowProxy implements ProxyServing {
   }
 }
 
-async function listenOn(port: number, accept: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
+async function listenAt(port: number, accept: (socket: Socket) => void): Promise<{ server: Server; port: number }> {
   const server = createServer(accept);
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, PROXY_HOST, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("proxy listener has no TCP address");
-  return { server, port: address.port };
+  return { server, port: await listenOn(server, PROXY_HOST, port) };
 }
