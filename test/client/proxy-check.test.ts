@@ -2,11 +2,12 @@ import assert from "node:assert/strict";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { checkProxies, checkProxy, type ProxyCheck, type ProxyToCheck } from "../../src/client";
-import type { EmulatedProxy, ProxyInfo, ProxyProtocol } from "../../src/emulator";
+import type { EmulatedProxy, ProxyInfo } from "../../src/emulator";
 import { scaled } from "../../tools/test-limits";
 import { useEmulator } from "../support/emulator";
 import { settle } from "../support/node-red";
 import { OUTCOME_MS, waitUntil } from "../support/wait-until";
+import { emulatedProxy } from "../support/emulated-proxy";
 
 const TIMEOUT_MS = 5_000;
 
@@ -30,13 +31,7 @@ describe("client: checkProxy through the emulator's proxies", () => {
     );
   });
 
-  const emulated = (protocol: ProxyProtocol, withCredentials: boolean): EmulatedProxy => {
-    const found = emulator()
-      .emulatedProxies()
-      .find((proxy) => proxy.protocol === protocol && (proxy.credentials !== null) === withCredentials);
-    assert.ok(found, `a ${protocol} proxy ${withCredentials ? "with" : "without"} credentials`);
-    return found;
-  };
+  const emulated = (protocol: EmulatedProxy["protocol"], withCredentials: boolean): EmulatedProxy => emulatedProxy(emulator(), protocol, withCredentials);
   const rowOf = (proxy: EmulatedProxy): ProxyInfo => {
     const row = emulator().data.proxies.find((candidate) => candidate.id === proxy.id);
     assert.ok(row);

@@ -1,10 +1,11 @@
 import assert from "node:assert/strict";
 import type { Socket } from "node:net";
-import { startEmulator, type EmulatedProxy, type ProxyProtocol } from "../../src/emulator";
+import { startEmulator, type EmulatedProxy } from "../../src/emulator";
 import { call } from "../support/http";
 import { exchange, httpAnswer, openSocket, socksConnect, socksCredentials } from "../support/proxy-wire";
 import { useEmulator } from "../support/emulator";
 import { waitUntil } from "../support/wait-until";
+import { emulatedProxy } from "../support/emulated-proxy";
 
 function jsonBody(answer: string): unknown {
   return JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4));
@@ -24,13 +25,7 @@ describe("emulator: the proxy network and its IP-echo route", () => {
   });
   const echoPort = (): number => Number(new URL(emulator().echoUrl).port);
   const getEcho = (): string => `GET /ip HTTP/1.1\r\nHost: 127.0.0.1:${echoPort()}\r\nConnection: close\r\n\r\n`;
-  const proxyOf = (protocol: ProxyProtocol, withCredentials: boolean): EmulatedProxy => {
-    const found = emulator()
-      .emulatedProxies()
-      .find((proxy) => proxy.protocol === protocol && (proxy.credentials !== null) === withCredentials);
-    assert.ok(found, `a ${protocol} proxy ${withCredentials ? "with" : "without"} credentials`);
-    return found;
-  };
+  const proxyOf = (protocol: EmulatedProxy["protocol"], withCredentials: boolean): EmulatedProxy => emulatedProxy(emulator(), protocol, withCredentials);
   const credentialsOf = (proxy: EmulatedProxy): { username: string; password: string } => {
     assert.ok(proxy.credentials);
     return proxy.credentials;

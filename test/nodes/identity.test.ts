@@ -7,6 +7,7 @@ import { call, dataOf } from "../support/http";
 import { Collector, catchNode, configNode, credentialsFor, functionNode, helper, NODE_MODULES, TAB, CONFIG_ID, type FlowNode, type Msg } from "../support/node-red";
 import { infoOf, NO_PACING } from "../support/outcome";
 import { waitUntil, OUTCOME_MS } from "../support/wait-until";
+import { emulatedProxy } from "../support/emulated-proxy";
 
 /**
  * The browser node's identity action (issue 52) in a real Node-RED, on the emulator's Chromium: each
@@ -30,13 +31,7 @@ describe("nodes: browser identity, behind the emulator's proxies", function () {
   this.timeout(OUTCOME_MS * 2);
   const emulator = useChromiumProfiles(4);
 
-  const proxyOf = (protocol: EmulatedProxy["protocol"], withCredentials: boolean): EmulatedProxy => {
-    const proxy = emulator()
-      .emulatedProxies()
-      .find((candidate) => candidate.protocol === protocol && (candidate.credentials !== null) === withCredentials);
-    assert.ok(proxy, `an emulated ${protocol} proxy ${withCredentials ? "with" : "without"} credentials`);
-    return proxy;
-  };
+  const proxyOf = (protocol: EmulatedProxy["protocol"], withCredentials: boolean): EmulatedProxy => emulatedProxy(emulator(), protocol, withCredentials);
 
   /** The profile as a user sets it in MoreLogin: its proxy, and a time zone of its own or none (from the IP). */
   async function profileBehind(index: number, proxy: EmulatedProxy, advancedSetting: Record<string, unknown> = {}): Promise<string> {
