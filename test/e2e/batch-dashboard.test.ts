@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import type { Locator } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 import { batchDashboardFlow, batchUserDir, startWithFileContext } from "../support/batch-flow";
 import { assertTablesFit, useDashboardPage } from "../support/dashboard-page";
 import { startRedis, type RunningRedis } from "../support/redis";
@@ -25,11 +25,12 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     ready: () => button("Pause").waitFor(),
   });
 
-  const widget = (name: string): Locator => {
+  const widgetId = (name: string): string => {
     const node = dashboard.flow.find((candidate) => candidate.name === name && candidate.type.startsWith("ui-"));
     assert.ok(node, `the example has a widget named ${name}`);
-    return dashboard.page.locator(`#nrdb-ui-widget-${node.id}`);
+    return node.id;
   };
+  const widget = (name: string): Locator => dashboard.page.locator(`#nrdb-ui-widget-${widgetId(name)}`);
   const button = (label: string): Locator => widget(label).locator("button");
   const percent = async (): Promise<number> => Number(await widget("Progress").locator('[role="progressbar"]').getAttribute("aria-valuenow"));
   const runText = (): Promise<string> => widget("Where the run is").innerText();
@@ -43,9 +44,9 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     }
   }
 
-  it("the bar moves as profiles end, Pause stops new ones, Resume carries on, Cancel ends the run; failures show in the table", async () => {
-    // The first start gets HTTP 503 (a start is never sent twice): one failure for the table.
-    dashboard.emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 1 });
+  it("the bar moves as profiles end, Pause stops new ones, Resume carries on, Cancel ends the run; failures show in the table and by reason, in English and Chinese", async () => {
+    // The first two starts get HTTP 503 (a start is never sent twice): two failures for the table, with one reason.
+    dashboard.emulator.script({ kind: "http503", api: "local", path: "/api/env/start", times: 2 });
     const inject = dashboard.flow.find((node) => node.type === "inject");
     assert.ok(inject);
     assert.equal((await fetch(`${dashboard.nodeRed.url}/inject/${inject.id}`, { method: "POST" })).status, 200);
@@ -67,12 +68,35 @@ describe("dashboard: example 16's batch page, in chromium", function () {
     await until(async () => (await percent()) > pausedAt, "the bar moving again after Resume");
     await button("Cancel").click();
     await until(async () => /· cancelled ·/.test(await runText()), "the page saying cancelled");
-    assert.match(await runText(), /\b20 of 20 · 1 failed · cancelled · 0 running, 0 waiting$/);
+    assert.match(await runText(), /\b20 of 20 · 2 failed · cancelled · 0 running, 0 waiting$/);
     assert.equal(await percent(), 100);
     const rows = widget("Failures").locator("tbody tr");
-    await rows.first().waitFor();
-    assert.equal(await rows.count(), 1);
+    await rows.nth(1).waitFor();
+    assert.equal(await rows.count(), 2);
     assert.match(await rows.first().innerText(), /start profile failed/);
+    const failed = (await rows.locator("td:first-child").allInnerTexts()).map((text) => text.trim()).sort();
+    const reason = (await rows.first().locator("td").last().innerText()).trim();
+    assert.equal((await rows.nth(1).locator("td").last().innerText()).trim(), reason, "one reason for both");
+    // The same failures by reason: one reason, counted twice, both profiles under it.
+    const byReason = async (page: Page): Promise<string> => (await page.locator(`#nrdb-ui-widget-${widgetId("Failures by reason")}`).innerText()).replace(/\s+/g, " ").trim();
+    await until(async () => (await byReason(dashboard.page)).includes("2 failed"), "the failures by reason");
+    assert.equal(await byReason(dashboard.page), `By reason 2 failed · ${reason} Items: ${failed.join(", ")}`.replace(/\s+/g, " "));
+    // A browser set to Chinese gets the same in Chinese.
+    const chinese = await dashboard.page.context().browser()?.newContext({ locale: "zh-CN" });
+    assert.ok(chinese);
+    try {
+      const page = await chinese.newPage();
+      await page.goto(dashboard.page.url(), { waitUntil: "domcontentloaded" });
+      await waitUntil(
+        () => byReason(page),
+        (text) => text.includes("个失败"),
+        "the failures by reason in Chinese",
+        60_000,
+      );
+      assert.equal(await byReason(page), `按原因 2 个失败 · ${reason} 项目：${failed.join(", ")}`.replace(/\s+/g, " "));
+    } finally {
+      await chinese.close();
+    }
     // The chart got its points: at least one line was drawn.
     assert.ok((await widget("Rate").locator("canvas").count()) > 0, "the rate chart is drawn");
     assert.deepEqual(dashboard.emulator.running(), [], "every profile started was closed");
