@@ -444,12 +444,16 @@ export function rebase(value: unknown, from: unknown, to: unknown): unknown {
   return rest === "" || /^[/?#]/.test(rest) ? `${to}${rest}` : value;
 }
 
+/** The IP echo the examples name: npm start's emulator's (`--echo-port`, its Local port + 2). */
+export const EXAMPLE_ECHO_URL = "http://127.0.0.1:40102/ip";
+
 /**
  * Every file of examples/ on a tab of its own, node ids prefixed per file so files can share ids,
  * one config node for all of them pointing where `config` says. A node's setting that starts with the
- * example config node's Local API URL (such as the emulator's demo page) follows `config.localUrl`.
+ * example config node's Local API URL (such as the emulator's demo page) follows `config.localUrl`;
+ * one that is the examples' IP echo becomes `echoUrl` when given ("" for the node's default service).
  */
-export function loadExamples(config: Record<string, unknown>): ExampleSet {
+export function loadExamples(config: Record<string, unknown>, echoUrl?: string): ExampleSet {
   const dir = join(ROOT, "examples");
   const files = readdirSync(dir)
     .filter((file) => file.endsWith(".json"))
@@ -481,7 +485,7 @@ export function loadExamples(config: Record<string, unknown>): ExampleSet {
         continue;
       }
       const copy: FlowNode = { ...node, id: idMap.get(node.id) ?? node.id, z: tab };
-      for (const [key, value] of Object.entries(copy)) copy[key] = rebase(value, exampleLocalUrl, config.localUrl);
+      for (const [key, value] of Object.entries(copy)) copy[key] = value === EXAMPLE_ECHO_URL && echoUrl !== undefined ? echoUrl : rebase(value, exampleLocalUrl, config.localUrl);
       if (copy.wires) copy.wires = copy.wires.map((port) => port.map((target) => idMap.get(target) ?? target));
       if (Array.isArray(copy.scope)) copy.scope = (copy.scope as string[]).map((target) => idMap.get(target) ?? target);
       if (Array.isArray(copy.links)) copy.links = (copy.links as string[]).map((target) => idMap.get(target) ?? target);

@@ -118,6 +118,8 @@ interface Target {
   credentials: Record<string, string>;
   /** True for the emulator this process runs. */
   emulator: boolean;
+  /** The IP echo the identity example asks: the emulator's, or "" (the node's default service) for MoreLogin itself. */
+  echoUrl: string;
   /** The banner's lines about it. */
   describe: () => string;
 }
@@ -131,6 +133,7 @@ function desktopClient(localUrl: string): Target {
       apiKey: process.env.MORELOGIN_API_KEY ?? "",
     },
     emulator: false,
+    echoUrl: "",
     describe: () => `MoreLogin desktop client: ${localUrl}`,
   };
 }
@@ -143,9 +146,10 @@ async function emulatorTarget(demo: Demo, args: StartArgs): Promise<Target> {
   }
   const localPort = args.localPort ?? (await freePort(ANY_PORT ? 0 : 40100));
   const openPort = args.openPort ?? (await freePort(ANY_PORT ? 0 : 40101));
+  const echoPort = await freePort(ANY_PORT ? 0 : 40102);
   const credentials = { apiId: args.apiId ?? EMULATOR_CREDENTIALS.apiId, apiKey: args.apiKey ?? EMULATOR_CREDENTIALS.apiKey };
   const demoData = demoEmulatorArgs(args.emulatorArgs);
-  const settings = { localPort, openPort, ...credentials, localToken: args.localToken, browser, extraArgs: [...args.emulatorArgs, ...demoData] };
+  const settings = { localPort, openPort, ...credentials, localToken: args.localToken, browser, extraArgs: ["--echo-port", String(echoPort), ...args.emulatorArgs, ...demoData] };
   const emulator = new EmulatorProcess(settings, say, (how) => {
     if (!demo.stopping) say(`[emulator] ${how}: the flows now see an outage (Node-RED runs on). Type r and Enter to start it again.\n`);
   });
@@ -157,6 +161,7 @@ async function emulatorTarget(demo: Demo, args: StartArgs): Promise<Target> {
     config: { name: "MoreLogin emulator", localUrl: emulator.localUrl, openUrl: emulator.openUrl },
     credentials: { ...credentials, ...(args.localToken ? { localToken: args.localToken } : {}) },
     emulator: true,
+    echoUrl: `http://127.0.0.1:${echoPort}/ip`,
     describe: () => emulatorLines(emulator, browser, args.emulatorArgs, demoData),
   };
 }
@@ -202,7 +207,7 @@ async function runNodeRed(demo: Demo, userDir: string, target: Target, folder: F
     say(`\nNode-RED ${how}; its log is in ${logFile}. Stopping the emulator.\n`);
     demo.exit(1);
   });
-  const examples = loadExamples(target.config);
+  const examples = loadExamples(target.config, target.echoUrl);
   if (folder !== "kept") {
     await deploy(
       nodeRed.url,

@@ -35,11 +35,11 @@ describe(`example 22 Identity before work: installed from its tarball into ${run
   this.timeout(240_000);
   const installed = useInstalledExample("morelogin-identity-example-", { ...DEMO_EMULATOR_OPTIONS, ...QUICK_TIMINGS });
 
-  /** The example alone on its tab; its config node pointed at the emulator, its echo URL at the emulator's (npm start's is 40102 when free). */
+  /** The example alone on its tab, as npm start deploys it: its config node pointed at the emulator, its echo URL at the emulator's. */
   async function deployExample(): Promise<FlowNode[]> {
     const { emulator, nodeRed } = installed();
-    const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl });
-    const nodes = examples.byExample.get(EXAMPLE)?.map((node) => (node.action === "identity" ? { ...node, echoUrl: emulator.echoUrl } : node));
+    const examples = loadExamples({ localUrl: emulator.localUrl, openUrl: emulator.openUrl }, emulator.echoUrl);
+    const nodes = examples.byExample.get(EXAMPLE);
     const tab = examples.flows.find((node) => node.type === "tab" && node.label === EXAMPLE);
     const config = examples.flows.find((node) => node.id === EXAMPLE_CONFIG_ID);
     assert.ok(nodes && tab && config, `the example "${EXAMPLE}" exists`);
