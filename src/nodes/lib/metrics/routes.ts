@@ -34,6 +34,10 @@ async function scrape(_req: Request, res: Response): Promise<void> {
  * node root (`httpNodeRoot`, with whatever `httpNodeAuth` guards it) when settings.js asks.
  */
 export function registerMetricsRoutes(RED: NodeAPI): void {
-  RED.httpAdmin.get(METRICS_PATH, RED.auth.needsPermission(READ_PERMISSION), (req: Request, res: Response) => void scrape(req, res));
-  if (metricsOnHttpNode(RED)) RED.httpNode.get(METRICS_PATH, (req: Request, res: Response) => void scrape(req, res));
+  const onHttpNode = metricsOnHttpNode(RED);
+  // With both roots at "/" (Node-RED's default) the admin app is asked first: a request without a token
+  // goes on to the http node's route, as the setting asks, instead of being refused here.
+  const toHttpNode = (req: Request, _res: Response, next: (route?: "router") => void): void => next(onHttpNode && !req.headers.authorization ? "router" : undefined);
+  RED.httpAdmin.get(METRICS_PATH, toHttpNode, RED.auth.needsPermission(READ_PERMISSION), (req: Request, res: Response) => void scrape(req, res));
+  if (onHttpNode) RED.httpNode.get(METRICS_PATH, (req: Request, res: Response) => void scrape(req, res));
 }
