@@ -121,7 +121,7 @@ function batchGauges(prom: PromClient, registers: Registry[]): void {
   });
   new prom.Gauge({
     name: "morelogin_queue_workers",
-    help: "Node-REDs at work on a batch node's queue (heard from within the worker timeout); only batch nodes with a queue.",
+    help: "Node-REDs at work on the running batch of a batch node's queue (heard from within the worker timeout); only batch nodes with a queue.",
     labelNames: ["batch"],
     registers,
     collect() {
