@@ -6,6 +6,7 @@ import { startRedis, type RunningRedis } from "../support/redis";
 import { waitUntil } from "../support/wait-until";
 
 const BATCH = "metrics queued batch";
+const WAIT_MS = 20_000;
 
 async function scrape(): Promise<Sample[]> {
   const response = await helper.request().get("/morelogin/metrics");
@@ -36,11 +37,13 @@ describe("nodes: metrics of a batch node on a queue (workers, Redis reachability
     const items = new Collector("items");
     helper.getNode("b2").receive({ payload: ["a", "b", "c"] } as NodeMessage);
     await items.next(2);
-    const up = await waitUntil(scrape, (samples) => sampleValue(samples, "morelogin_queue_workers", { batch: BATCH }) === 1, "the scrape says one worker");
+    // The batch node's mirror of the queue follows Redis a moment later.
+    const open = (samples: Sample[]): number =>
+      sampleValue(samples, "morelogin_batch_items", { batch: BATCH, state: "running" }) + sampleValue(samples, "morelogin_batch_items", { batch: BATCH, state: "waiting" });
+    const up = await waitUntil(scrape, (samples) => open(samples) === 3, "the scrape says the batch's three items are out or waiting", WAIT_MS);
+    assert.equal(sampleValue(up, "morelogin_queue_workers", { batch: BATCH }), 1, "this Node-RED is the one worker");
     assert.equal(sampleValue(up, "morelogin_redis_up", { batch: BATCH }), 1, "Redis answers");
-    const open = (state: string): number => sampleValue(up, "morelogin_batch_items", { batch: BATCH, state });
-    assert.equal(open("running") + open("waiting"), 3, "the batch's three items are out or waiting");
     await redis.kill();
-    await waitUntil(scrape, (samples) => sampleValue(samples, "morelogin_redis_up", { batch: BATCH }) === 0, "the scrape says Redis is down");
+    await waitUntil(scrape, (samples) => sampleValue(samples, "morelogin_redis_up", { batch: BATCH }) === 0, "the scrape says Redis is down", WAIT_MS);
   });
 });
