@@ -88,7 +88,7 @@ export async function capacity(): Promise<CapacityResult> {
 }
 
 /** The emulator's profile IDs, in order, a page of 100 at a time. */
-async function profileIdsOf(localUrl: string, count: number): Promise<string[]> {
+export async function profileIdsOf(localUrl: string, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let pageNo = 1; ids.length < count; pageNo++) {
     const response = await fetch(`${localUrl}/api/env/page`, {

@@ -20,6 +20,7 @@ import type { ServerLoginResult } from "./server-login";
 import type { StartupResult } from "./startup";
 import { watchRatios, type WatchResult } from "./watch";
 import type { BatchResult } from "./batch";
+import type { MetricsResult } from "./metrics";
 import type { QueueOverheadResult } from "./queue-overhead";
 import type { QueueScaleResult } from "./queue-scale";
 
@@ -70,6 +71,7 @@ export interface Figures {
   queueScale: QueueScaleResult;
   queueOverhead: QueueOverheadResult;
   proxyCheck: ProxyCheckResult;
+  metrics: MetricsResult;
 }
 
 export type Phase = keyof Figures;
@@ -358,6 +360,17 @@ const PHASE_RATIOS: { [P in Phase]: (figure: Figures[P]) => Ratio[] } = {
       spread: medianWithSpread(check.roundsSeconds).spread,
     },
   ],
+  metrics: (scrape) => [
+    {
+      ...atMost(
+        "metrics_scrape_ms",
+        scrape.running.p95Ms,
+        10,
+        `ms to render the package's metrics (GET /morelogin/metrics) with ${scrape.profiles} profiles running under leases on one config node, p95 of ${scrape.scrapes} scrapes (${scrape.idle.p95Ms} ms with none running); the scrape must see them all`,
+      ),
+      pass: scrape.running.p95Ms <= 10 && scrape.seenRunning === scrape.profiles,
+    },
+  ],
   serverLogin: (login) => [
     {
       name: "login_calls_per_1000",
@@ -394,6 +407,7 @@ const RATIO_NAMES: { [P in Phase]: readonly string[] } = {
   queueScale: ["batch_scale_3"],
   queueOverhead: ["queue_overhead_ms_per_item", "queue_redis_commands_per_item"],
   proxyCheck: ["proxy_check_100_s"],
+  metrics: ["metrics_scrape_ms"],
 };
 
 export const PHASES = Object.keys(RATIO_NAMES) as Phase[];
@@ -529,6 +543,12 @@ const OTHER_ROWS: { [P in Exclude<Phase, "perRequest" | "exactJson">]: { label: 
         .join(", ")}, …) |`,
     ],
   },
+  metrics: {
+    label: "metrics scrape",
+    rows: (scrape) => [
+      `| metrics scrape: ms to render (p50 / p95 of ${scrape.scrapes}), none running / ${scrape.profiles} profiles running under leases | ${scrape.idle.p50Ms} / ${scrape.idle.p95Ms}; ${scrape.running.p50Ms} / ${scrape.running.p95Ms} (${scrape.seenRunning} seen running, ${scrape.bytes} bytes) |`,
+    ],
+  },
   proxyCheck: {
     label: "proxy check",
     rows: (check) => [
@@ -616,6 +636,7 @@ export function table(figures: RunFigures, list: Ratio[], meta: Record<string, u
     ...otherRows("queueScale", figures.queueScale),
     ...otherRows("queueOverhead", figures.queueOverhead),
     ...otherRows("proxyCheck", figures.proxyCheck),
+    ...otherRows("metrics", figures.metrics),
     "",
     ...parsingRows(figures.exactJson),
     "",

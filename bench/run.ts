@@ -22,6 +22,7 @@ import { round } from "./measure";
 import { paced } from "./paced";
 import { provision } from "./provision";
 import { proxyCheck } from "./proxy-check";
+import { metricsPhase } from "./metrics";
 import { perRequest } from "./per-request";
 import { queueOverhead } from "./queue-overhead";
 import { queueScale } from "./queue-scale";
@@ -167,6 +168,7 @@ async function main(): Promise<void> {
     run: () => batchPhase(),
   });
   await runPhase({ phase: "proxyCheck", title: "22: the proxy node's check of 100 proxies at concurrency 10 through the emulator's proxies", run: () => proxyCheck() });
+  await runPhase({ phase: "metrics", title: "23: the metrics scrape with 1,000 profiles running", run: () => metricsPhase() });
   await runPhase({ phase: "lease", title: "13: 50 profiles started with 2-4 s leases and never closed: lease end to close at the API", run: () => leasePhase() });
   await runPhase({ phase: "serverLogin", title: "15: the server edition's login, 1,000 concurrent list-profiles messages from a cold config node", run: () => serverLogin() });
   await runPhase({ phase: "exactJson", title: "8: reply parsing, parseJsonExact against JSON.parse", run: () => exactJson() });

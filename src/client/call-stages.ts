@@ -1,6 +1,7 @@
 import type { ApiGate } from "./api-gate";
 import type { Capacities } from "./capacity-calls";
 import type { ConcurrencyLimit } from "./concurrency";
+import { tell, type ClientObserver } from "./observer";
 import { readEnvelope, type ReadResult } from "./reply-reader";
 import type { Exchange, PreparedCall, Send, Stage } from "./stages";
 import type { PaceRole } from "./start-pace";
@@ -31,9 +32,9 @@ export function concurrencyStage(limit: ConcurrencyLimit): Stage {
 
 /**
  * Each request waits until the API's gate lets it through (pacing, a rate-limit hold), and tells the
- * gate when it is over; the call's `onRequest` hears of each request sent.
+ * gate when it is over; the call's `onRequest` hears of each request sent, `observer` of each wait.
  */
-export function gateStage(gates: Record<ApiName, ApiGate>): Stage {
+export function gateStage(gates: Record<ApiName, ApiGate>, observer?: ClientObserver): Stage {
   return {
     name: "gate",
     through: (exchange, next) => {
@@ -44,7 +45,13 @@ export function gateStage(gates: Record<ApiName, ApiGate>): Stage {
         return next(exchange).finally(() => gate.leave());
       };
       const waiting = gate.enter(exchange.options, exchange.resent, exchange.call, paceRoleOf(exchange.call));
-      return waiting ? waiting.then(go) : go();
+      if (!waiting) return go();
+      if (!observer) return waiting.then(go);
+      const since = performance.now();
+      return waiting.then(() => {
+        tell(observer, (heard) => heard.paced?.(api, (performance.now() - since) / 1000));
+        return go();
+      });
     },
   };
 }

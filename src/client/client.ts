@@ -5,11 +5,12 @@ import type { CapacityKind, CapacityUsage } from "./capacity";
 import { Capacities, DEFAULT_CAPACITY, type CapacitySettings } from "./capacity-calls";
 import { ConcurrencyLimit } from "./concurrency";
 import { authStage } from "./auth-stage";
-import { ENDPOINTS, endpointAt, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
+import { ENDPOINTS, endpointAt, endpointNameOf, pathOn, type EndpointData, type EndpointDefinition, type EndpointName } from "./endpoints";
 import { MoreLoginAuthError, MoreLoginInputError, messageOf } from "./errors";
 import { leaseBookFor, leaseStage } from "./lease-calls";
 import type { LeaseBook } from "./leases";
 import { LocalLogin, loginStage, serverLogin } from "./local-login";
+import { observedWire, type ClientObserver } from "./observer";
 import { createRedactor } from "./redact";
 import type { ReadResult } from "./reply-reader";
 import { RunningProfilesReader } from "./running-profiles";
@@ -64,6 +65,8 @@ export interface ClientSettings {
    * Local call, and again once when a reply says the client is not logged in (default false).
    */
   localLogin?: boolean;
+  /** Hears each request and each wait for pacing (metrics). */
+  observer?: ClientObserver;
   /** Clock for the token cache (tests). */
   now?: () => number;
 }
@@ -163,8 +166,9 @@ export class MoreLoginClient {
     this.tokens = new TokenCache(() => this.grantToken(), settings.now);
     const redact = createRedactor(() => [localToken, this.apiKey, this.lastToken]);
 
-    const wire = sendAndRead(this.transport, { local: this.local, open: this.open }, redact);
-    const gate = gateStage(gates);
+    const read = sendAndRead(this.transport, { local: this.local, open: this.open }, redact);
+    const wire = settings.observer ? observedWire(read, settings.observer) : read;
+    const gate = gateStage(gates, settings.observer);
     this.sendDirect = chain([gate], wire);
     if (this.localLogin) this.login = new LocalLogin(serverLogin({ apiId: this.apiId, apiKey: this.apiKey }, this.sendDirect, this.timeouts.token));
     const stages: Stage[] = [
@@ -206,6 +210,7 @@ export class MoreLoginClient {
         api,
         method: definition.method,
         path,
+        endpoint,
         json: definition.method === "POST" ? jsonBody(endpoint, definition, body) : undefined,
         idempotency: definition.idempotency,
         timeoutMs: this.timeoutFor(options, definition),
@@ -242,6 +247,7 @@ export class MoreLoginClient {
         api: request.api,
         method: request.method,
         path,
+        endpoint: known ? endpointNameOf(known) : undefined,
         json,
         idempotency: known?.idempotency ?? (request.method === "GET" ? "read" : "write"),
         timeoutMs: this.timeoutFor(options, known),
@@ -303,6 +309,7 @@ export class MoreLoginClient {
       api: "open",
       method: "POST",
       path: "/oauth2/token",
+      endpoint: "token",
       json: JSON.stringify({ client_id: this.apiId, client_secret: this.apiKey, grant_type: "client_credentials" }),
       idempotency: "read",
       timeoutMs: this.timeouts.token,

@@ -30,7 +30,9 @@ export function pathOn(definition: EndpointDefinition, api: ApiName): string | u
 const otherApi = (api: ApiName): ApiName => (api === "local" ? "open" : "local");
 
 const BY_PATH = new Map<string, EndpointDefinition>();
-for (const definition of Object.values(ENDPOINTS) as EndpointDefinition[]) {
+const NAMES = new Map<EndpointDefinition, EndpointName>();
+for (const [name, definition] of Object.entries(ENDPOINTS) as Array<[EndpointName, EndpointDefinition]>) {
+  NAMES.set(definition, name);
   BY_PATH.set(`${definition.api} ${definition.method} ${definition.path}`, definition);
   if (definition.twinPath) BY_PATH.set(`${otherApi(definition.api)} ${definition.method} ${definition.twinPath}`, definition);
 }
@@ -39,6 +41,11 @@ for (const definition of Object.values(ENDPOINTS) as EndpointDefinition[]) {
 export function endpointAt(api: ApiName, method: HttpMethod, path: string): EndpointDefinition | undefined {
   const end = path.indexOf("?");
   return BY_PATH.get(`${api} ${method} ${end === -1 ? path : path.slice(0, end)}`);
+}
+
+/** The name of a known endpoint's definition (as `endpointAt` gives it). */
+export function endpointNameOf(definition: EndpointDefinition): EndpointName | undefined {
+  return NAMES.get(definition);
 }
 
 export type ItemOf<K extends PagedEndpointName> = EndpointData[K] extends Page<infer T> ? T : never;

@@ -31,3 +31,4 @@ export { DEFAULT_ECHO_URL, readEchoReply, type EchoedExit, type EchoFields } fro
 export { checkProxy, checkProxies, DEFAULT_CHECK_CONCURRENCY } from "./proxy-check";
 export type { ProxyCheck, ProxyCheckOptions, ProxyChecksOptions, ProxyToCheck } from "./proxy-check";
 export { inPool } from "./pool";
+export { OTHER_ENDPOINT, type ClientObserver, type ObservedRequest, type RequestOutcome } from "./observer";

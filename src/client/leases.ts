@@ -198,6 +198,18 @@ export class LeaseBook {
     return [...this.records.values()].map((record) => ({ ...record }));
   }
 
+  /** What the book holds now by kind, for metrics: started and still running, and those of them with a lease. */
+  counts(): Record<CapacityKind, { running: number; leased: number }> {
+    const counts = { profiles: { running: 0, leased: 0 }, phones: { running: 0, leased: 0 }, cloudBrowsers: { running: 0, leased: 0 } };
+    for (const record of this.records.values()) {
+      const figures = counts[record.kind];
+      if (!figures) continue;
+      figures.running++;
+      if (record.until !== undefined) figures.leased++;
+    }
+    return counts;
+  }
+
   /** How many leases the node `owner` holds now, for its status. */
   heldBy(owner: string): number {
     let count = 0;

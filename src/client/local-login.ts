@@ -119,7 +119,7 @@ export function serverLogin(credentials: LoginCredentials, send: Send, timeoutMs
     if (!apiId || !apiKey) {
       throw new MoreLoginAuthError("the MoreLogin server's login needs the API ID and API Key in the MoreLogin config node", { api: "local", method: "POST", path: LOGIN_PATH, notSent: true });
     }
-    const call: PreparedCall = { api: "local", method: "POST", path: LOGIN_PATH, json: JSON.stringify({ apiId, apiKey }), idempotency: "read", timeoutMs };
+    const call: PreparedCall = { api: "local", method: "POST", path: LOGIN_PATH, endpoint: "login", json: JSON.stringify({ apiId, apiKey }), idempotency: "read", timeoutMs };
     try {
       await send(exchangeFor(call, {}));
     } catch (error) {

@@ -20,6 +20,8 @@ export interface PreparedCall {
   api: ApiName;
   method: HttpMethod;
   path: string;
+  /** The endpoint's name in ENDPOINTS (or `token`, `login`), for metrics; absent for a path the client has no name for. */
+  endpoint?: string;
   /** The body, already JSON. */
   json?: string;
   idempotency: Idempotency;

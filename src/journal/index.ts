@@ -50,6 +50,26 @@ export interface JournalStats {
   compactions: number;
 }
 
+/** Hears how long each fdatasync of a journal's file took (metrics); set by the node side, one for the process. */
+export type SyncListener = (file: string, seconds: number) => void;
+let syncListener: SyncListener | undefined;
+
+/** Tells `listener` of every journal's fdatasyncs from now on (undefined: no one). */
+export function listenToSyncs(listener: SyncListener | undefined): void {
+  syncListener = listener;
+}
+
+async function timedSync(file: string, handle: Pick<FileHandle, "datasync">): Promise<void> {
+  const since = performance.now();
+  await handle.datasync();
+  if (!syncListener) return;
+  try {
+    syncListener(file, (performance.now() - since) / 1000);
+  } catch {
+    // A metrics listener's failure is its own.
+  }
+}
+
 interface Waiter {
   resolve(): void;
   reject(error: Error): void;
@@ -229,7 +249,7 @@ export class Journal<R> {
     }
     try {
       await writeAll(this.handle, buffer);
-      await this.handle.datasync();
+      await timedSync(this.file, this.handle);
       this.stats.bytesWritten += buffer.length;
       this.stats.syncs++;
       for (const waiter of waiters) waiter.resolve();
@@ -247,7 +267,7 @@ export class Journal<R> {
       const handle = await open(temporary, "w", PRIVATE_FILE);
       try {
         await handle.writeFile(text);
-        await handle.datasync();
+        await timedSync(this.file, handle);
       } finally {
         await handle.close();
       }

@@ -5,6 +5,9 @@ import { keepLeases, stopLeases } from "./lib/config/leases";
 import type { ConfigLeaseStore } from "./lib/config/lease-store";
 import { configLeaseOf } from "./lib/config/lease-seconds";
 import { registerAdminRoutes } from "./lib/editor/admin";
+import { metricsObserver, timeJournalSyncs } from "./lib/metrics/feed";
+import { registerMetricsRoutes } from "./lib/metrics/routes";
+import { configSources, labelOf, type ConfigSource } from "./lib/metrics/sources";
 import { CONFIG_CREDENTIALS, EDITOR_SETTINGS } from "./lib/declarations/config";
 import { isChecked } from "./lib/shell/checkbox";
 import { createTranslator } from "./lib/shell/i18n";
@@ -31,6 +34,8 @@ export = (RED: NodeAPI): void => {
     this.leaseSeconds = 0;
     let closeOnStop = false;
     let leaseStore: ConfigLeaseStore | undefined;
+    let source: ConfigSource | undefined;
+    const label = labelOf(def);
     try {
       const leases = configLeaseOf(def);
       this.leaseSeconds = leases.lease;
@@ -44,7 +49,10 @@ export = (RED: NodeAPI): void => {
         pacing: pacingOf(def),
         capacity: capacityOf(def),
         localLogin: this.localLogin,
+        observer: metricsObserver(label),
       });
+      source = { label, client: this.client };
+      configSources.add(source);
       const warning = remoteLocalWarning(this.client);
       if (warning) this.warn(t(warning, { host: this.client.local.hostname }));
       leaseStore = keepLeases(RED, this, this.client, t);
@@ -54,6 +62,7 @@ export = (RED: NodeAPI): void => {
     }
 
     this.on("close", (removed: boolean, done: () => void) => {
+      if (source) configSources.delete(source);
       const client = this.client;
       this.client = undefined;
       if (!client) return done();
@@ -64,6 +73,8 @@ export = (RED: NodeAPI): void => {
   }
 
   registerAdminRoutes(RED);
+  registerMetricsRoutes(RED);
+  timeJournalSyncs();
 
   RED.nodes.registerType<ConfigNode, ConfigNodeDef, { moreloginConfigEditor: typeof EDITOR_SETTINGS }, ConfigCredentials>("morelogin-config", MoreLoginConfigNode, {
     credentials: CONFIG_CREDENTIALS,

@@ -4,6 +4,7 @@ import { nodeContext } from "../shell/context-store";
 import type { Translate } from "../shell/i18n";
 import type { NodeInstance } from "../shell/operation-node";
 import type { MoreLoginMessage, OperationNodeDef } from "../shell/types";
+import { batchSources, labelOf, type BatchSource } from "../metrics/sources";
 import { BatchBreakdown } from "./breakdown";
 import { BatchInbox } from "./inbox";
 import { tagOf } from "./item-tag";
@@ -26,6 +27,14 @@ export function batchInstance(RED: NodeAPI, node: Node, def: OperationNodeDef, t
   const warnContext = (error: Error): void => node.warn(t("morelogin-batch.error.contextStore", { reason: error.message }));
   const ports = runnerPorts(RED, node, t, (error) => breakdown.fail(error));
   const opening: Promise<OpenBatch | undefined> = typeof settings === "string" ? Promise.resolve(undefined) : openBatch({ RED, node, def, settings, breakdown, ports, t, context, warnContext });
+  // The scrape reads the batch's counts while the node is deployed.
+  let source: BatchSource | undefined;
+  let closing = false;
+  void opening.then((opened) => {
+    if (!opened || closing) return;
+    source = { label: labelOf({ id: node.id, name: def.name }), work: opened.work, queued: typeof def.queue === "string" && def.queue.trim() !== "" };
+    batchSources.add(source);
+  });
   const start = (): void => {
     opening.then((opened) => opened?.runner.begin());
   };
@@ -42,6 +51,8 @@ export function batchInstance(RED: NodeAPI, node: Node, def: OperationNodeDef, t
     },
     async close(removed) {
       waiting.delete(start);
+      closing = true;
+      if (source) batchSources.delete(source);
       try {
         const opened = await opening;
         opened?.runner.stop();
