@@ -5,6 +5,7 @@ import { join } from "node:path";
 import { startNodeRed, type AdminUser, type RunningNodeRed } from "../../tools/sandbox";
 import { nodeBinary, redJs } from "../support/runtime";
 import { linkedUserDir } from "../support/user-dir";
+import { adminToken } from "../support/admin-token";
 
 const USERS: AdminUser[] = [
   { username: "reader", password: "reader-password", permissions: "read" },
@@ -46,15 +47,7 @@ describe("nodes: the metrics route under Node-RED's admin auth", function () {
     return nodeRed;
   };
 
-  async function tokenFor(nodeRed: RunningNodeRed, username: string, password: string, scope: string): Promise<string> {
-    const response = await fetch(`${nodeRed.url}/auth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_id: "node-red-admin", grant_type: "password", scope, username, password }),
-    });
-    assert.equal(response.status, 200);
-    return ((await response.json()) as { access_token: string }).access_token;
-  }
+  const tokenFor = (nodeRed: RunningNodeRed, username: string, password: string, scope: string): Promise<string> => adminToken(nodeRed.url, username, password, scope);
 
   const scrape = async (url: string, token?: string): Promise<{ status: number; text: string }> => {
     const response = await fetch(url, token ? { headers: { authorization: `Bearer ${token}` } } : {});

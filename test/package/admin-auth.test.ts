@@ -6,6 +6,7 @@ import { startEmulator, type Emulator } from "../../src/emulator";
 import { deployAndStart, packPackage, prepareUserDir, startNodeRed, type FlowNode, type RunningNodeRed } from "../../tools/sandbox";
 import { startRecorder, type Recorder } from "../support/recorder";
 import { nodeBinary, redJs, runtimeLabel } from "../support/runtime";
+import { adminToken } from "../support/admin-token";
 
 const PATHS = ["/morelogin/test", "/morelogin/pick/profiles", "/morelogin/pick/groups"];
 const CONFIG = "adminauth-config";
@@ -92,15 +93,7 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     recorder.requests.length = 0;
   });
 
-  async function tokenFor(username: string, password: string, scope: string): Promise<string> {
-    const response = await fetch(`${nodeRed.url}/auth/token`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ client_id: "node-red-admin", grant_type: "password", scope, username, password }),
-    });
-    assert.equal(response.status, 200);
-    return ((await response.json()) as { access_token: string }).access_token;
-  }
+  const tokenFor = (username: string, password: string, scope: string): Promise<string> => adminToken(nodeRed.url, username, password, scope);
 
   async function call(path: string, body: object, token?: string): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${nodeRed.url}${path}`, {
