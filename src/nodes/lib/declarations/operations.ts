@@ -58,6 +58,8 @@ const PHONE: Operations<(typeof PHONE_ACTIONS)[number]> = {
   hideAccessibilityApps: ["hideCloudPhoneAccessibilityApps"],
   uploadFile: ["cloudPhoneUploadUrl", "uploadToCloudPhone", "cloudPhoneUploadResult"],
   downloadFile: ["downloadFromCloudPhone", "cloudPhoneDownloadResult"],
+  balance: ["balance"],
+  webhook: ["webhookConfig"],
 };
 
 const AUTOMATION: Operations<(typeof AUTOMATION_ACTIONS)[number]> = {
@@ -91,5 +93,8 @@ export const NODE_OPERATIONS: Readonly<Record<string, Operations<string>>> = {
   "morelogin-group": GROUP,
   "morelogin-tag": TAG,
   "morelogin-watch": { profiles: ["runningProfiles"], "profiles, where: cloud": ["cloudBrowserPage"], phones: ["listCloudPhones"], runs: ["automationRuns"] },
-  "morelogin-config": { "connection test": ["listProfiles", "listApps"], "leases and caps": ["runningProfiles", "closeProfile", "cloudBrowserStop", "powerOffCloudPhone", "cloudPhoneInfo"] },
+  "morelogin-config": {
+    "connection test": ["listProfiles", "balance", "listApps"],
+    "leases and caps": ["runningProfiles", "closeProfile", "cloudBrowserStop", "powerOffCloudPhone", "cloudPhoneInfo"],
+  },
 };
