@@ -149,7 +149,7 @@
     post("test", settingsFromConfigDialog(configId))
       .done(function (reply) {
         box.empty();
-        [reply.login, reply.local, reply.open].filter(Boolean).forEach(function (result) {
+        [reply.login, reply.local, reply.balance, reply.open].filter(Boolean).forEach(function (result) {
           var icon = result.ok === true ? "fa-check" : result.ok === false ? "fa-times" : "fa-minus";
           var line = $("<div>", { class: "morelogin-test-line morelogin-test-" + (result.ok === true ? "ok" : result.ok === false ? "failed" : "skipped") });
           $("<i>", { class: "fa " + icon }).appendTo(line);

@@ -1,3 +1,4 @@
+import { ACCOUNT_ENDPOINTS, type AccountEndpointData } from "./account-endpoints";
 import { AUTOMATION_ENDPOINTS, type AutomationEndpointData } from "./automation-endpoints";
 import { CLOUD_BROWSER_ENDPOINTS, type CloudBrowserEndpointData } from "./cloud-browser-endpoints";
 import { CLOUD_PHONE_ENDPOINTS, type CloudPhoneEndpointData } from "./cloud-phone-endpoints";
@@ -9,7 +10,7 @@ import type { ApiName, HttpMethod, Page } from "./types";
 export type { EndpointDefinition } from "./endpoint-definition";
 
 /** Every endpoint the client knows, with its rules, one file per family; the generic request node applies them by path. */
-export const ENDPOINTS = { ...PROFILE_ENDPOINTS, ...CLOUD_PHONE_ENDPOINTS, ...RESOURCE_ENDPOINTS, ...AUTOMATION_ENDPOINTS, ...CLOUD_BROWSER_ENDPOINTS } as const satisfies Record<
+export const ENDPOINTS = { ...PROFILE_ENDPOINTS, ...CLOUD_PHONE_ENDPOINTS, ...RESOURCE_ENDPOINTS, ...AUTOMATION_ENDPOINTS, ...CLOUD_BROWSER_ENDPOINTS, ...ACCOUNT_ENDPOINTS } as const satisfies Record<
   string,
   EndpointDefinition
 >;
@@ -20,7 +21,7 @@ export type PagedEndpointName = {
 }[EndpointName];
 
 /** What each endpoint's `data` holds. */
-export interface EndpointData extends ProfileEndpointData, CloudPhoneEndpointData, ResourceEndpointData, AutomationEndpointData, CloudBrowserEndpointData {}
+export interface EndpointData extends ProfileEndpointData, CloudPhoneEndpointData, ResourceEndpointData, AutomationEndpointData, CloudBrowserEndpointData, AccountEndpointData {}
 
 /** The path of an endpoint on one API; undefined when that API does not have it. */
 export function pathOn(definition: EndpointDefinition, api: ApiName): string | undefined {

@@ -11,6 +11,7 @@ export type { CallOptions, ClientSettings, GenericRequest, Pacing, Timeouts } fr
 export { ENDPOINTS, MAX_PAGE_SIZE, endpointAt, pathOn } from "./endpoints";
 export { RATE_LIMIT_CODES } from "./reply-reader";
 export type { EndpointData, EndpointName, ItemOf, PagedEndpointName } from "./endpoints";
+export type { Balance } from "./account-endpoints";
 export * from "./errors";
 export { unlessAborted } from "./abortable";
 export { cdpUrlFor, fetchWebSocketDebuggerUrl, onDebuggerHost, readDevtoolsVersion, versionPath, type DevtoolsVersion } from "./devtools-endpoint";

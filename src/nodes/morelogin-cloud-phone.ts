@@ -6,6 +6,7 @@ import { NODE_DECLARATIONS } from "./lib/declarations/node-declarations";
 import { checkApi, reply as replyWith } from "./lib/cloud-phone/reply";
 import { create, edit, hideAccessibilityApps, models, newMachine, remove, setKeyBox } from "./lib/cloud-phone/fleet";
 import { downloadFile, uploadFile } from "./lib/cloud-phone/files";
+import { balance, webhook } from "./lib/cloud-phone/account";
 import { waitForPower, type PowerAction } from "./lib/cloud-phone/power";
 import { pastReset } from "./lib/cloud-phone/reset-wait";
 import { onePhoneBody, phoneIds } from "./lib/cloud-phone/target";
@@ -117,6 +118,8 @@ const ACTIONS = {
   hideAccessibilityApps,
   uploadFile,
   downloadFile,
+  balance,
+  webhook,
 } satisfies Record<(typeof PHONE_ACTIONS)[number], ActionRun>;
 
 export = (RED: NodeAPI): void => {

@@ -53,6 +53,7 @@ describe("editor: the MoreLogin nodes in a real Node-RED, in chromium", function
     await addConfigNode(page, emulator);
     const result = await testConnection(page);
     assert.match(result, /Local API reachable: 12 profiles/);
+    assert.match(result, /Balance: 125\.00 \(12500 cents\), remaining duration 120 minutes, remaining concurrency 3/);
     assert.match(result, /Open API: signed in with the API ID and API Key/);
     await screenshot(page, SHOTS, "config.png", await trayBox(page));
     await page.locator("#node-config-dialog-ok").click();

@@ -306,4 +306,12 @@ describe("nodes: editor pickers and connection test (admin endpoints)", () => {
     assert.match(down.body.open.message, /^Open API: Open API token request failed/);
     assert.doesNotMatch(JSON.stringify(down.body), /"y"/);
   });
+
+  it("the connection test shows the team's wallet after a working Local API, and does not read it when the Local API failed", async () => {
+    const ok = await post("/morelogin/test", { id: CONFIG_ID });
+    assert.deepEqual(ok.body.balance, { ok: true, message: "Balance: 125.00 (12500 cents), remaining duration 120 minutes, remaining concurrency 3" });
+    assert.deepEqual(Object.keys(ok.body), ["local", "balance", "open"]);
+    const down = await post("/morelogin/test", { localUrl: "http://127.0.0.1:9", openUrl: emulator().openUrl, credentials: { apiId: "x", apiKey: "y" } });
+    assert.equal(down.body.balance, undefined);
+  });
 });

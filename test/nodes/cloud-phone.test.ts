@@ -3,7 +3,7 @@ import type { NodeMessage } from "node-red";
 import type { App, CloudPhone, Emulator } from "../../src/emulator";
 import { deviceOfSku } from "../../src/emulator/phone-state";
 import { solidPng } from "../../src/emulator/png";
-import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, useNodeRed } from "../support/node-red";
+import { Collector, credentialsFor, flowWith, helper, loadFlow, type Msg, ownStatusCalls, useNodeRed } from "../support/node-red";
 import { clearFaults, useEmulator } from "../support/emulator";
 import { call, dataOf } from "../support/http";
 import { waitUntil } from "../support/wait-until";
@@ -344,4 +344,53 @@ describe("nodes: cloud phone, while a phone takes long to boot", () => {
       }
     });
   }
+});
+
+describe("nodes: cloud phone, the team's account", () => {
+  const { emulator } = useEmulator();
+  useNodeRed(emulator, clearFaults);
+
+  it("account balance reads the wallet on the Local API, needs no phone, and the status shows it", async () => {
+    const msg = succeeded(await run(emulator(), { type: PHONE, action: "balance" }, { payload: 1_700_000_000_000 }));
+    assert.equal(requestsAt(emulator(), "/api/balance").length, 1);
+    const wallet = dataOf<{ balance: number }>(await call(emulator().localUrl, "/api/balance", { method: "GET" }));
+    assert.deepEqual(msg.payload, wallet);
+    assert.deepEqual(Object.keys(wallet).sort(), ["balance", "remainingConcurrency", "remainingDuration"]);
+    assertInfo(msg, { api: "local", path: "/api/balance" });
+    assert.equal(ownStatusCalls(helper.getNode("n1")).at(-1)?.text, `balance ${(wallet.balance / 100).toFixed(2)}`);
+  });
+
+  it("account balance on the Open API is refused before anything is sent: MoreLogin documents it on the Local API only", async () => {
+    refused(await run(emulator(), { type: PHONE, api: "open", action: "balance" }, { payload: "" }), /balance is on the Local API only/);
+    assertNothingSent(emulator());
+  });
+
+  it("set the account's webhook sends the node's address, on by default, and replies what MoreLogin saved", async () => {
+    const callbackUrl = "https://hooks.example.com/morelogin";
+    const msg = succeeded(await run(emulator(), { type: PHONE, action: "webhook", callbackUrl, callbackUrlType: "str" }, { payload: "" }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/webhook/config"), { callbackUrl, enabled: true });
+    assert.deepEqual(msg.payload, { callbackUrl, enabled: true });
+    assertInfo(msg, { api: "local", path: "/api/webhook/config" });
+    assert.equal(ownStatusCalls(helper.getNode("n1")).at(-1)?.text, "webhook on");
+  });
+
+  it("set the account's webhook: off, and msg.payload's address wins over the node's", async () => {
+    const callbackUrl = "https://other.example.com/hook";
+    const node = { type: PHONE, action: "webhook", callbackUrl: "https://hooks.example.com/morelogin", callbackUrlType: "str", webhookEnabled: "off" };
+    const msg = succeeded(await run(emulator(), node, { payload: { callbackUrl } }));
+    assert.deepEqual(onlyBodyAt(emulator(), "/api/webhook/config"), { callbackUrl, enabled: false });
+    assert.deepEqual(msg.payload, { callbackUrl, enabled: false });
+    assert.equal(ownStatusCalls(helper.getNode("n1")).at(-1)?.text, "webhook off");
+  });
+
+  it("set the account's webhook without an address is refused before anything is sent", async () => {
+    refused(await run(emulator(), { type: PHONE, action: "webhook" }, { payload: "" }), /callbackUrl is missing/);
+    assertNothingSent(emulator());
+  });
+
+  it("set the account's webhook to an address MoreLogin refuses fails with MoreLogin's code", async () => {
+    const failure = failed(await run(emulator(), { type: PHONE, action: "webhook", callbackUrl: "http://127.0.0.1/hook", callbackUrlType: "str" }, { payload: "" }));
+    assert.match(failure.text, /callbackUrl must be a public HTTPS address/);
+    assert.equal(failure.error.code, 99001);
+  });
 });

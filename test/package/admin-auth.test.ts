@@ -138,6 +138,7 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
       const test = await call("/morelogin/test", body, reader);
       assert.deepEqual(test.body, {
         local: { ok: true, message: "Local API reachable: 12 profiles" },
+        balance: { ok: true, message: "Balance: 125.00 (12500 cents), remaining duration 120 minutes, remaining concurrency 3" },
         open: { ok: true, message: "Open API: signed in with the API ID and API Key" },
       });
     }
@@ -157,6 +158,7 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     const test = await call("/morelogin/test", body, reader);
     assert.deepEqual(test.body, {
       local: { ok: true, message: "Local API reachable: 12 profiles" },
+      balance: { ok: true, message: "Balance: 125.00 (12500 cents), remaining duration 120 minutes, remaining concurrency 3" },
       open: { ok: true, message: "Open API: signed in with the API ID and API Key" },
     });
     const groups = await call("/morelogin/pick/groups", body, reader);
@@ -228,6 +230,7 @@ describe(`package: admin endpoints behind adminAuth (${runtimeLabel})`, function
     );
     assert.deepEqual(fromEnv.body, {
       local: { ok: true, message: "Local API reachable: 12 profiles" },
+      balance: { ok: true, message: "Balance: 125.00 (12500 cents), remaining duration 120 minutes, remaining concurrency 3" },
       open: { ok: true, message: "Open API: signed in with the API ID and API Key" },
     });
     const pick = await call("/morelogin/pick/groups", { localUrl: emulator.localUrl, openUrl: emulator.openUrl, credentials: { localToken: "${MORELOGIN_ADMINAUTH_LOCAL_TOKEN}" } }, admin);

@@ -1,5 +1,5 @@
 import type { NodeDeclaration } from "./declaration";
-import { actionCheckbox, actionField, actionSelect, API_SELECT, LEASE, phoneField, TIMEOUT } from "./fields";
+import { actionCheckbox, actionChoice, actionField, actionSelect, API_SELECT, LEASE, phoneField, TIMEOUT } from "./fields";
 
 const POWER_ACTIONS = ["powerOn", "powerOff", "restart"] as const;
 
@@ -27,12 +27,17 @@ export const PHONE_ACTIONS = [
   "hideAccessibilityApps",
   "uploadFile",
   "downloadFile",
+  "balance",
+  "webhook",
 ] as const;
 /** Phone actions that take long and can wait for their end. */
 const PHONE_WAIT_ACTIONS = [...POWER_ACTIONS, "create", "newMachine", "uploadFile", "downloadFile"] as const;
 const PHONE_TYPE = "morelogin-cloud-phone";
 /** The power actions that start a phone, and so take a lease. */
 export const LEASED_POWER_ACTIONS = ["powerOn", "restart"] as const;
+
+/** The actions that name no phone: a new fleet, a SKU's models, the team's account. */
+const NO_PHONE_ACTIONS: readonly string[] = ["create", "models", "balance", "webhook"];
 
 /** What the Brand and Model pickers need: the SKU (create), or the phone whose SKU it is (newMachine), on the node's API. */
 const MODEL_PICKER_WITH = ["api", "skuId", "phoneId"] as const;
@@ -46,7 +51,7 @@ export const PHONE_DECLARATIONS = {
     fields: [
       API_SELECT,
       actionSelect(PHONE_TYPE, PHONE_ACTIONS, "info"),
-      phoneField(PHONE_ACTIONS.filter((action) => action !== "create" && action !== "models")),
+      phoneField(PHONE_ACTIONS.filter((action) => !NO_PHONE_ACTIONS.includes(action))),
       actionField(PHONE_TYPE, "skuId", ["create", "models"], "fa-mobile", { default: "10002" }),
       actionField(PHONE_TYPE, "quantity", ["create"], "fa-hashtag", { defaultType: "num", default: "1" }),
       actionCheckbox(PHONE_TYPE, "wait", PHONE_WAIT_ACTIONS, "fa-hourglass-half", "morelogin.label.wait"),
@@ -64,6 +69,8 @@ export const PHONE_DECLARATIONS = {
       actionField(PHONE_TYPE, "fileName", ["uploadFile"], "fa-file-o"),
       actionField(PHONE_TYPE, "uploadDest", ["uploadFile"], "fa-folder-o"),
       actionField(PHONE_TYPE, "saveTo", ["downloadFile"], "fa-floppy-o"),
+      actionField(PHONE_TYPE, "callbackUrl", ["webhook"], "fa-link"),
+      actionChoice(PHONE_TYPE, "webhookEnabled", ["on", "off"], "on", ["webhook"], "fa-toggle-on"),
       TIMEOUT,
     ],
   },

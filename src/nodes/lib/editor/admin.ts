@@ -3,6 +3,7 @@ import type { Request, Response } from "express";
 import { fetchAll, messageOf, type MoreLoginClient, type PagedEndpointName } from "../../../client";
 import type { Picker } from "../declarations/declaration";
 import { registerCatalogueRoutes } from "./catalogue-pickers";
+import { connectionTest } from "./connection-test";
 import { phoneModelChoices } from "./phone-model-pickers";
 import type { PickerItem } from "./picker-item";
 import { CHANGE_PERMISSION, EditorRequestError, changesFromDeployed, clientForSettings, deployedClient, findDeployedConfig, flowEnvironment, parseEditorSettings, type EditorClient } from "./access";
@@ -91,28 +92,7 @@ export function registerAdminRoutes(RED: NodeAPI): void {
   registerCatalogueRoutes(RED, canRead, serve);
 
   RED.httpAdmin.post("/morelogin/test", canRead, (req: Request, res: Response) => {
-    void serve(RED, req, res, async (client) => {
-      const login = client.localLogin
-        ? await client.logIn().then(
-            () => ({ ok: true, message: "Server login: logged in with the API ID and API Key" }),
-            (error: unknown) => ({ ok: false, message: `Server login: ${messageOf(error)}` }),
-          )
-        : undefined;
-      const local =
-        login?.ok === false
-          ? { ok: null, message: "Local API: not checked (the server login failed)" }
-          : await client.call("listProfiles", { pageNo: 1, pageSize: 1 }).then(
-              (result) => ({ ok: true, message: `Local API reachable: ${result.data.total} profiles` }),
-              (error: unknown) => ({ ok: false, message: `Local API: ${messageOf(error)}` }),
-            );
-      const open = client.hasOpenCredentials
-        ? await client.call("listApps", { pageNum: 1, pageSize: 1 }).then(
-            () => ({ ok: true, message: "Open API: signed in with the API ID and API Key" }),
-            (error: unknown) => ({ ok: false, message: `Open API: ${messageOf(error)}` }),
-          )
-        : { ok: null, message: "Open API: not checked (no API ID and API Key set)" };
-      return login ? { login, local, open } : { local, open };
-    });
+    void serve(RED, req, res, connectionTest);
   });
 }
 
