@@ -146,13 +146,14 @@ describe("nodes: leases and maxCloudBrowsers cover cloud browsers", function () 
       statusCalls(start).some((status) => status.text === `lease ran out: stopped ${envId} in the cloud · 0 leases`),
       "the status counts down",
     );
-    // Other files' tests in this process share the config node's ID, and so its book: only this profile's entry counts.
+    // Other files' tests in this process share the config node's ID, and so its book, and the emulator's seeded
+    // profile IDs: a local start of the same ID there is theirs. Only this profile's cloud browser counts here.
     assert.deepEqual(
       clientOf()
         .leases.entries()
-        .filter((entry) => entry.id === envId),
+        .filter((entry) => entry.id === envId && entry.kind === "cloudBrowsers"),
       [],
-      "the book holds nothing more of this profile",
+      "the book holds nothing more of this profile's cloud browser",
     );
   });
 

@@ -95,6 +95,13 @@ describe("nodes: metrics in Prometheus's text format (GET /morelogin/metrics)", 
     }
     assert.equal(sampleValue(samples, "morelogin_running", { config: CONFIG, kind: "profiles" }), 1, "the batch's profiles closed again: the first one still runs");
     assert.ok(sampleValue(samples, "morelogin_journal_fsync_seconds_count", { journal: "batch" }) > 0, "the batch's journal syncs are timed");
+
+    // Closed as a flow would close it: the config node's lease book is this process's, and later files' tests share its ID.
+    helper.getNode("close").receive({ payload: first } as NodeMessage);
+    await out.next(2);
+    const closed = (await scrape()).samples;
+    assert.equal(sampleValue(closed, "morelogin_running", { config: CONFIG, kind: "profiles" }), 0, "closed: none running");
+    assert.equal(sampleValue(closed, "morelogin_leases_open", { config: CONFIG, kind: "profiles" }), 0, "closed: its lease given back");
   });
 
   it("no label holds a profile ID, a credential or a path", async () => {
