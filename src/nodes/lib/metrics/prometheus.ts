@@ -1,5 +1,5 @@
 import type { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { LedgerCounts } from "../../../batch/ledger";
+import { NO_COUNTS, type LedgerCounts } from "../../../batch/ledger";
 import { CAPACITY_KINDS, addTo, batchCounts, batchSources, configSources } from "./sources";
 
 type PromClient = typeof import("prom-client");
@@ -13,7 +13,7 @@ export interface MoreLoginMetrics {
   journalSync: Histogram<"journal">;
 }
 
-const ITEM_STATES: readonly (keyof LedgerCounts)[] = ["waiting", "running", "done", "failed", "timedOut", "interrupted", "cancelled"];
+const ITEM_STATES = Object.keys(NO_COUNTS) as (keyof LedgerCounts)[];
 const PACE_BUCKETS = [0.05, 0.25, 1, 2.5, 5, 10, 30, 60, 120, 300];
 const SYNC_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1];
 
@@ -65,6 +65,20 @@ function create(prom: PromClient): MoreLoginMetrics {
   return metrics;
 }
 
+/** A gauge's two label values (a node's label, then a kind or state) and a figure. */
+type SummedRow = [string, string, number];
+
+/** Sets `gauge` afresh to each pair of label values' sum: two nodes of one name count together rather than hide each other. */
+function setSums<L extends string>(gauge: Gauge<L>, node: L, part: L, rows: readonly SummedRow[]): void {
+  gauge.reset();
+  const totals = new Map<string, number>();
+  for (const [label, which, value] of rows) addTo(totals, JSON.stringify([label, which]), value);
+  for (const [key, value] of totals) {
+    const [label, which] = JSON.parse(key) as [string, string];
+    gauge.set({ [node]: label, [part]: which } as Partial<Record<L, string>>, value);
+  }
+}
+
 /** A kind's figures in a config node's lease book. */
 type KindFigures = { running: number; leased: number };
 
@@ -72,17 +86,13 @@ type KindFigures = { running: number; leased: number };
 function fleetGauges(prom: PromClient, registers: Registry[]): void {
   const perKind = (read: (figures: KindFigures) => number) =>
     function (this: Gauge<"config" | "kind">): void {
-      this.reset();
-      const totals = new Map<string, number>();
-      for (const source of configSources) {
-        if (source.client.isClosed) continue;
-        const counts = source.client.leases.counts();
-        for (const kind of CAPACITY_KINDS) addTo(totals, JSON.stringify([source.label, kind]), read(counts[kind]));
-      }
-      for (const [key, value] of totals) {
-        const [config, kind] = JSON.parse(key) as [string, string];
-        this.set({ config, kind }, value);
-      }
+      const rows = [...configSources]
+        .filter((source) => !source.client.isClosed)
+        .flatMap((source) => {
+          const counts = source.client.leases.counts();
+          return CAPACITY_KINDS.map((kind): SummedRow => [source.label, kind, read(counts[kind])]);
+        });
+      setSums(this, "config", "kind", rows);
     };
   new prom.Gauge({
     name: "morelogin_running",
@@ -107,16 +117,11 @@ function batchGauges(prom: PromClient, registers: Registry[]): void {
     labelNames: ["batch", "state"],
     registers,
     collect() {
-      this.reset();
-      const totals = new Map<string, number>();
-      for (const source of batchSources) {
+      const rows = [...batchSources].flatMap((source) => {
         const counts = batchCounts(source.work);
-        for (const state of ITEM_STATES) addTo(totals, JSON.stringify([source.label, state]), counts[state]);
-      }
-      for (const [key, value] of totals) {
-        const [batch, state] = JSON.parse(key) as [string, string];
-        this.set({ batch, state }, value);
-      }
+        return ITEM_STATES.map((state): SummedRow => [source.label, state, counts[state]]);
+      });
+      setSums(this, "batch", "state", rows);
     },
   });
   new prom.Gauge({

@@ -1,5 +1,5 @@
 import type { BatchWork } from "../../../batch";
-import type { LedgerCounts } from "../../../batch/ledger";
+import { NO_COUNTS, type LedgerCounts } from "../../../batch/ledger";
 import type { CapacityKind, MoreLoginClient } from "../../../client";
 
 /** A deployed config node the scrape reads: its label and its client (what its lease book and caps know). */
@@ -34,9 +34,10 @@ export const CAPACITY_KINDS: readonly CapacityKind[] = ["profiles", "phones", "c
 export function batchCounts(work: BatchWork): LedgerCounts {
   if (work.current()) return work.counts();
   const last = work.last();
-  const zero = { done: 0, failed: 0, timedOut: 0, interrupted: 0, cancelled: 0, running: 0, waiting: 0 };
-  if (!last) return zero;
-  return { done: last.done, failed: last.failed, timedOut: last.timedOut, interrupted: last.interrupted, cancelled: last.cancelled, running: last.running, waiting: last.waiting };
+  if (!last) return NO_COUNTS;
+  const counts = { ...NO_COUNTS };
+  for (const state of Object.keys(NO_COUNTS) as (keyof LedgerCounts)[]) counts[state] = last[state];
+  return counts;
 }
 
 /** Adds `value` under `key`: two nodes with the same name count together rather than hide each other. */
