@@ -29,7 +29,7 @@ export { pollUntil, POLL_FIRST_DELAY_MS, POLL_MAX_DELAY_MS } from "./poll";
 export type { PollOptions } from "./poll";
 export { isStoppingRow, readCloudBrowser, runsCloudBrowser } from "./cloud-browser-runs";
 export { DEFAULT_ECHO_URL, readEchoReply, type EchoedExit, type EchoFields } from "./echo-reply";
-export { checkProxy, checkProxies, DEFAULT_CHECK_CONCURRENCY } from "./proxy-check";
+export { checkProxy, checkProxies, DEFAULT_CHECK_CONCURRENCY, failedCheck } from "./proxy-check";
 export type { ProxyCheck, ProxyCheckOptions, ProxyChecksOptions, ProxyToCheck } from "./proxy-check";
 export { inPool } from "./pool";
 export { OTHER_ENDPOINT, type ClientObserver, type ObservedRequest, type RequestOutcome } from "./observer";

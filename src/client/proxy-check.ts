@@ -31,7 +31,8 @@ export interface ProxyCheck {
 /** An echo reply is a few hundred bytes; a page this long is not one. */
 const MAX_REPLY_BYTES = 65_536;
 
-function failed(error: string): ProxyCheck {
+/** A check that failed, and why. */
+export function failedCheck(error: string): ProxyCheck {
   return { ok: false, latencyMs: null, exitIp: null, country: null, timezone: null, error };
 }
 
@@ -86,10 +87,10 @@ function missingIp(text: string, fields: EchoFields | undefined): string {
 }
 
 function outcomeOf(answer: { status: number; text: string }, fields: EchoFields | undefined, latencyMs: number): ProxyCheck {
-  if (answer.status === 407) return failed("authentication failed (HTTP 407)");
-  if (answer.status < 200 || answer.status > 299) return failed(`bad echo reply: HTTP ${answer.status}`);
+  if (answer.status === 407) return failedCheck("authentication failed (HTTP 407)");
+  if (answer.status < 200 || answer.status > 299) return failedCheck(`bad echo reply: HTTP ${answer.status}`);
   const exit = readEchoReply(answer.text, fields);
-  if (exit.exitIp === undefined) return failed(missingIp(answer.text, fields));
+  if (exit.exitIp === undefined) return failedCheck(missingIp(answer.text, fields));
   return { ok: true, latencyMs, exitIp: exit.exitIp, country: exit.country ?? null, timezone: exit.timezone ?? null, error: null };
 }
 
@@ -100,12 +101,12 @@ export async function checkProxy(proxy: ProxyToCheck, options: ProxyCheckOptions
   try {
     url = checkedUrl(options.echoUrl);
   } catch (error) {
-    return failed(error instanceof TypeError ? "echoUrl is not a URL" : (error as Error).message);
+    return failedCheck(error instanceof TypeError ? "echoUrl is not a URL" : (error as Error).message);
   }
   try {
     dispatcher = proxyDispatcher(proxy, options.timeoutMs);
   } catch (error) {
-    return failed(error instanceof Error && !(error instanceof TypeError) ? error.message : "the proxy's fields are not usable (proxyIp, proxyPort)");
+    return failedCheck(error instanceof Error && !(error instanceof TypeError) ? error.message : "the proxy's fields are not usable (proxyIp, proxyPort)");
   }
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
@@ -116,9 +117,9 @@ export async function checkProxy(proxy: ProxyToCheck, options: ProxyCheckOptions
     const answer = await Promise.race([echo, abortion(signal)]);
     return outcomeOf(answer, options.fields, Math.round(performance.now() - started));
   } catch (error) {
-    if (timeout.aborted) return failed(`timed out after ${options.timeoutMs} ms`);
-    if (options.signal?.aborted) return failed("cancelled");
-    return failed(failureText(error));
+    if (timeout.aborted) return failedCheck(`timed out after ${options.timeoutMs} ms`);
+    if (options.signal?.aborted) return failedCheck("cancelled");
+    return failedCheck(failureText(error));
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }

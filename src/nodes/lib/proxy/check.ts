@@ -3,6 +3,7 @@ import {
   DEFAULT_ECHO_URL,
   MoreLoginInputError,
   checkProxy,
+  failedCheck,
   inPool,
   describeValue,
   isPlainObjectValue,
@@ -71,10 +72,6 @@ function concurrencyOf(value: unknown, context: ActionContext): number {
   return number;
 }
 
-function failed(error: string): ProxyCheck {
-  return { ok: false, latencyMs: null, exitIp: null, country: null, timezone: null, error };
-}
-
 function textOf(value: unknown): string | undefined {
   return typeof value === "string" && value !== "" ? value : undefined;
 }
@@ -114,9 +111,9 @@ class RowReader {
 async function checkRow(row: Record<string, unknown> | undefined, target: CheckTarget, settings: CheckSettings): Promise<CheckOutcome> {
   const id = "id" in target ? target.id : row?.id === undefined ? undefined : String(row.id);
   const named = { ...(id === undefined ? {} : { id }), ...(typeof row?.proxyName === "string" ? { proxyName: row.proxyName } : {}) };
-  if (row === undefined) return { ...named, ...failed(`no proxy has the ID ${id}`) };
+  if (row === undefined) return { ...named, ...failedCheck(`no proxy has the ID ${id}`) };
   const proxy = proxyOf(row, settings.password);
-  if (typeof proxy === "string") return { ...named, ...failed(proxy) };
+  if (typeof proxy === "string") return { ...named, ...failedCheck(proxy) };
   const outcome = await checkProxy(proxy, { echoUrl: settings.echoUrl, fields: settings.echoFields, timeoutMs: settings.timeoutMs, signal: settings.signal });
   return { ...named, ...outcome, error: outcome.error === null ? null : hideSecrets(outcome.error, [proxy.password, settings.password]) };
 }
